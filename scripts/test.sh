@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test file under test/ with node's own runner, and fails when none ran.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t files < <(find test -name '*.test.ts' | sort)
+if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
+log=$(mktemp)
+set +e
+node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-4}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+passed=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
+rm -f "$log"
+if [ "$rc" -eq 0 ] && [ "${passed:-0}" -eq 0 ]; then echo "no test ran" >&2; exit 1; fi
+exit "$rc"

@@ -1,0 +1,59 @@
+/** Assembles Fastify: plugins, hooks and routes. No logic of its own. */
+import swagger from '@fastify/swagger';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { registerJsonBody } from './http/body.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { loggerOptions } from './http/logging.ts';
+import { registerMetering } from './http/metering.ts';
+import { ibanRoutes } from './routes/iban.ts';
+import { keysRoutes } from './routes/keys.ts';
+import { siteRoutes } from './routes/site.ts';
+import type { Services } from './services.ts';
+import { LIMITS } from './plans.ts';
+
+export interface AppOptions {
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(services.config.logLevel, options.logStream),
+    bodyLimit: LIMITS.bodyBytes,
+    // One log line per request costs throughput; access logs belong to the proxy. Errors are logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    // Socket peers are resolved by our own trusted-proxy rule (http/network.ts).
+    trustProxy: false,
+    // Malformed requests that never reach a route still get the error body.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify(tooLarge
+        ? { error: 'header_too_large', message: 'The request headers are too large.' }
+        : { error: 'invalid_request', message: 'The request is not valid HTTP.' });
+      if (socket.writable) {
+        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      } else {
+        socket.destroy(err);
+      }
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  });
+  app.decorateRequest('caller', null as never);
+  registerJsonBody(app);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  registerMetering(app, services);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },
+      servers: [{ url: services.config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(siteRoutes(services));
+  await app.register(keysRoutes(services));
+  await app.register(ibanRoutes(services));
+  return app;
+}

@@ -1,0 +1,47 @@
+/** Environment → one typed config object (DECISIONS.md section 1). Every variable is optional. */
+import { DomainError } from './errors.ts';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  outboxDir: string;
+  dnsServers: string[];
+  mxCheck: boolean;
+  trustProxy: string[];
+  keyPepper: string | null;
+  logLevel: string;
+  env: Record<string, string | undefined>;
+}
+
+const list = (v: string | undefined): string[] =>
+  (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new DomainError('invalid_config', `PORT must be a port number, got "${env.PORT}"`);
+  }
+  const mx = (env.MOD97_MX_CHECK ?? 'on').toLowerCase();
+  if (mx !== 'on' && mx !== 'off') {
+    throw new DomainError('invalid_config', 'MOD97_MX_CHECK must be "on" or "off"');
+  }
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    publicUrl: (env.MOD97_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.MOD97_DATABASE_URL || 'sqlite:./data/mod97.db',
+    smtpUrl: env.MOD97_SMTP_URL || null,
+    mailFrom: env.MOD97_MAIL_FROM || 'mod97 <no-reply@localhost>',
+    outboxDir: env.MOD97_OUTBOX_DIR || './data/outbox',
+    dnsServers: list(env.MOD97_DNS_SERVERS),
+    mxCheck: mx === 'on',
+    trustProxy: list(env.MOD97_TRUST_PROXY),
+    keyPepper: env.MOD97_KEY_PEPPER || null,
+    logLevel: env.MOD97_LOG_LEVEL || 'info',
+    env,
+  };
+}

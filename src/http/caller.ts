@@ -1,0 +1,39 @@
+/** Who is calling and what the call was charged, attached to each request. */
+import type { EffectivePlan } from '../quota/plan.ts';
+import type { CounterRef, KeyRow } from '../store/types.ts';
+
+export interface Caller {
+  network: string;
+  key: KeyRow | null;
+  /** The key's governing plan and count after this call's admission. */
+  balance: { plan: EffectivePlan; used: number } | null;
+  /** What to give back if the answer is 4xx or 5xx. */
+  charge: { counter: CounterRef; cost: number } | null;
+  /** No-key trial calls used today, after this call. */
+  trialUsed: number | null;
+}
+
+/** Per-route metering, declared in the route's `config`. */
+export interface RouteMeter {
+  /** Quota units of this call (a batch costs one per IBAN). */
+  cost(body: unknown): number;
+  /** Served without a key within the daily trial. */
+  trial?: boolean;
+  /** Route name in the x402 price table. */
+  priceKey: 'validate' | 'batch' | 'bic' | 'compliance' | 'clearing';
+}
+
+export interface RouteAccess {
+  /** `key`: a key is required (401 without); `optional`: a key is used when sent. */
+  auth: 'none' | 'optional' | 'key';
+  meter?: RouteMeter;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The caller's network (DECISIONS.md section 2): the socket peer unless it is a trusted
+ * proxy, then the right-most X-Forwarded-For hop that is not. IPv4 as is, IPv6 by its /64,
+ * IPv4-mapped IPv6 folded to IPv4.
+ */
+import ipaddr from 'ipaddr.js';
+
+type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
+
+function parse(address: string): Parsed | null {
+  const bare = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return null;
+  const ip = ipaddr.parse(bare);
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+}
+
+/** The per-network identity every per-network limit counts by. */
+export function networkOf(ip: Parsed): string {
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).concat([0, 0, 0, 0]);
+  return `${new ipaddr.IPv6(parts).toString()}/64`;
+}
+
+export function createNetworkResolver(trustProxy: string[]): (peer: string | undefined, forwardedFor: string | string[] | undefined) => string {
+  const trusted = trustProxy.map((entry) => {
+    if (entry.includes('/')) {
+      const [range, bits] = ipaddr.parseCIDR(entry);
+      return { range: range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range, bits };
+    }
+    const ip = parse(entry);
+    if (!ip) throw new Error(`MOD97_TRUST_PROXY: "${entry}" is not an address or CIDR`);
+    return { range: ip, bits: ip.kind() === 'ipv4' ? 32 : 128 };
+  });
+  const isTrusted = (ip: Parsed) => trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range as never, t.bits));
+
+  return (peer, forwardedFor) => {
+    const peerIp = parse(peer ?? '') ?? ipaddr.parse('0.0.0.0');
+    if (trusted.length === 0 || !isTrusted(peerIp)) return networkOf(peerIp);
+    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor ?? '').split(',');
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = parse(hops[i]);
+      if (!hop) break;
+      if (!isTrusted(hop)) return networkOf(hop);
+    }
+    return networkOf(peerIp);
+  };
+}

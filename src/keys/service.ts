@@ -1,0 +1,76 @@
+/** Issuing, authenticating and rotating keys. Takes a store and a clock; knows nothing of HTTP. */
+import { randomUUID } from 'node:crypto';
+import { dayOf, type Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { LIMITS, PLAN } from '../plans.ts';
+import type { KeyRow, NewKey, Store } from '../store/types.ts';
+import type { CreationAlert } from './alert.ts';
+import { KEY_PATTERN, keyedHash, newSecret } from './secret.ts';
+
+export interface IssuedKey {
+  secret: string;
+  key: NewKey;
+  /** Born in a creation alert: reduced cap until the alert ends. */
+  reduced: boolean;
+}
+
+export class KeyService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly pepper: string,
+    private readonly alert: CreationAlert,
+  ) {}
+
+  hash(value: string): string {
+    return keyedHash(this.pepper, value);
+  }
+
+  /** The anonymous path: no address, at most 3 free keys per network per UTC day. */
+  async generateAnonymous(network: string): Promise<IssuedKey> {
+    const perNetwork = { scope: 'keys_per_network', subject: network, period: dayOf(this.clock()) };
+    if ((await this.store.admit(perNetwork, 1, LIMITS.keysPerNetworkPerDay)) === null) {
+      throw new DomainError('key_creation_limit', 'This network has created 3 free keys today (UTC). Existing keys keep working; try again tomorrow.');
+    }
+    try {
+      const reduced = await this.alert.recordAnonymousCreation();
+      return await this.insert({ tier: 'anonymous', network, emailHash: null, alertBorn: reduced });
+    } catch (err) {
+      await this.store.refund(perNetwork, 1);
+      throw err;
+    }
+  }
+
+  /** Inserts a new free or paid key and returns its secret (shown once, stored only hashed). */
+  async insert(spec: Pick<NewKey, 'tier' | 'network' | 'emailHash' | 'alertBorn'> & Partial<NewKey>): Promise<IssuedKey> {
+    const { secret, prefix } = newSecret();
+    const plan = spec.tier === 'credits' ? { basis: 'credits' as const, limit: spec.limit ?? 0 } : PLAN[spec.tier];
+    const key: NewKey = {
+      id: randomUUID(),
+      keyHash: this.hash(secret),
+      keyPrefix: prefix,
+      basis: plan.basis,
+      limit: plan.limit,
+      lifetimePeriod: null,
+      createdAt: this.clock(),
+      ...spec,
+    };
+    await this.store.insertKey(key);
+    return { secret, key, reduced: key.alertBorn };
+  }
+
+  /** The key for a presented secret, or null when it is unknown, rotated or revoked. */
+  async authenticate(secret: string): Promise<KeyRow | null> {
+    if (!KEY_PATTERN.test(secret)) return null;
+    return this.store.keyByHash(this.hash(secret));
+  }
+
+  /** A new secret for the same holder: tier, cap and counters stay with the key. */
+  async rotate(key: KeyRow): Promise<{ secret: string; prefix: string }> {
+    const { secret, prefix } = newSecret();
+    if (!(await this.store.rotateKey(key.id, key.keyHash, this.hash(secret), prefix))) {
+      throw new DomainError('invalid_api_key', 'This key was rotated or revoked meanwhile; use the current key.');
+    }
+    return { secret, prefix };
+  }
+}

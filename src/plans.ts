@@ -1,0 +1,60 @@
+/**
+ * Prices, limits and plans in one table. The quota engine, the 402 `options`, the usage
+ * `claim` object and the docs all read from here.
+ */
+import type { Basis, Tier } from './store/types.ts';
+
+export const LIMITS = {
+  trialPerDay: 25,
+  anonymousPerMonth: 25,
+  freePerMonth: 200,
+  paidClaimLifetime: 200,
+  proPerMonth: 10_000,
+  alertReducedLifetime: 5,
+  keysPerNetworkPerDay: 3,
+  codesPerAddressPerDay: 5,
+  claimsPerNetworkPerDay: 3,
+  codeAttempts: 5,
+  codeMinutes: 15,
+  batchMax: 1000,
+  bodyBytes: 1024 * 1024,
+  ibanMaxChars: 64,
+  alertWindowMinutes: 10,
+  alertThreshold: 50,
+  alertHours: 3,
+} as const;
+
+export const PLAN: Record<Exclude<Tier, 'credits'>, { basis: Basis; limit: number }> = {
+  anonymous: { basis: 'monthly', limit: LIMITS.anonymousPerMonth },
+  email: { basis: 'monthly', limit: LIMITS.freePerMonth },
+  claimed: { basis: 'monthly', limit: LIMITS.freePerMonth },
+  pro: { basis: 'monthly', limit: LIMITS.proPerMonth },
+};
+
+export const FREE_TIERS: ReadonlySet<Tier> = new Set(['anonymous', 'email', 'claimed']);
+
+export interface Pack {
+  pack: '1k' | '5k' | '25k';
+  credits: number;
+  priceUsd: number;
+}
+
+export const PACKS: readonly Pack[] = [
+  { pack: '1k', credits: 1000, priceUsd: 4 },
+  { pack: '5k', credits: 5000, priceUsd: 20 },
+  { pack: '25k', credits: 25000, priceUsd: 80 },
+];
+
+/** x402 price of one unit of each data route, in USD (DECISIONS.md section 9). */
+export const X402_PRICES_USD = {
+  validate: 0.005,
+  batchPerIban: 0.002,
+  bic: 0.003,
+  compliance: 0.02,
+  clearing: 0.003,
+} as const;
+
+/** Catalogue price of the claim grant: x402 payments with a key add up to this. */
+export const CLAIM_GRANT_PRICE_USD = 1.0;
+
+export const PRO_PRICE_USD_PER_MONTH = 29;

@@ -1,0 +1,37 @@
+/** The machine-readable `options` of a 402 (DECISIONS.md section 5), from the plans table. */
+import { nextMonthStart } from '../clock.ts';
+import { LIMITS, PACKS } from '../plans.ts';
+import type { Basis, Tier } from '../store/types.ts';
+
+export interface Rails {
+  x402: boolean;
+  card: boolean;
+}
+
+export type Offer = Record<string, unknown> & { type: string };
+
+export interface OfferContext {
+  baseUrl: string;
+  rails: Rails;
+  now: number;
+  /** The x402 price of the refused call, when the rail is on. */
+  x402PriceUsd?: number;
+  /** Absent on no-key 402s. */
+  key?: { tier: Tier; basis: Basis };
+}
+
+export function offers(ctx: OfferContext): Offer[] {
+  const list: Offer[] = [];
+  if (!ctx.key) list.push({ type: 'generate_key', method: 'POST', url: `${ctx.baseUrl}/v1/keys/generate` });
+  if (ctx.key?.tier === 'anonymous') {
+    list.push({ type: 'claim', method: 'email_code', url: `${ctx.baseUrl}/v1/keys/claim`, raises_limit_to: LIMITS.freePerMonth });
+  }
+  if (ctx.rails.x402 || ctx.rails.card) {
+    for (const p of PACKS) {
+      list.push({ type: 'credits', pack: p.pack, credits: p.credits, price_usd: p.priceUsd, url: `${ctx.baseUrl}/v1/credits/buy/${p.pack}` });
+    }
+  }
+  if (ctx.rails.x402 && ctx.x402PriceUsd !== undefined) list.push({ type: 'x402', price_usd: ctx.x402PriceUsd });
+  if (ctx.key?.basis === 'monthly') list.push({ type: 'wait', resets_at: nextMonthStart(ctx.now) });
+  return list;
+}

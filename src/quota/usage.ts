@@ -1,0 +1,34 @@
+/** The usage report (SPEC 2.5, DECISIONS.md section 5). */
+import { dayOf, monthOf } from '../clock.ts';
+import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
+import type { KeyRow } from '../store/types.ts';
+import type { Balance } from './meter.ts';
+import type { Rails } from './offers.ts';
+
+export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { baseUrl: string; rails: Rails }) {
+  const { plan, used } = balance;
+  return {
+    used,
+    limit: plan.limit,
+    remaining: Math.max(plan.limit - used, 0),
+    month: monthOf(now),
+    key_prefix: key.keyPrefix,
+    basis: plan.basis,
+    tier: key.tier,
+    ...(key.tier === 'anonymous'
+      ? {
+          claim: {
+            url: `${ctx.baseUrl}/v1/keys/claim`,
+            raises_limit_to: LIMITS.freePerMonth,
+            methods: ['email_code', ...(ctx.rails.x402 ? ['x402'] : []), ...(ctx.rails.x402 || ctx.rails.card ? ['credits'] : [])],
+            paid_so_far_usd: key.paidMicros / 1e6,
+            paid_needed_usd: CLAIM_GRANT_PRICE_USD,
+          },
+        }
+      : {}),
+  };
+}
+
+export function trialUsage(used: number, now: number) {
+  return { used, limit: LIMITS.trialPerDay, remaining: Math.max(LIMITS.trialPerDay - used, 0), day: dayOf(now), basis: 'daily', tier: 'trial' };
+}

@@ -1,0 +1,54 @@
+/** POST /v1/keys/generate, GET /v1/keys/usage, POST /v1/keys/rotate. Thin: parse, call, shape. */
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainError } from '../errors.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { trialUsage, usageReport } from '../quota/usage.ts';
+import type { Services } from '../services.ts';
+import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
+
+export const keysRoutes = (services: Services): FastifyPluginAsync => async (app) => {
+  const { keys, meter, config, clock } = services;
+
+  app.post('/v1/keys/generate', {
+    config: { access: { auth: 'none' } },
+    // An absent body is valid and means the anonymous path.
+    preValidation: async (req) => { req.body ??= {}; },
+    schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 501, 503) } },
+  }, async (req, reply) => {
+    const body = (req.body ?? {}) as { email?: string; code?: string; source?: string };
+    if (body.email !== undefined || body.code !== undefined) {
+      throw new DomainError('not_implemented', 'Keys with an e-mail address are not available yet; omit `email` for an anonymous key.');
+    }
+    const issued = await keys.generateAnonymous(req.caller.network);
+    reply.code(201);
+    return creationResponse(issued, config.publicUrl);
+  });
+
+  app.get('/v1/keys/usage', {
+    config: { access: { auth: 'optional' } },
+    schema: { response: { 200: Usage, ...errorResponses(400, 401) } },
+  }, async (req) => {
+    const { key, network } = req.caller;
+    if (!key) return trialUsage(await meter.trialUsed(network), clock());
+    return usageReport(key, await meter.balance(key), clock(), { baseUrl: config.publicUrl, rails: services.rails });
+  });
+
+  app.post('/v1/keys/rotate', {
+    config: { access: { auth: 'key' } },
+    schema: { response: { 200: Rotated, ...errorResponses(400, 401) } },
+  }, async (req) => {
+    const key = req.caller.key!;
+    const { secret, prefix } = await keys.rotate(key);
+    req.caller.key = { ...key, keyPrefix: prefix };
+    const { plan } = await meter.balance(key);
+    return {
+      api_key: secret,
+      key_prefix: prefix,
+      previous_key_prefix: key.keyPrefix,
+      tier: key.tier,
+      basis: plan.basis,
+      monthly_limit: plan.limit,
+      message: 'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
+    };
+  });
+};

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../migrations.ts';
+import type { Store } from '../types.ts';
+import { sqliteCounters } from './counters.ts';
+import { sqliteKeys } from './keys.ts';
+import { sqliteDatasets, sqliteSettings } from './meta.ts';
+
+/** Opens (creating if needed) a SQLite database: `sqlite:PATH` or `sqlite::memory:`. */
+export function openSqliteStore(url: string): Store {
+  const path = url.replace(/^sqlite:/, '');
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return {
+    engine: 'sqlite',
+    ...sqliteKeys(db),
+    ...sqliteCounters(db),
+    ...sqliteDatasets(db),
+    ...sqliteSettings(db),
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, Date.now());
+    })();
+  }
+}

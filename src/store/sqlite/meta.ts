@@ -1,0 +1,46 @@
+import type { Database } from 'better-sqlite3';
+import type { DatasetMeta, DatasetStore, SettingStore } from '../types.ts';
+
+const META = 'kind, source, as_of AS asOf, imported_at AS importedAt, record_count AS count';
+
+export function sqliteDatasets(db: Database): DatasetStore {
+  const put = db.prepare(`INSERT INTO datasets (kind, source, as_of, imported_at, record_count, records)
+    VALUES (@kind, @source, @asOf, @importedAt, @count, @records)
+    ON CONFLICT (kind) DO UPDATE SET source = excluded.source, as_of = excluded.as_of,
+    imported_at = excluded.imported_at, record_count = excluded.record_count, records = excluded.records`);
+  const get = db.prepare(`SELECT ${META}, records FROM datasets WHERE kind = ?`);
+  const list = db.prepare(`SELECT ${META} FROM datasets ORDER BY kind`);
+  return {
+    async putDataset(meta, records) {
+      put.run({ ...meta, count: records.length, records: JSON.stringify(records) });
+    },
+    async getDataset(kind) {
+      const row = get.get(kind) as (DatasetMeta & { records: string }) | undefined;
+      if (!row) return null;
+      const { records, ...meta } = row;
+      return { meta, records: JSON.parse(records) as unknown[] };
+    },
+    async listDatasets() {
+      return list.all() as DatasetMeta[];
+    },
+  };
+}
+
+export function sqliteSettings(db: Database): SettingStore {
+  const init = db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
+  const get = db.prepare('SELECT value FROM settings WHERE name = ?');
+  const set = db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
+  const read = (name: string) => (get.get(name) as { value: string } | undefined)?.value ?? null;
+  return {
+    async settingOrInit(name, value) {
+      init.run(name, value);
+      return read(name) as string;
+    },
+    async getSetting(name) {
+      return read(name);
+    },
+    async setSetting(name, value) {
+      set.run(name, value);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { startService } from '../support/app.ts';
+
+describe('POST /v1/keys/generate (anonymous path)', () => {
+  test('an absent body gives an anonymous key of 25 a month, shown once, with claim and terms URLs', async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/keys/generate', { method: 'POST' });
+    assert.equal(r.status, 201);
+    assert.match(r.body.api_key, /^ifk_[0-9a-f]{64}$/);
+    assert.equal(r.body.key_prefix, r.body.api_key.slice(0, 8));
+    assert.equal(r.body.tier, 'anonymous');
+    assert.equal(r.body.monthly_limit, 25);
+    assert.equal(r.body.claim_url, `${svc.url}/v1/keys/claim`);
+    assert.equal(r.body.terms_url, `${svc.url}/terms`);
+    assert.equal(typeof r.body.message, 'string');
+    assert.equal('email' in r.body, false);
+    assert.equal('notice' in r.body, false);
+    const terms = await svc.call('/terms');
+    assert.equal(terms.status, 200);
+  });
+
+  test('a body with only `source`, or an empty JSON body, is the anonymous path too', async () => {
+    const svc = await startService();
+    const withSource = await svc.call('/v1/keys/generate', { json: { source: 'docs' }, from: '127.0.0.2' });
+    assert.equal(withSource.status, 201);
+    const empty = await svc.call('/v1/keys/generate', { method: 'POST', raw: '', headers: { 'content-type': 'application/json' }, from: '127.0.0.3' });
+    assert.equal(empty.status, 201);
+  });
+
+  test('a body that is present but not JSON is 400 invalid_json', async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/keys/generate', { raw: '{"source":', headers: { 'content-type': 'application/json' } });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error, 'invalid_json');
+    assert.equal(typeof r.body.message, 'string');
+  });
+
+  test('the 4th free key from one network in a UTC day is refused, existing keys keep working, other networks are not affected', async () => {
+    const svc = await startService();
+    const keys = [];
+    for (let i = 0; i < 3; i++) keys.push(await svc.newKey('127.0.0.5'));
+    const fourth = await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.5' });
+    assert.equal(fourth.status, 429);
+    assert.equal(fourth.body.error, 'key_creation_limit');
+    for (const key of keys) {
+      const usage = await svc.call('/v1/keys/usage', { key, from: '127.0.0.5' });
+      assert.equal(usage.status, 200);
+    }
+    assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.6' })).status, 201);
+    svc.clock.advance(24 * 3600_000);
+    assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.5' })).status, 201, 'the next UTC day allows keys again');
+  });
+
+  test('an e-mail key is not available yet and says so (501 not_implemented)', async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/keys/generate', { json: { email: 'dev@company.com' } });
+    assert.equal(r.status, 501);
+    assert.equal(r.body.error, 'not_implemented');
+  });
+});
+
+describe('GET /v1/keys/usage', () => {
+  test('a fresh anonymous key reports 0 of 25 this month, the claim object, and the quota headers', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const r = await svc.call('/v1/keys/usage', { key });
+    assert.equal(r.status, 200);
+    assert.deepEqual(
+      { used: r.body.used, limit: r.body.limit, remaining: r.body.remaining, month: r.body.month, basis: r.body.basis, tier: r.body.tier, key_prefix: r.body.key_prefix },
+      { used: 0, limit: 25, remaining: 25, month: '2026-11', basis: 'monthly', tier: 'anonymous', key_prefix: key.slice(0, 8) },
+    );
+    assert.deepEqual(r.body.claim, { url: `${svc.url}/v1/keys/claim`, raises_limit_to: 200, methods: ['email_code'], paid_so_far_usd: 0, paid_needed_usd: 1 });
+    assert.equal(r.headers['x-quota-used'], '0');
+    assert.equal(r.headers['x-quota-limit'], '25');
+    assert.equal(r.headers['x-quota-remaining'], '25');
+    assert.equal(r.headers['x-quota-month'], '2026-11');
+  });
+
+  test('X-API-Key works the same as Authorization: Bearer', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const r = await svc.call('/v1/keys/usage', { headers: { 'x-api-key': key } });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.key_prefix, key.slice(0, 8));
+  });
+
+  test('without a key it reports the caller network\'s trial counters for today', async () => {
+    const svc = await startService();
+    await svc.call('/v1/iban/validate', { json: { iban: 'DE89370400440532013000' }, from: '127.0.0.9' });
+    const r = await svc.call('/v1/keys/usage', { from: '127.0.0.9' });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { used: 1, limit: 25, remaining: 24, day: '2026-11-21', basis: 'daily', tier: 'trial' });
+    assert.equal(r.headers['x-quota-used'], undefined);
+  });
+});
+
+describe('POST /v1/keys/rotate', () => {
+  test('gives a new secret for the same holder; the old one is refused at once and counters carry over', async () => {
+    const svc = await startService();
+    const oldKey = await svc.newKey();
+    for (let i = 0; i < 3; i++) await svc.call('/v1/iban/validate', { key: oldKey, json: { iban: 'DE89370400440532013000' } });
+    const r = await svc.call('/v1/keys/rotate', { method: 'POST', key: oldKey });
+    assert.equal(r.status, 200);
+    assert.match(r.body.api_key, /^ifk_[0-9a-f]{64}$/);
+    assert.notEqual(r.body.api_key, oldKey);
+    assert.equal(r.body.previous_key_prefix, oldKey.slice(0, 8));
+    assert.equal(r.body.key_prefix, r.body.api_key.slice(0, 8));
+    assert.deepEqual([r.body.tier, r.body.basis, r.body.monthly_limit], ['anonymous', 'monthly', 25]);
+    assert.equal(r.headers['x-quota-used'], '3');
+
+    const old = await svc.call('/v1/keys/usage', { key: oldKey });
+    assert.equal(old.status, 401);
+    assert.equal(old.body.error, 'invalid_api_key');
+    const usage = await svc.call('/v1/keys/usage', { key: r.body.api_key });
+    assert.equal(usage.body.used, 3, 'rotating never resets or doubles the quota');
+  });
+
+  test('needs a key: 401 missing_api_key without one', async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/keys/rotate', { method: 'POST' });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.error, 'missing_api_key');
+  });
+});

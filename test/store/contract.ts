@@ -1,0 +1,115 @@
+/**
+ * The one contract every store engine must meet. Each engine's test file calls
+ * `storeContract` with a factory that opens a fresh, empty store.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { NewKey, Store } from '../../src/store/types.ts';
+
+export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
+  const id = randomUUID();
+  return {
+    id, keyHash: `hash-${id}`, keyPrefix: 'ifk_abcd', tier: 'anonymous', basis: 'monthly', limit: 25,
+    lifetimePeriod: null, emailHash: null, network: '127.0.0.1', createdAt: 1_700_000_000_000, alertBorn: false,
+    ...overrides,
+  };
+}
+
+export function storeContract(engine: string, open: () => Promise<Store>): void {
+  describe(`store contract: ${engine}`, () => {
+    let store: Store;
+    before(async () => { store = await open(); });
+    after(async () => { await store?.close(); });
+    const ref = (subject = randomUUID()) => ({ scope: 'test', subject, period: '2026-11' });
+
+    test('admit adds the whole cost while it fits and refuses without writing when it does not', async () => {
+      const c = ref();
+      assert.equal(await store.admit(c, 20, 25), 20);
+      assert.equal(await store.admit(c, 6, 25), null);
+      assert.equal(await store.read(c), 20);
+      assert.equal(await store.admit(c, 5, 25), 25);
+      assert.equal(await store.admit(c, 1, 25), null);
+    });
+
+    test('a first cost above the limit creates nothing', async () => {
+      const c = ref();
+      assert.equal(await store.admit(c, 30, 25), null);
+      assert.equal(await store.read(c), 0);
+    });
+
+    test('periods and subjects count apart', async () => {
+      const c = ref();
+      await store.admit(c, 3, 10);
+      assert.equal(await store.read({ ...c, period: '2026-12' }), 0);
+      assert.equal(await store.read({ ...c, subject: 'other' }), 0);
+    });
+
+    test('refund gives back and never goes below zero', async () => {
+      const c = ref();
+      await store.admit(c, 5, 10);
+      assert.equal(await store.refund(c, 2), 3);
+      assert.equal(await store.refund(c, 10), 0);
+      assert.equal(await store.refund(ref(), 1), 0, 'refunding a missing counter is harmless');
+    });
+
+    test('200 concurrent admits for the last 50 units: exactly 50 succeed', async () => {
+      const c = ref();
+      await store.admit(c, 150, 200);
+      const results = await Promise.all(Array.from({ length: 200 }, () => store.admit(c, 1, 200)));
+      assert.equal(results.filter((r) => r !== null).length, 50);
+      assert.equal(await store.read(c), 200);
+    });
+
+    test('a key is found by its hash and id; rotation swaps the hash only from the current one', async () => {
+      const row = newKeyRow();
+      await store.insertKey(row);
+      const found = await store.keyByHash(row.keyHash);
+      assert.equal(found?.id, row.id);
+      assert.deepEqual([found?.tier, found?.basis, found?.limit, found?.alertBorn, found?.planRev, found?.firstServedAt, found?.paidMicros], ['anonymous', 'monthly', 25, false, 0, null, 0]);
+      assert.equal(await store.rotateKey(row.id, 'wrong', 'new-hash', 'ifk_new1'), false);
+      assert.equal(await store.rotateKey(row.id, row.keyHash, 'new-hash', 'ifk_new1'), true);
+      assert.equal(await store.keyByHash(row.keyHash), null);
+      assert.equal((await store.keyByHash('new-hash'))?.keyPrefix, 'ifk_new1');
+      assert.equal((await store.keyById(row.id))?.keyHash, 'new-hash');
+    });
+
+    test('a plan change applies once per revision', async () => {
+      const row = newKeyRow();
+      await store.insertKey(row);
+      const change = { tier: 'claimed' as const, basis: 'lifetime' as const, limit: 200, lifetimePeriod: 'lifetime:x' };
+      const results = await Promise.all([store.changePlan(row.id, 0, change), store.changePlan(row.id, 0, change)]);
+      assert.deepEqual(results.sort(), [false, true]);
+      const after = await store.keyById(row.id);
+      assert.deepEqual([after?.tier, after?.basis, after?.limit, after?.lifetimePeriod, after?.planRev], ['claimed', 'lifetime', 200, 'lifetime:x', 1]);
+    });
+
+    test('the first served call is recorded once', async () => {
+      const row = newKeyRow();
+      await store.insertKey(row);
+      await store.markServed(row.id, 111);
+      await store.markServed(row.id, 222);
+      assert.equal((await store.keyById(row.id))?.firstServedAt, 111);
+    });
+
+    test('settings keep the first value written by settingOrInit', async () => {
+      const name = `s-${randomUUID()}`;
+      assert.equal(await store.getSetting(name), null);
+      assert.equal(await store.settingOrInit(name, 'first'), 'first');
+      assert.equal(await store.settingOrInit(name, 'second'), 'first');
+      await store.setSetting(name, 'third');
+      assert.equal(await store.getSetting(name), 'third');
+    });
+
+    test('a dataset is replaced whole on each import and listed with its provenance', async () => {
+      const kind = `kind-${randomUUID()}`;
+      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-01', importedAt: 5, count: 2 }, [{ a: 1 }, { a: 2 }]);
+      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-15', importedAt: 6, count: 1 }, [{ a: 3 }]);
+      const got = await store.getDataset(kind);
+      assert.deepEqual(got?.records, [{ a: 3 }]);
+      assert.deepEqual(got?.meta, { kind, source: 'SIX', asOf: '2026-11-15', importedAt: 6, count: 1 });
+      assert.ok((await store.listDatasets()).some((m) => m.kind === kind));
+      assert.equal(await store.getDataset('missing'), null);
+    });
+  });
+}

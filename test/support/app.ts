@@ -1,0 +1,71 @@
+/** Starts the real service on 127.0.0.1 with an in-memory (or given) store and a movable clock. */
+import { after } from 'node:test';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { readConfig } from '../../src/config.ts';
+import { buildServices, type Services } from '../../src/services.ts';
+import { openStore } from '../../src/store/index.ts';
+import { call, type CallOptions } from './http.ts';
+
+export interface TestClock {
+  (): number;
+  set(iso: string): void;
+  advance(ms: number): void;
+}
+
+export function testClock(iso = '2026-11-21T12:00:00Z'): TestClock {
+  let now = Date.parse(iso);
+  const clock = (() => now) as TestClock;
+  clock.set = (s) => (now = Date.parse(s));
+  clock.advance = (ms) => (now += ms);
+  return clock;
+}
+
+export interface TestService {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  clock: TestClock;
+  logs: string[];
+  call(path: string, opts?: CallOptions): ReturnType<typeof call>;
+  /** A fresh anonymous key, generated from the given loopback address. */
+  newKey(from?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startService(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {}): Promise<TestService> {
+  const clock = opts.clock ?? testClock();
+  const config = readConfig({ MOD97_DATABASE_URL: opts.databaseUrl ?? 'sqlite::memory:', MOD97_LOG_LEVEL: 'info', ...opts.env });
+  const store = await openStore(config.databaseUrl);
+  const services = await buildServices(config, store, clock);
+  const logs: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const app = await buildApp(services, { logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  services.config.publicUrl = url;
+  let closed = false;
+  const service: TestService = {
+    url,
+    app,
+    services,
+    clock,
+    logs,
+    call: (path, o) => call(url, path, o),
+    async newKey(from = '127.0.0.1') {
+      const r = await call(url, '/v1/keys/generate', { method: 'POST', from });
+      if (r.status !== 201) throw new Error(`generate answered ${r.status}: ${r.text}`);
+      return r.body.api_key as string;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await store.close();
+    },
+  };
+  after(() => service.close());
+  return service;
+}
