@@ -5,6 +5,8 @@ import { registerJsonBody } from './http/body.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerMetering } from './http/metering.ts';
+import { opsPlugin } from './ops/index.ts';
+import { cardRoutes } from './routes/card.ts';
 import { ibanRoutes } from './routes/iban.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { siteRoutes } from './routes/site.ts';
@@ -52,8 +54,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(opsPlugin(services));
   await app.register(siteRoutes(services));
   await app.register(keysRoutes(services));
   await app.register(ibanRoutes(services));
+  await app.register(cardRoutes(services));
   return app;
 }

@@ -10,6 +10,7 @@ export const STATUS: Record<string, number> = {
   undeliverable_email: 400,
   key_in_url: 400,
   key_in_body: 400,
+  invalid_signature: 400,
   batch_too_large: 400,
   invalid_bic: 400,
   invalid_iid: 400,
@@ -23,9 +24,12 @@ export const STATUS: Record<string, number> = {
   not_found: 404,
   bic_not_found: 404,
   clearing_not_found: 404,
+  checkout_not_found: 404,
   method_not_allowed: 405,
   already_claimed: 409,
   already_claimed_elsewhere: 409,
+  already_subscribed: 409,
+  key_already_shown: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   header_too_large: 431,
@@ -37,6 +41,7 @@ export const STATUS: Record<string, number> = {
   not_implemented: 501,
   payments_unavailable: 502,
   verification_unavailable: 503,
+  card_payments_unavailable: 503,
   unavailable: 503,
 };
 

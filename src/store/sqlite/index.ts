@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../migrations.ts';
 import type { Store } from '../types.ts';
+import { sqliteCheckouts } from './checkouts.ts';
 import { sqliteCounters } from './counters.ts';
 import { sqliteKeys } from './keys.ts';
 import { sqliteDatasets, sqliteSettings } from './meta.ts';
@@ -22,6 +23,7 @@ export function openSqliteStore(url: string): Store {
     ...sqliteCounters(db),
     ...sqliteDatasets(db),
     ...sqliteSettings(db),
+    ...sqliteCheckouts(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -24,20 +24,35 @@ export function sqliteKeys(db: Database): KeyStore {
     WHERE id = @id AND plan_rev = @expectedRev`);
   const served = db.prepare('UPDATE api_keys SET first_served_at = ? WHERE id = ? AND first_served_at IS NULL');
 
+  // A SQLite file has one writer process, so every change to a key passes through here and the
+  // lookup by hash (on every authenticated call) can be served from memory. Any write to a key
+  // drops the cache; a bounded size keeps memory flat.
+  const cache = new Map<string, KeyRow | null>();
+  const CACHE_MAX = 50_000;
+  const forget = () => cache.clear();
+
   return {
     async insertKey(key: NewKey) {
       insert.run({ ...key, alertBorn: key.alertBorn ? 1 : 0 });
+      forget();
     },
     async keyByHash(keyHash) {
-      return toRow(byHash.get(keyHash) as Raw | undefined);
+      const cached = cache.get(keyHash);
+      if (cached !== undefined) return cached && { ...cached };
+      const row = toRow(byHash.get(keyHash) as Raw | undefined);
+      if (cache.size >= CACHE_MAX) forget();
+      cache.set(keyHash, row);
+      return row && { ...row };
     },
     async keyById(id) {
       return toRow(byId.get(id) as Raw | undefined);
     },
     async rotateKey(id, oldHash, newHash, newPrefix) {
+      forget();
       return rotate.run(newHash, newPrefix, id, oldHash).changes === 1;
     },
     async changePlan(id, expectedRev, change: PlanChange) {
+      forget();
       const result = plan.run({
         id,
         expectedRev,
@@ -55,6 +70,7 @@ export function sqliteKeys(db: Database): KeyStore {
       return result.changes === 1;
     },
     async markServed(id, at) {
+      forget();
       served.run(at, id);
     },
   };

@@ -1,0 +1,28 @@
+import type { Database } from 'better-sqlite3';
+import type { CardCheckout, CheckoutStore } from '../types.ts';
+
+type Raw = Omit<CardCheckout, 'newKey'> & { newKey: number };
+
+export function sqliteCheckouts(db: Database): CheckoutStore {
+  const record = db.prepare(`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (?, ?, ?)
+    ON CONFLICT (session_id) DO NOTHING`);
+  // A session the service did not start (created in Stripe's dashboard) is recorded on completion.
+  const complete = db.prepare(`INSERT INTO card_checkouts (session_id, product, key_id, new_key, created_at, completed_at)
+    VALUES (@sessionId, @product, @keyId, @newKey, @at, @at)
+    ON CONFLICT (session_id) DO UPDATE SET key_id = excluded.key_id, new_key = excluded.new_key, completed_at = excluded.completed_at
+    WHERE card_checkouts.key_id IS NULL`);
+  const bySession = db.prepare(`SELECT session_id AS sessionId, product, key_id AS keyId, new_key AS newKey,
+    created_at AS createdAt, completed_at AS completedAt FROM card_checkouts WHERE session_id = ?`);
+  return {
+    async recordCheckout(sessionId, product, at) {
+      record.run(sessionId, product, at);
+    },
+    async completeCheckout(sessionId, product, keyId, newKey, at) {
+      return complete.run({ sessionId, product, keyId, newKey: newKey ? 1 : 0, at }).changes === 1;
+    },
+    async checkoutBySession(sessionId) {
+      const raw = bySession.get(sessionId) as Raw | undefined;
+      return raw ? { ...raw, newKey: raw.newKey === 1 } : null;
+    },
+  };
+}
