@@ -5,10 +5,15 @@ import { registerJsonBody } from './http/body.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerMetering } from './http/metering.ts';
+import { addPaymentToward, claimLifetime } from './keys/paid-claim.ts';
+import { x402Plugin } from './payments/x402/index.ts';
 import { opsPlugin } from './ops/index.ts';
 import { cardRoutes } from './routes/card.ts';
+import { claimRoutes } from './routes/claim.ts';
+import { creditsRoutes } from './routes/credits.ts';
 import { ibanRoutes } from './routes/iban.ts';
 import { keysRoutes } from './routes/keys.ts';
+import { lookupRoutes } from './routes/lookups.ts';
 import { siteRoutes } from './routes/site.ts';
 import type { Services } from './services.ts';
 import { LIMITS } from './plans.ts';
@@ -46,6 +51,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   registerMetering(app, services);
+  services.mailLog.to(app.log.child({ component: 'mail' }));
+  app.addHook('onClose', async () => services.mailer.close());
   await app.register(swagger, {
     openapi: {
       info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },
@@ -54,10 +61,27 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (services.x402) {
+    const { store, clock } = services;
+    await app.register(x402Plugin, {
+      rail: services.x402,
+      publicUrl: services.config.publicUrl,
+      keyIdOf: (req) => req.caller?.key?.id ?? null,
+      onSettled: async (req, settled) => {
+        const key = req.caller?.key;
+        if (!key) return;
+        if (req.routeOptions.config.x402Required) await claimLifetime(store, clock, key.id);
+        else await addPaymentToward(store, clock, key, settled.amountMicros);
+      },
+    });
+  }
   await app.register(opsPlugin(services));
   await app.register(siteRoutes(services));
   await app.register(keysRoutes(services));
+  await app.register(claimRoutes(services));
   await app.register(ibanRoutes(services));
+  await app.register(lookupRoutes(services));
   await app.register(cardRoutes(services));
+  await app.register(creditsRoutes(services));
   return app;
 }

@@ -2,10 +2,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { loadDataPlane, type DataPlane } from './data/index.ts';
 import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
+import { EmailKeys } from './keys/email.ts';
 import { KeyService } from './keys/service.ts';
+import { MailboxVerification } from './keys/verification.ts';
+import { relayLog, type RelayLog } from './mail/log.ts';
+import { createMxChecker } from './mail/mx.ts';
+import { createMailer, type Mailer } from './mail/sender.ts';
+import { createCardRail, type CardRail } from './payments/stripe/index.ts';
+import { readStripeConfig } from './payments/stripe/config.ts';
+import { createX402Rail, readX402Config, type X402Rail } from './payments/x402/index.ts';
 import { Meter } from './quota/meter.ts';
 import type { Rails } from './quota/offers.ts';
 import type { Store } from './store/types.ts';
@@ -18,7 +27,19 @@ export interface Services {
   meter: Meter;
   alert: CreationAlert;
   rails: Rails;
+  /** x402 pay-per-call; null unless MOD97_X402_FACILITATOR_URL is set. */
+  x402: X402Rail | null;
+  /** Stripe Checkout and webhooks; null unless STRIPE_SECRET_KEY is set. */
+  card: CardRail | null;
+  /** Bank directories, clearing, sanctions and country lists, loaded at start. */
+  data: DataPlane;
   describe: Describe;
+  /** Verification mail (SMTP or the outbox folder); closed with the app. */
+  mailer: Mailer;
+  /** Generate with an address, and claim by mailed code. */
+  emailKeys: EmailKeys;
+  /** Where the mail code logs; buildApp points it at the app's logger. */
+  mailLog: RelayLog;
   networkOf: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string;
 }
 
@@ -27,15 +48,29 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   // (DECISIONS.md section 1); every process sharing that database then agrees on it.
   const pepper = config.keyPepper ?? (await store.settingOrInit('key_pepper', randomBytes(32).toString('hex')));
   const alert = new CreationAlert(store, clock);
+  const keys = new KeyService(store, clock, pepper, alert);
+  const data = await loadDataPlane(store, { now: clock() });
+  const stripe = readStripeConfig(config.env);
+  const x402 = readX402Config(config.env);
+  const mailLog = relayLog();
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }, mailLog);
+  const mx = createMxChecker({ servers: config.dnsServers, enabled: config.mxCheck }, mailLog);
+  const verification = new MailboxVerification(store, clock, (value) => keys.hash(value), mailer);
   return {
     config,
     store,
     clock,
     alert,
-    keys: new KeyService(store, clock, pepper, alert),
+    keys,
     meter: new Meter(store, clock, alert),
-    rails: { x402: false, card: false },
-    describe: createDescribe(),
+    rails: { x402: x402 !== null, card: stripe !== null },
+    x402: x402 && createX402Rail(x402, { store, clock }),
+    card: stripe && createCardRail(stripe, { store, keys, clock, config }),
+    data,
+    describe: createDescribe(data),
+    mailer,
+    mailLog,
+    emailKeys: new EmailKeys({ store, clock, keys, alert, verification, mx }),
     networkOf: createNetworkResolver(config.trustProxy),
   };
 }

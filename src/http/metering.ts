@@ -13,6 +13,7 @@ import type { Services } from '../services.ts';
 import { INVALID_JSON, KEY_IN_BODY } from './body.ts';
 import type { RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
+import { hasPayment } from '../payments/x402/index.ts';
 
 export function x402PriceOf(meter: RouteMeter, body: unknown): number {
   if (meter.priceKey === 'batch') return Math.round(X402_PRICES_USD.batchPerIban * meter.cost(body) * 1e6) / 1e6;
@@ -21,6 +22,14 @@ export function x402PriceOf(meter: RouteMeter, body: unknown): number {
 
 export function registerMetering(app: FastifyInstance, services: Services): void {
   const { keys, meter, clock, config } = services;
+
+  // With the x402 rail on, every metered route is also sold per call (src/payments/x402).
+  app.addHook('onRoute', (route) => {
+    const routeMeter = route.config?.access?.meter;
+    if (routeMeter && services.x402 && !route.config?.x402Price) {
+      route.config = { ...route.config, x402Price: (req) => x402PriceOf(routeMeter, req.body === INVALID_JSON ? undefined : req.body) };
+    }
+  });
 
   app.addHook('onRequest', async (req) => {
     req.caller = { network: services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']), key: null, balance: null, charge: null, trialUsed: null };
@@ -58,6 +67,8 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     const body = req.body === INVALID_JSON ? undefined : req.body;
     const now = clock();
     const { key } = req.caller;
+    // A paid call draws on no quota; the x402 plugin verifies it next and settles it after.
+    if (services.x402 && hasPayment(req.headers)) return;
     if (key) {
       const cost = routeMeter.cost(body);
       const admission = await meter.admitKey(key, cost);

@@ -28,13 +28,24 @@ export class KeyService {
 
   /** The anonymous path: no address, at most 3 free keys per network per UTC day. */
   async generateAnonymous(network: string): Promise<IssuedKey> {
+    return this.withinNetworkAllowance(network, async () => {
+      const reduced = await this.alert.recordAnonymousCreation();
+      return this.insert({ tier: 'anonymous', network, emailHash: null, alertBorn: reduced });
+    });
+  }
+
+  /** An email-tier key (200 a month); counts against the same 3 free keys per network per day. */
+  async generateEmail(network: string, emailHash: string): Promise<IssuedKey> {
+    return this.withinNetworkAllowance(network, () => this.insert({ tier: 'email', network, emailHash, alertBorn: false }));
+  }
+
+  private async withinNetworkAllowance(network: string, create: () => Promise<IssuedKey>): Promise<IssuedKey> {
     const perNetwork = { scope: 'keys_per_network', subject: network, period: dayOf(this.clock()) };
     if ((await this.store.admit(perNetwork, 1, LIMITS.keysPerNetworkPerDay)) === null) {
       throw new DomainError('key_creation_limit', 'This network has created 3 free keys today (UTC). Existing keys keep working; try again tomorrow.');
     }
     try {
-      const reduced = await this.alert.recordAnonymousCreation();
-      return await this.insert({ tier: 'anonymous', network, emailHash: null, alertBorn: reduced });
+      return await create();
     } catch (err) {
       await this.store.refund(perNetwork, 1);
       throw err;

@@ -39,8 +39,8 @@ export const cardRoutes = (services: Services): FastifyPluginAsync => async (app
       response: { 200: Outcome, 202: Outcome, ...errorResponses(400, 404, 410, 503) },
     },
   }, async (req, reply) => {
-    // The answer may hold a secret shown once: no cache may keep it.
-    reply.header('Cache-Control', 'no-store');
+    // The answer may hold a secret shown once: no cache may keep it, no referer may carry the session id.
+    reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
     const html = wantsHtml(req);
     let outcome: CheckoutOutcome;
     try {
@@ -48,6 +48,8 @@ export const cardRoutes = (services: Services): FastifyPluginAsync => async (app
     } catch (err) {
       if (!html) throw err;
       const { status, body } = toHttpError(err);
+      if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
+      // The typed reply lists only the success statuses; errors are shaped by toHttpError.
       return reply.code(status as 200).type('text/html; charset=utf-8').send(page('mod97 checkout', [body.message]));
     }
     if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');

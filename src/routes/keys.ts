@@ -1,6 +1,5 @@
 /** POST /v1/keys/generate, GET /v1/keys/usage, POST /v1/keys/rotate. Thin: parse, call, shape. */
 import type { FastifyPluginAsync } from 'fastify';
-import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
@@ -13,11 +12,13 @@ export const keysRoutes = (services: Services): FastifyPluginAsync => async (app
     config: { access: { auth: 'none' } },
     // An absent body is valid and means the anonymous path.
     preValidation: async (req) => { req.body ??= {}; },
-    schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 501, 503) } },
+    schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) } },
   }, async (req, reply) => {
     const body = (req.body ?? {}) as { email?: string; code?: string; source?: string };
     if (body.email !== undefined || body.code !== undefined) {
-      throw new DomainError('not_implemented', 'Keys with an e-mail address are not available yet; omit `email` for an anonymous key.');
+      const { issued, email } = await services.emailKeys.generate(req.caller.network, body.email, body.code);
+      reply.code(201);
+      return creationResponse(issued, config.publicUrl, email);
     }
     const issued = await keys.generateAnonymous(req.caller.network);
     reply.code(201);

@@ -56,4 +56,56 @@ CREATE TABLE datasets (
   records TEXT NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: 'card checkouts',
+    sql: `
+CREATE TABLE card_checkouts (
+  session_id TEXT PRIMARY KEY,
+  product TEXT NOT NULL,
+  key_id TEXT,
+  new_key INTEGER NOT NULL DEFAULT 0,
+  created_at BIGINT NOT NULL,
+  completed_at BIGINT
+);`,
+  },
+  {
+    version: 3,
+    name: 'mailbox verification',
+    sql: `
+CREATE TABLE verification_challenges (
+  purpose TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  email_hash TEXT NOT NULL,
+  code_hash TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  PRIMARY KEY (purpose, subject)
+);
+CREATE TABLE email_bindings (
+  email_hash TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  bound_at BIGINT NOT NULL,
+  PRIMARY KEY (email_hash, key_id)
+);`,
+  },
+  {
+    version: 4,
+    name: 'x402 payments',
+    sql: `
+CREATE TABLE payments (
+  id TEXT PRIMARY KEY,
+  network TEXT NOT NULL,
+  asset TEXT NOT NULL,
+  payer TEXT NOT NULL,
+  pay_to TEXT NOT NULL,
+  amount_micros BIGINT NOT NULL,
+  tx_hash TEXT NOT NULL,
+  resource_url TEXT NOT NULL,
+  key_id TEXT,
+  settled_at BIGINT NOT NULL
+);
+CREATE INDEX payments_key ON payments (key_id);`,
+  },
 ];

@@ -99,7 +99,87 @@ export interface SettingStore {
   setSetting(name: string, value: string): Promise<void>;
 }
 
-export interface Store extends KeyStore, CounterStore, DatasetStore, SettingStore {
+/** A card checkout (Stripe): which key a paid session went to, for the one-time reveal. */
+export interface CardCheckout {
+  sessionId: string;
+  product: string;
+  /** The key that received the purchase, once the payment is confirmed. */
+  keyId: string | null;
+  /** The purchase created that key (its secret is shown once on the success page). */
+  newKey: boolean;
+  createdAt: number;
+  completedAt: number | null;
+}
+
+export interface CheckoutStore {
+  /** Records a started checkout; a known session is left as it is. */
+  recordCheckout(sessionId: string, product: string, at: number): Promise<void>;
+  /** Records the key a paid checkout went to, only the first time; false when already recorded. */
+  completeCheckout(sessionId: string, product: string, keyId: string, newKey: boolean, at: number): Promise<boolean>;
+  checkoutBySession(sessionId: string): Promise<CardCheckout | null>;
+}
+
+/** A mailed code waiting for its answer; at most one per purpose and subject. */
+export interface Challenge {
+  purpose: 'generate' | 'claim';
+  /** The address hash on generate, the key id on claim. */
+  subject: string;
+  emailHash: string;
+  codeHash: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export type CodeCheck = 'ok' | 'wrong_code' | 'expired' | 'no_challenge' | 'too_many_attempts';
+
+/** Mailbox verification and the address rules (SPEC 5.5-5.6, DECISIONS.md sections 6 and 7). */
+export interface MailboxStore {
+  /** Starts a challenge, voiding any earlier one for the same purpose and subject. */
+  putChallenge(challenge: Challenge): Promise<void>;
+  /** Removes the challenge only while it is still the one with this code hash. */
+  dropChallenge(purpose: Challenge['purpose'], subject: string, codeHash: string): Promise<void>;
+  /**
+   * Answers a code. The right one consumes the challenge (only one request can win it); a wrong
+   * one counts an attempt in one conditional write, so parallel guesses never pass `maxAttempts`.
+   * A challenge for another address is `no_challenge`.
+   */
+  tryCode(purpose: Challenge['purpose'], subject: string, emailHash: string, codeHash: string, now: number, maxAttempts: number): Promise<CodeCheck>;
+  /** A free-tier key was created from this network at or after `since`. */
+  freeKeyFromNetworkSince(network: string, since: number): Promise<boolean>;
+  /** The address holds a live (not revoked) email or claimed key. */
+  liveFreeKeyForEmail(emailHash: string): Promise<boolean>;
+  /** Records that the address was given a key (an email key or a claim). */
+  bindEmail(emailHash: string, keyId: string, at: number): Promise<void>;
+  /** When the address was last given a key, or null. */
+  lastEmailBinding(emailHash: string): Promise<number | null>;
+}
+
+/** One settled x402 payment. `id` names the signed authorization, so a replay has the same id. */
+export interface PaymentRecord {
+  id: string;
+  network: string;
+  asset: string;
+  payer: string;
+  payTo: string;
+  /** Amount in the token's 6-decimal units, which for USDC is micro-USD. */
+  amountMicros: number;
+  txHash: string;
+  resourceUrl: string;
+  /** The API key presented with the payment, if any. */
+  keyId: string | null;
+  settledAt: number;
+}
+
+export interface PaymentStore {
+  /** Inserts the payment in one atomic statement; false when `id` is already recorded (a replay). */
+  recordPayment(payment: PaymentRecord): Promise<boolean>;
+  /** Whether `id` was recorded: lets a replay be refused before the handler runs. */
+  hasPayment(id: string): Promise<boolean>;
+  /** Adds an x402 payment made while presenting a key; returns the key's new total (micro-USD). */
+  addPaidMicros(keyId: string, micros: number): Promise<number>;
+}
+
+export interface Store extends KeyStore, PaymentStore, CounterStore, DatasetStore, SettingStore, CheckoutStore, MailboxStore {
   readonly engine: 'sqlite' | 'postgres';
   ping(): Promise<void>;
   close(): Promise<void>;

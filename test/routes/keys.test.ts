@@ -52,12 +52,6 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
     assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.5' })).status, 201, 'the next UTC day allows keys again');
   });
 
-  test('an e-mail key is not available yet and says so (501 not_implemented)', async () => {
-    const svc = await startService();
-    const r = await svc.call('/v1/keys/generate', { json: { email: 'dev@company.com' } });
-    assert.equal(r.status, 501);
-    assert.equal(r.body.error, 'not_implemented');
-  });
 });
 
 describe('GET /v1/keys/usage', () => {

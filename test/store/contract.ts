@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { NewKey, Store } from '../../src/store/types.ts';
+import { mailboxContract } from './mailbox-contract.ts';
 
 export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
   const id = randomUUID();
@@ -111,5 +112,28 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       assert.ok((await store.listDatasets()).some((m) => m.kind === kind));
       assert.equal(await store.getDataset('missing'), null);
     });
+
+    test('a card checkout is recorded once and completed only the first time', async () => {
+      const sessionId = `cs_${randomUUID()}`;
+      assert.equal(await store.checkoutBySession(sessionId), null);
+      await store.recordCheckout(sessionId, 'pack_1k', 10);
+      await store.recordCheckout(sessionId, 'pro', 11);
+      assert.deepEqual(await store.checkoutBySession(sessionId), { sessionId, product: 'pack_1k', keyId: null, newKey: false, createdAt: 10, completedAt: null });
+      const results = await Promise.all([
+        store.completeCheckout(sessionId, 'pack_1k', 'key-a', true, 20),
+        store.completeCheckout(sessionId, 'pack_1k', 'key-b', false, 21),
+      ]);
+      assert.deepEqual([...results].sort(), [false, true]);
+      const won = results[0] ? { keyId: 'key-a', newKey: true, completedAt: 20 } : { keyId: 'key-b', newKey: false, completedAt: 21 };
+      assert.deepEqual(await store.checkoutBySession(sessionId), { sessionId, product: 'pack_1k', createdAt: 10, ...won });
+    });
+
+    test('a checkout first seen on completion is recorded with its key', async () => {
+      const sessionId = `cs_${randomUUID()}`;
+      assert.equal(await store.completeCheckout(sessionId, 'pro', 'key-c', false, 30), true);
+      assert.deepEqual(await store.checkoutBySession(sessionId), { sessionId, product: 'pro', keyId: 'key-c', newKey: false, createdAt: 30, completedAt: 30 });
+    });
+
+    mailboxContract(() => store);
   });
 }

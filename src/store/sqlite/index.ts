@@ -6,7 +6,9 @@ import type { Store } from '../types.ts';
 import { sqliteCheckouts } from './checkouts.ts';
 import { sqliteCounters } from './counters.ts';
 import { sqliteKeys } from './keys.ts';
+import { sqliteMailbox } from './mailbox.ts';
 import { sqliteDatasets, sqliteSettings } from './meta.ts';
+import { sqlitePayments } from './payments.ts';
 
 /** Opens (creating if needed) a SQLite database: `sqlite:PATH` or `sqlite::memory:`. */
 export function openSqliteStore(url: string): Store {
@@ -17,13 +19,16 @@ export function openSqliteStore(url: string): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  const keys = sqliteKeys(db);
   return {
     engine: 'sqlite',
-    ...sqliteKeys(db),
+    ...keys.keys,
+    ...sqlitePayments(db, keys.forget),
     ...sqliteCounters(db),
     ...sqliteDatasets(db),
     ...sqliteSettings(db),
     ...sqliteCheckouts(db),
+    ...sqliteMailbox(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

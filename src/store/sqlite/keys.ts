@@ -10,7 +10,8 @@ const COLUMNS = `id, key_hash AS keyHash, key_prefix AS keyPrefix, tier, basis, 
 type Raw = Omit<KeyRow, 'alertBorn'> & { alertBorn: number };
 const toRow = (raw: Raw | undefined): KeyRow | null => (raw ? { ...raw, alertBorn: raw.alertBorn === 1 } : null);
 
-export function sqliteKeys(db: Database): KeyStore {
+/** `forget` drops the lookup cache; other writers to api_keys call it too. */
+export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void } {
   const insert = db.prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
     email_hash, network, created_at, alert_born) VALUES (@id, @keyHash, @keyPrefix, @tier, @basis, @limit,
     @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn)`);
@@ -31,7 +32,7 @@ export function sqliteKeys(db: Database): KeyStore {
   const CACHE_MAX = 50_000;
   const forget = () => cache.clear();
 
-  return {
+  const keys: KeyStore = {
     async insertKey(key: NewKey) {
       insert.run({ ...key, alertBorn: key.alertBorn ? 1 : 0 });
       forget();
@@ -74,4 +75,5 @@ export function sqliteKeys(db: Database): KeyStore {
       served.run(at, id);
     },
   };
+  return { keys, forget };
 }

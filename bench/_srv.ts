@@ -1,0 +1,14 @@
+import { buildApp } from '../src/app.ts';
+import { readConfig } from '../src/config.ts';
+import { buildServices } from '../src/services.ts';
+import { openStore } from '../src/store/index.ts';
+import { writeFileSync } from 'node:fs';
+const config = readConfig({ MOD97_DATABASE_URL: 'sqlite:/tmp/qb/b.db', MOD97_LOG_LEVEL: 'warn' });
+const store = await openStore(config.databaseUrl);
+const s = await buildServices(config, store, Date.now);
+const issued = await s.keys.insert({ tier: 'pro', network: 'x', emailHash: null, alertBorn: false, limit: 1e9 } as any);
+await store.changePlan(issued.key.id, 0, { tier: 'pro', basis: 'monthly', limit: 1e9, lifetimePeriod: null });
+writeFileSync('/tmp/qb/key', issued.secret);
+const app = await buildApp(s);
+await app.listen({ port: 4101 });
+process.on('SIGINT', async () => { await app.close(); process.exit(0); });

@@ -1,0 +1,60 @@
+/** The load section of docs/benchmarks.md, between its markers; the rest of the file is left alone. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Figures } from './load.ts';
+
+const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const START = '<!-- load:start -->';
+const END = '<!-- load:end -->';
+
+export interface Row {
+  name: string;
+  figures: Figures | null;
+  /** Why a row has no figures (e.g. no PostgreSQL configured). */
+  missing?: string;
+  note?: string;
+}
+
+export function machine(postgresVersion: string | null): string {
+  const version = (pkg: string) => {
+    try {
+      return JSON.parse(readFileSync(fileURLToPath(new URL(`../node_modules/${pkg}/package.json`, import.meta.url)), 'utf8')).version as string;
+    } catch {
+      return '?';
+    }
+  };
+  const cores = cpus();
+  const kernel = (() => { try { return execFileSync('uname', ['-r']).toString().trim(); } catch { return '?'; } })();
+  return [
+    `- Machine: ${cores[0]?.model ?? '?'}, ${cores.length} cores, Linux ${kernel}`,
+    `- Node ${process.version}; fastify ${version('fastify')}, better-sqlite3 ${version('better-sqlite3')}, postgres ${version('postgres')}, prom-client ${version('prom-client')}, autocannon ${version('autocannon')}`,
+    `- ${postgresVersion ?? 'PostgreSQL: not configured'}`,
+  ].join('\n');
+}
+
+export function table(rows: Row[], baseline: number): string {
+  const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  const lines = ['| target | req/s | p50 ms | p99 ms | vs baseline | failed |', '|---|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    if (!r.figures) {
+      lines.push(`| ${r.name} | – | – | – | – | ${r.missing ?? ''} |`);
+      continue;
+    }
+    const f = r.figures;
+    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${Math.round((f.reqPerSec / baseline) * 100)} % | ${f.failures} |`);
+  }
+  return lines.join('\n');
+}
+
+export function writeSection(body: string): void {
+  const section = `${START}\n${body.trim()}\n${END}`;
+  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
+  const from = current.indexOf(START);
+  const to = current.indexOf(END);
+  const next = from !== -1 && to > from
+    ? current.slice(0, from) + section + current.slice(to + END.length)
+    : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(DOC, next);
+}

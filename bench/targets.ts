@@ -1,0 +1,83 @@
+/** The systems under load, each in its own child process, and the keys they are loaded with. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { keyedHash, newSecret } from '../src/keys/secret.ts';
+import { openStore } from '../src/store/index.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const PEPPER = 'bench-pepper-0123456789abcdef0123456789abcdef';
+
+export interface Target {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `script` (relative to the repo) on a free port and waits until /healthz answers. */
+export async function startTarget(script: string, env: Record<string, string> = {}): Promise<Target> {
+  const port = await freePort();
+  // BENCH_CPU_PROF=<dir> writes a .cpuprofile per target process, to find a hot path.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MOD97_LOG_LEVEL: 'warn', MOD97_KEY_PEPPER: PEPPER, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 100) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (await answers(`${url}/healthz`)) break;
+    if (waited > 30_000) throw new Error(`${script} did not start`);
+    await sleep(100);
+  }
+  return { url, stop: () => stopChild(child) };
+}
+
+/** Inserts `count` keys with a quota that will not run out, and returns their secrets. */
+export async function seedKeys(databaseUrl: string, count: number): Promise<string[]> {
+  const store = await openStore(databaseUrl);
+  const secrets: string[] = [];
+  try {
+    for (let i = 0; i < count; i += 100) {
+      await Promise.all(Array.from({ length: Math.min(100, count - i) }, async () => {
+        const { secret, prefix } = newSecret();
+        secrets.push(secret);
+        await store.insertKey({
+          id: crypto.randomUUID(), keyHash: keyedHash(PEPPER, secret), keyPrefix: prefix, tier: 'pro', basis: 'monthly',
+          limit: 1e12, lifetimePeriod: null, emailHash: null, network: '127.0.0.1', createdAt: Date.now(), alertBorn: false,
+        });
+      }));
+    }
+  } finally {
+    await store.close();
+  }
+  return secrets;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

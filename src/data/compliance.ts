@@ -1,0 +1,135 @@
+import { validateIban } from '../iban/index.ts';
+import type { SepaAnswer, SourceRef } from './answers.ts';
+import { checkBicFormat } from './bic-format.ts';
+import { COUNTRY_LISTS, type CountryList } from './country-lists.ts';
+import { SEPA_COUNTRIES, isCountryCode } from './countries.ts';
+import type { SanctionsList } from './imported.ts';
+import type { BankByCode, SanctionRecord } from './types.ts';
+
+/** Every weight the score is made of. The score is their sum, capped at 100. */
+export const RISK_WEIGHTS = {
+  sanctioned_bic: 100,
+  fatf_call_for_action: 70,
+  eu_high_risk_third_countries: 40,
+  fatf_increased_monitoring: 30,
+  sanctions_not_screened: 15,
+  bank_not_identified: 15,
+  outside_sepa: 10,
+} as const;
+export type RiskFlagCode = keyof typeof RISK_WEIGHTS;
+
+/** Score thresholds: at or above `high` is high, at or above `medium` is medium, else low. */
+export const RISK_LEVELS = { medium: 25, high: 60 } as const;
+
+export const COMPLIANCE_DISCLAIMER =
+  'Bank-level screening only: the BIC is checked against the loaded sanctions lists and the country against ' +
+  'FATF and EU lists. The account holder is not screened by name; this is not a sanctions clearance.';
+
+export interface RiskFlag {
+  code: RiskFlagCode;
+  weight: number;
+  detail: string;
+  source: string;
+  as_of: string | null;
+}
+
+export interface SanctionsAnswer {
+  screened: boolean;
+  explanation: string;
+  bic: string | null;
+  lists: SourceRef[];
+  matches: (SanctionRecord & { list: string; as_of: string; match: 'exact' | 'institution' })[];
+}
+
+export interface ComplianceAnswer {
+  subject: { iban: string | null; iban_valid: boolean | null; bic: string | null; country: string | null; bank: BankByCode | null };
+  sanctions: SanctionsAnswer;
+  country_lists: { id: CountryList['id']; title: string; listed: boolean; source: string; as_of: string }[];
+  sepa: SepaAnswer | null;
+  score: number;
+  level: 'low' | 'medium' | 'high';
+  flags: RiskFlag[];
+  disclaimer: string;
+}
+
+export type ComplianceQuery = { iban: string } | { bic: string };
+
+export interface ComplianceDeps {
+  sanctions: SanctionsList[];
+  bankForIban(country: string, bankCode: string | null, branchCode?: string | null): BankByCode | null;
+  sepa(country: string, bic?: string): SepaAnswer;
+}
+
+const LIST_FLAGS: Record<CountryList['id'], RiskFlagCode> = {
+  fatf_call_for_action: 'fatf_call_for_action',
+  fatf_increased_monitoring: 'fatf_increased_monitoring',
+  eu_high_risk_third_countries: 'eu_high_risk_third_countries',
+};
+
+/** An 8-character listing covers every office of the institution; an 11-character one only itself. */
+function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
+  const refs = lists.map((l) => ({ name: l.name, as_of: l.as_of }));
+  if (lists.length === 0) {
+    return { screened: false, explanation: 'No sanctions list has been imported into this service, so the bank was not screened. This is not a clean result.', bic, lists: refs, matches: [] };
+  }
+  if (!bic) {
+    return { screened: false, explanation: 'The bank could not be identified (no BIC known for this bank code), so it was not screened.', bic, lists: refs, matches: [] };
+  }
+  const bic8 = bic.slice(0, 8);
+  const matches: SanctionsAnswer['matches'] = [];
+  for (const list of lists) {
+    for (const [listed, records] of [[bic, list.byBic.get(bic)], [bic8, list.byBic.get(bic8)], [`${bic8}XXX`, list.byBic.get(`${bic8}XXX`)]] as const) {
+      for (const r of records ?? []) {
+        if (!matches.some((m) => m.reference === r.reference && m.list === list.name)) {
+          matches.push({ ...r, list: list.name, as_of: list.as_of, match: listed === bic || (bic.endsWith('XXX') && listed === bic8) ? 'exact' : 'institution' });
+        }
+      }
+    }
+  }
+  const explanation = matches.length ? `The BIC is listed on ${[...new Set(matches.map((m) => m.list))].join(', ')}.` : 'The BIC is on none of the loaded lists.';
+  return { screened: true, explanation, bic, lists: refs, matches };
+}
+
+export function compliance(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer {
+  const subject: ComplianceAnswer['subject'] = { iban: null, iban_valid: null, bic: null, country: null, bank: null };
+  if ('iban' in query) {
+    const result = validateIban(query.iban);
+    subject.iban = result.iban;
+    subject.iban_valid = result.valid;
+    // countries outside the IBAN registry (Iran issues IBANs) are still screened by their prefix
+    const prefix = result.iban.slice(0, 2);
+    subject.country = result.country?.code ?? (isCountryCode(prefix) ? prefix : null);
+    if (result.valid && result.country && result.bban) {
+      subject.bank = deps.bankForIban(result.country.code, result.bban.bank_code, result.bban.branch_code);
+      const format = subject.bank?.bic ? checkBicFormat(subject.bank.bic) : null;
+      subject.bic = format?.ok ? format.bic11 : null;
+    }
+  } else {
+    const format = checkBicFormat(query.bic);
+    subject.bic = format.ok ? format.bic11 : null;
+    subject.country = format.ok ? format.bic11.slice(4, 6) : null;
+  }
+
+  const flags: RiskFlag[] = [];
+  const flag = (code: RiskFlagCode, detail: string, ref: { source: string; as_of: string | null }) =>
+    flags.push({ code, weight: RISK_WEIGHTS[code], detail, source: ref.source, as_of: ref.as_of });
+
+  const sanctions = screen(subject.bic, deps.sanctions);
+  for (const m of sanctions.matches) flag('sanctioned_bic', `${m.bic} ${m.name} (${m.programs.join(', ')}), ${m.reference}`, { source: m.list, as_of: m.as_of });
+  if (deps.sanctions.length === 0) flag('sanctions_not_screened', sanctions.explanation, { source: 'mod97', as_of: null });
+  else if (!subject.bic) flag('bank_not_identified', sanctions.explanation, { source: 'mod97', as_of: null });
+
+  const country = subject.country;
+  const countryLists = COUNTRY_LISTS.map((list) => {
+    const listed = country !== null && list.countries.has(country);
+    if (listed) flag(LIST_FLAGS[list.id], `${list.countries.get(country!)} is on the ${list.title}`, list);
+    return { id: list.id, title: list.title, listed, source: list.source, as_of: list.as_of };
+  });
+
+  const sepa = country ? deps.sepa(country, subject.bic ?? undefined) : null;
+  if (sepa && !sepa.member) flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
+
+  const score = Math.min(100, flags.reduce((sum, f) => sum + f.weight, 0));
+  const level = score >= RISK_LEVELS.high ? 'high' : score >= RISK_LEVELS.medium ? 'medium' : 'low';
+  return { subject, sanctions, country_lists: countryLists, sepa, score, level, flags, disclaimer: COMPLIANCE_DISCLAIMER };
+}

@@ -1,0 +1,87 @@
+import type { DatasetMeta, DatasetStore } from '../store/types.ts';
+import { indexSwissClearing } from './bundled.ts';
+import { SEPA_SCHEMES, type SepaScheme } from './countries.ts';
+import { type Indexes, toBic11 } from './indexes.ts';
+import { type BlzRecord, epcDatasetKind } from './importers/index.ts';
+import type { ClearingRecord, Provenance, SanctionRecord, SchemeParticipant } from './types.ts';
+
+/** A sanctions list as loaded: who is on it by BIC. */
+export interface SanctionsList {
+  name: string;
+  as_of: string;
+  /** Keyed by the listed BIC as published (8 or 11 characters). */
+  byBic: Map<string, SanctionRecord[]>;
+}
+
+export const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': 'OFAC SDN', 'eu-fsf': 'EU financial sanctions' };
+
+export interface EpcScheme {
+  scheme: SepaScheme;
+  source: string;
+  as_of: string;
+  byBic11: Map<string, SchemeParticipant>;
+  countries: Set<string>;
+}
+
+export interface ImportedData {
+  provenance: Provenance[];
+  sanctions: SanctionsList[];
+  epc: EpcScheme[];
+}
+
+const provenanceOf = (meta: DatasetMeta): Provenance => ({
+  name: meta.source,
+  as_of: meta.asOf,
+  kind: 'imported',
+  note: `dataset ${meta.kind}, ${meta.count} records, imported ${new Date(meta.importedAt).toISOString()}`,
+});
+
+/** Which imported datasets replace a bundled directory wholesale. */
+export async function importedKinds(store: DatasetStore): Promise<Set<string>> {
+  return new Set((await store.listDatasets()).map((m) => m.kind));
+}
+
+/** Reads every imported dataset from the store and lays it over the bundled indexes. */
+export async function overlayImported(store: DatasetStore, ix: Indexes): Promise<ImportedData> {
+  const out: ImportedData = { provenance: [], sanctions: [], epc: [] };
+  const load = async <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void): Promise<void> => {
+    const dataset = await store.getDataset(kind);
+    if (!dataset) return;
+    apply(dataset.records as R[], dataset.meta);
+    out.provenance.push(provenanceOf(dataset.meta));
+  };
+
+  await load<BlzRecord>('bundesbank-blz', (records, meta) => {
+    for (const r of records) {
+      ix.setBankCode('DE', r.blz, { bic: r.bic, name: r.name, city: r.city, source: meta.source, as_of: meta.asOf });
+      if (r.bic) ix.addBic({ bic11: toBic11(r.bic), name: r.name, city: r.city, address: null, postcode: r.postcode, source: meta.source, as_of: meta.asOf });
+    }
+  });
+  await load<ClearingRecord>('six-bankmaster', (records, meta) => {
+    for (const r of records) ix.clearing.set(r.iid, r);
+    indexSwissClearing(ix, meta.source, meta.asOf);
+  });
+  for (const scheme of SEPA_SCHEMES) {
+    await load<SchemeParticipant>(epcDatasetKind(scheme), (records, meta) => {
+      const entry: EpcScheme = { scheme, source: meta.source, as_of: meta.asOf, byBic11: new Map(), countries: new Set() };
+      for (const r of records) {
+        const bic11 = toBic11(r.bic);
+        entry.byBic11.set(bic11, r);
+        entry.countries.add(bic11.slice(4, 6));
+        ix.addBic({ bic11, name: r.name, city: r.city, address: r.address, postcode: null, source: meta.source, as_of: meta.asOf });
+      }
+      out.epc.push(entry);
+    });
+  }
+  for (const [kind, listName] of Object.entries(SANCTION_KINDS)) {
+    await load<SanctionRecord>(kind, (records, meta) => {
+      const byBic = new Map<string, SanctionRecord[]>();
+      for (const r of records) byBic.set(r.bic, [...(byBic.get(r.bic) ?? []), r]);
+      out.sanctions.push({ name: listName, as_of: meta.asOf, byBic });
+    });
+  }
+  await load<{ bic: string; lei: string }>('gleif-bic-lei', (records, meta) => {
+    for (const r of records) ix.leis.set(toBic11(r.bic), { lei: r.lei, source: meta.source, as_of: meta.asOf });
+  });
+  return out;
+}

@@ -1,0 +1,46 @@
+import type { ParsedDataset } from '../types.ts';
+import { byHeader, dateInName, decodeText, parseDelimited } from './text.ts';
+import { ImportError, type Importer, resolveAsOf } from './types.ts';
+
+export interface BlzRecord {
+  blz: string;
+  bic: string | null;
+  name: string;
+  city: string;
+  postcode: string;
+}
+
+/**
+ * The Bundesbank's Bankleitzahlendatei, in either published form: the fixed-width text file
+ * (Latin-1, one record per line) or the ';'-separated CSV with a German header. Only records
+ * with Merkmal 1 are kept: they describe the bank that owns the BLZ; Merkmal 2 rows are its
+ * further offices under the same code.
+ */
+export const bundesbankBlz: Importer = {
+  kind: 'bundesbank-blz',
+  title: 'Deutsche Bundesbank Bankleitzahlendatei (German BLZ)',
+  defaultUrls: ['https://www.bundesbank.de/resource/blob/602632/931479c71c7da90686c23b941148d83b/mL/blz-aktuell-txt-data.txt'],
+  parse(input): ParsedDataset<BlzRecord> {
+    const text = decodeText(input.bytes);
+    const records = text.startsWith('"Bankleitzahl"') || text.startsWith('Bankleitzahl') ? fromCsv(text) : fromFixedWidth(text);
+    if (records.length === 0) throw new ImportError(`${input.name} is not a Bundesbank BLZ file (no records with Merkmal 1)`);
+    return { kind: 'bundesbank-blz', source: 'Deutsche Bundesbank Bankleitzahlendatei', asOf: resolveAsOf(input, null, dateInName(input.name)), records };
+  },
+};
+
+function fromFixedWidth(text: string): BlzRecord[] {
+  const records: BlzRecord[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line.length < 168 || !/^\d{8}[12]/.test(line)) continue;
+    if (line[8] !== '1') continue;
+    const bic = line.slice(139, 150).trim();
+    records.push({ blz: line.slice(0, 8), name: line.slice(9, 67).trim(), postcode: line.slice(67, 72).trim(), city: line.slice(72, 107).trim(), bic: bic || null });
+  }
+  return records;
+}
+
+function fromCsv(text: string): BlzRecord[] {
+  return byHeader(parseDelimited(text, ';'))
+    .filter((r) => r['Merkmal'] === '1' && /^\d{8}$/.test(r['Bankleitzahl'] ?? ''))
+    .map((r) => ({ blz: r['Bankleitzahl']!, name: r['Bezeichnung'] ?? '', postcode: r['PLZ'] ?? '', city: r['Ort'] ?? '', bic: r['BIC'] || null }));
+}

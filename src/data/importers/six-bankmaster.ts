@@ -1,0 +1,27 @@
+import { clearingFromSixV3 } from '../clearing.ts';
+import type { ClearingRecord } from '../types.ts';
+import { decodeText, parseDelimited } from './text.ts';
+import { ImportError, type Importer, resolveAsOf } from './types.ts';
+
+/** SIX BankMaster V3: ';'-separated, one header row whose last field is SIX's creation stamp. */
+export const sixBankmaster: Importer = {
+  kind: 'six-bankmaster',
+  title: 'SIX BankMaster V3 (Swiss and Liechtenstein IIDs)',
+  defaultUrls: ['https://api.six-group.com/api/epcd/bankmaster/v3/bankmaster_V3.csv'],
+  parse(input) {
+    const [header, ...rows] = parseDelimited(decodeText(input.bytes), ';');
+    if (!header || header[0] !== 'IID/QR-IID' || header[14] !== 'BIC') {
+      throw new ImportError(`${input.name} is not a SIX BankMaster V3 CSV (first column must be "IID/QR-IID")`);
+    }
+    const records = rows.map(clearingFromSixV3).filter((r): r is ClearingRecord => r !== null);
+    if (records.length === 0) throw new ImportError(`${input.name} holds no IID rows`);
+    const stamp = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})/.exec(header[21] ?? '');
+    const created = stamp ? ` created ${stamp[1]}-${stamp[2]}-${stamp[3]} ${stamp[4]}:${stamp[5]}` : '';
+    return {
+      kind: 'six-bankmaster',
+      source: `SIX BankMaster V3${created}`,
+      asOf: resolveAsOf(input, records[0]?.valid_on ?? null, null),
+      records,
+    };
+  },
+};

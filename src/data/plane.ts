@@ -1,0 +1,111 @@
+import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
+import { checkBicFormat } from './bic-format.ts';
+import { normalizeIid } from './clearing.ts';
+import { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
+import type { ImportedData } from './imported.ts';
+import { type Indexes, toBic11 } from './indexes.ts';
+import type { BankByCode } from './types.ts';
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const SWISS_IID_COUNTRIES = new Set(['CH', 'LI']);
+
+/** Lookups over the loaded indexes. Every method is synchronous and allocation-light. */
+export class Lookups {
+  constructor(
+    protected readonly ix: Indexes,
+    protected readonly imported: ImportedData,
+    protected readonly clearingSource: string,
+  ) {}
+
+  /**
+   * The bank behind an IBAN's bank code. The branch code is accepted for the route's sake but
+   * not used: no bundled or importable source is keyed by branch.
+   */
+  bankForIban(countryCode: string, bankCode: string | null, _branchCode?: string | null): BankByCode | null {
+    if (!bankCode) return null;
+    const code = SWISS_IID_COUNTRIES.has(countryCode) ? (normalizeIid(bankCode) ?? bankCode) : bankCode;
+    return this.ix.bankCodes.get(`${countryCode}:${code}`) ?? null;
+  }
+
+  sepa(countryCode: string, bic?: string): SepaAnswer {
+    const country = countryCode.toUpperCase();
+    const member = SEPA_COUNTRIES.members.has(country);
+    const register = this.imported.epc;
+    if (register.length === 0) {
+      return { country, member, schemes: member ? [...SEPA_SCHEMES] : [], basis: 'country', source: SEPA_COUNTRIES.source, as_of: SEPA_COUNTRIES.as_of, bank: null };
+    }
+    const bic11 = bic ? toBic11(bic.toUpperCase()) : null;
+    return {
+      country,
+      member,
+      schemes: register.filter((s) => s.countries.has(country)).map((s) => s.scheme),
+      basis: 'epc_register',
+      source: register.map((s) => s.source).join('; '),
+      as_of: register.map((s) => s.as_of).sort()[0] ?? null,
+      bank: bic11 ? { bic: bic11, schemes: register.filter((s) => s.byBic11.has(bic11)).map((s) => s.scheme) } : null,
+    };
+  }
+
+  clearing(iid: string): ClearingAnswer | null {
+    const key = normalizeIid(iid);
+    const record = key ? this.ix.clearing.get(key) : undefined;
+    if (!record) return null;
+    const next = record.successor_iid ? this.ix.clearing.get(record.successor_iid) : undefined;
+    return {
+      ...record,
+      successor: record.successor_iid ? { iid: record.successor_iid, name: next?.name ?? null, bic: next?.bic ?? null } : null,
+      source: this.clearingSource,
+      as_of: record.valid_on,
+    };
+  }
+
+  clearingSummary(iid: string): ClearingSummary | null {
+    const c = this.clearing(iid);
+    if (!c) return null;
+    const active = c.concatenated && c.successor_iid ? (this.ix.clearing.get(c.successor_iid) ?? c) : c;
+    return {
+      iid: c.iid,
+      name: active.name,
+      bic: active.bic,
+      sic: active.sic_participation,
+      eurosic: active.eurosic_participation,
+      instant_payments: active.instant_payments_chf,
+      qr_iid: c.iid_type === 'qr_iid' || (Number(c.iid) >= 30000 && Number(c.iid) <= 31999),
+      successor_iid: c.successor_iid,
+      valid_on: c.valid_on,
+      source: this.clearingSource,
+    };
+  }
+
+  /** A well-formed BIC that no source knows, and a malformed one, both give null. */
+  bic(code: string): BicAnswer | null {
+    const format = checkBicFormat(code);
+    if (!format.ok) return null;
+    const { bic8, bic11 } = format;
+    let entries = this.ix.bics.get(bic11);
+    const match = entries ? 'exact' : 'institution';
+    if (!entries) {
+      const sibling = this.ix.bic11sByBic8.get(bic8)?.[0];
+      if (!sibling) return null;
+      // only the institution is known: its name applies, a sibling office's address does not
+      entries = this.ix.bics.get(sibling)!.map((e) => ({ ...e, city: null, address: null, postcode: null }));
+    }
+    const first = <K extends 'name' | 'city' | 'address' | 'postcode'>(k: K) => entries.find((e) => e[k])?.[k] ?? null;
+    const country = bic11.slice(4, 6);
+    return {
+      bic: code.replace(/\s+/g, '').toUpperCase(),
+      bic8,
+      bic11,
+      match,
+      name: first('name'),
+      city: first('city'),
+      address: first('address'),
+      postcode: first('postcode'),
+      country: { code: country, name: regionNames.of(country) ?? null },
+      branch: { code: bic11.slice(8), primary_office: format.primary_office },
+      lei: this.ix.leis.get(bic11) ?? this.ix.leis.get(`${bic8}XXX`) ?? null,
+      test_bic: format.test_bic,
+      sources: entries.map((e) => ({ name: e.source, as_of: e.as_of })),
+    };
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * validateIban: normalise, then judge the IBAN strictly, in this order: empty, characters,
+ * country, length, then check digits, BBAN structure, mod 97 and the national check
+ * (these last four are all reported together). Never throws: any input gives a result.
+ */
+import { collectErrors, isQrIban, isUpperAlnum } from './checks.ts';
+import { ERRORS, type IbanError } from './errors.ts';
+import { normalizeIban } from './normalize.ts';
+import { countryOf, type CountrySpec, type Range } from './registry.ts';
+import { suggest } from './suggest.ts';
+
+export interface IbanResult {
+  /** The electronic form that was checked (after normalisation). */
+  iban: string;
+  /** Groups of 4 separated by spaces. */
+  formatted: string;
+  valid: boolean;
+  /** null if the country is unknown. */
+  country: { code: string; name: string } | null;
+  check_digits: string | null;
+  /** null unless the country is known and the length is right. */
+  bban: { bank_code: string | null; branch_code: string | null; account_number: string | null } | null;
+  /** CH and LI IBANs whose IID (positions 5-9) is 30000-31999. */
+  qr_iban: boolean;
+  /** Empty when valid. */
+  errors: IbanError[];
+  /** Up to 3 valid IBANs one edit away, only when invalid. */
+  suggestions: string[];
+}
+
+function format(iban: string): string {
+  if (iban.length <= 4) return iban;
+  let out = iban.slice(0, 4);
+  for (let i = 4; i < iban.length; i += 4) out += ' ' + iban.slice(i, i + 4);
+  return out;
+}
+
+const part = (iban: string, range: Range | null): string | null => (range === null ? null : iban.slice(range.start + 4, range.end + 4));
+
+function result(iban: string, spec: CountrySpec | undefined, errors: IbanError[], sized: boolean, suggestions: string[]): IbanResult {
+  let bban: IbanResult['bban'] = null;
+  if (sized && spec !== undefined) {
+    bban = { bank_code: part(iban, spec.bank), branch_code: part(iban, spec.branch), account_number: part(iban, spec.account) };
+  }
+  return {
+    iban,
+    formatted: format(iban),
+    valid: errors.length === 0,
+    country: spec === undefined ? null : { code: spec.code, name: spec.name },
+    check_digits: iban.length >= 4 ? iban.slice(2, 4) : null,
+    bban,
+    qr_iban: sized && spec !== undefined && isQrIban(iban, spec),
+    errors,
+    suggestions,
+  };
+}
+
+function judge(iban: string): IbanResult {
+  if (iban.length === 0) return result(iban, undefined, [ERRORS.empty], false, []);
+  if (!isUpperAlnum(iban)) return result(iban, countryOf(iban), [ERRORS.invalid_characters], false, []);
+  const spec = countryOf(iban);
+  if (spec === undefined) return result(iban, undefined, [ERRORS.unknown_country], false, []);
+  if (iban.length !== spec.length) return result(iban, spec, [ERRORS.invalid_length], false, []);
+  const errors = collectErrors(iban, spec);
+  if (errors === null) return result(iban, spec, [], true, []);
+  return result(iban, spec, errors, true, suggest(iban, spec));
+}
+
+/** Validates one IBAN as typed or pasted. A non-string input is judged as empty. */
+export function validateIban(input: string): IbanResult {
+  if (typeof input !== 'string') return judge('');
+  return judge(normalizeIban(input));
+}

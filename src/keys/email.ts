@@ -1,0 +1,125 @@
+/**
+ * The rules that involve an address (SPEC 3, 4.1, 4.2; DECISIONS.md sections 6, 7 and 10):
+ * generate with `email` (and `code`), and claim by mailed code. Knows nothing of HTTP.
+ */
+import { dayOf, type Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { checkAddress } from '../mail/address.ts';
+import type { MxChecker } from '../mail/mx.ts';
+import { LIMITS, PLAN } from '../plans.ts';
+import type { KeyRow, Store } from '../store/types.ts';
+import type { CreationAlert } from './alert.ts';
+import type { IssuedKey, KeyService } from './service.ts';
+import type { MailboxVerification } from './verification.ts';
+
+const DAY = 24 * 3600_000;
+
+export type GenerateOutcome = { issued: IssuedKey; email?: string };
+export type ClaimOutcome = { status: 'code_sent'; email: string } | { status: 'claimed'; key: KeyRow };
+
+export interface EmailKeyDeps {
+  store: Store;
+  clock: Clock;
+  keys: KeyService;
+  alert: CreationAlert;
+  verification: MailboxVerification;
+  mx: MxChecker;
+}
+
+const addressRequired = () => new DomainError('invalid_email', 'Send `email`, an address of the form local@domain.tld.');
+const elsewhere = () =>
+  new DomainError('already_claimed_elsewhere', 'This address already holds a free key, or claimed one in the last 24 hours. Use that key (rotate it if it was lost).');
+
+export class EmailKeys {
+  constructor(private readonly d: EmailKeyDeps) {}
+
+  /**
+   * POST /v1/keys/generate with `email`. Without a proved mailbox during a creation alert, the
+   * caller gets the reduced anonymous key instead, and the address is not attached.
+   */
+  async generate(network: string, email: string | undefined, code: string | undefined): Promise<GenerateOutcome> {
+    const { store, clock, verification } = this.d;
+    if (email === undefined) throw addressRequired();
+    const address = await checkAddress(email);
+    const emailHash = verification.emailHash(address);
+    const now = clock();
+    const addressToday = { scope: 'keys_per_address', subject: emailHash, period: dayOf(now) };
+    if (await store.liveFreeKeyForEmail(emailHash)) {
+      if ((await store.read(addressToday)) > 0) {
+        throw new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
+      }
+      throw elsewhere();
+    }
+    if (code !== undefined) {
+      await verification.verify('generate', emailHash, address, code);
+    } else if (await this.d.alert.isActive()) {
+      return { issued: await this.d.keys.generateAnonymous(network) };
+    } else if (await store.freeKeyFromNetworkSince(network, now - DAY)) {
+      await verification.challenge('generate', emailHash, address);
+      throw new DomainError('verification_required', `A free key was issued from your network in the last 24 hours, so we mailed a 6-digit code to ${address}. Send the same request again with \`code\` within ${LIMITS.codeMinutes} minutes.`);
+    }
+    if ((await store.admit(addressToday, 1, 1)) === null) {
+      throw new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
+    }
+    try {
+      const issued = await this.d.keys.generateEmail(network, emailHash);
+      await store.bindEmail(emailHash, issued.key.id, now);
+      return { issued, email: address };
+    } catch (err) {
+      await store.refund(addressToday, 1);
+      throw err;
+    }
+  }
+
+  /** POST /v1/keys/claim: without `code` mails one; with the right `code` raises the key to 200 a month. */
+  async claim(key: KeyRow, network: string, email: string | undefined, code: string | undefined): Promise<ClaimOutcome> {
+    const { store, clock, verification } = this.d;
+    if (key.tier !== 'anonymous') {
+      throw new DomainError('already_claimed', `This key is already at its full quota (tier ${key.tier}); there is nothing to claim.`);
+    }
+    if (key.firstServedAt === null) {
+      throw new DomainError('unused_key', 'Use this key for at least one call before claiming it.');
+    }
+    if (email === undefined) throw addressRequired();
+    const address = await checkAddress(email, { mx: this.d.mx });
+    const emailHash = verification.emailHash(address);
+    const now = clock();
+    const lastBound = await store.lastEmailBinding(emailHash);
+    if ((await store.liveFreeKeyForEmail(emailHash)) || (lastBound !== null && lastBound > now - DAY)) throw elsewhere();
+
+    const networkToday = { scope: 'claims_per_network', subject: network, period: dayOf(now) };
+    const tooManyClaims = () =>
+      new DomainError('claim_rate_limited', `At most ${LIMITS.claimsPerNetworkPerDay} keys can be claimed from one network per day (UTC). This key stays as it is; try again tomorrow.`);
+    if (code === undefined) {
+      if ((await store.read(networkToday)) >= LIMITS.claimsPerNetworkPerDay) throw tooManyClaims();
+      await verification.challenge('claim', key.id, address, key.keyPrefix);
+      return { status: 'code_sent', email: address };
+    }
+
+    if ((await store.admit(networkToday, 1, LIMITS.claimsPerNetworkPerDay)) === null) throw tooManyClaims();
+    // Two claims for one address racing on the same day: only one passes this step.
+    const addressToday = { scope: 'claims_per_address', subject: emailHash, period: dayOf(now) };
+    let addressCounted = false;
+    try {
+      await verification.verify('claim', key.id, address, code);
+      if ((await store.admit(addressToday, 1, 1)) === null) throw elsewhere();
+      addressCounted = true;
+      const changed = await store.changePlan(key.id, key.planRev, {
+        tier: 'claimed',
+        basis: PLAN.claimed.basis,
+        limit: PLAN.claimed.limit,
+        lifetimePeriod: null,
+        emailHash,
+        // A proved mailbox lifts the creation-alert reduction for good.
+        alertBorn: false,
+      });
+      if (!changed) throw new DomainError('already_claimed', 'This key changed meanwhile (claimed or upgraded); there is nothing left to claim.');
+      await store.bindEmail(emailHash, key.id, now);
+    } catch (err) {
+      await store.refund(networkToday, 1);
+      if (addressCounted) await store.refund(addressToday, 1);
+      throw err;
+    }
+    return { status: 'claimed', key: (await store.keyById(key.id))! };
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Claims by payment (SPEC section 3): an x402 payment reaching the claim grant's price, or a
+ * pack bought while presenting the key, raises an anonymous key to `claimed`, basis lifetime,
+ * 200 requests once, counted from 0 at the claim.
+ */
+import type { Clock } from '../clock.ts';
+import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
+import type { KeyRow, PlanChange, Store } from '../store/types.ts';
+
+/** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
+export async function changePlanIf(store: Store, keyId: string, change: (key: KeyRow) => PlanChange | null): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const key = await store.keyById(keyId);
+    if (!key || key.revokedAt !== null) return false;
+    const next = change(key);
+    if (!next) return false;
+    if (await store.changePlan(key.id, key.planRev, next)) return true;
+  }
+  throw new Error(`key ${keyId} kept changing`);
+}
+
+/** Lifetime 200 for a still-anonymous key; false when the key was no longer anonymous. */
+export function claimLifetime(store: Store, clock: Clock, keyId: string): Promise<boolean> {
+  return changePlanIf(store, keyId, (key) => key.tier !== 'anonymous' ? null : {
+    tier: 'claimed',
+    basis: 'lifetime',
+    limit: LIMITS.paidClaimLifetime,
+    lifetimePeriod: `lifetime:${clock()}`,
+    alertBorn: false,
+  });
+}
+
+/** Adds an x402 payment made with an anonymous key; claims it once the total reaches the grant's price. */
+export async function addPaymentToward(store: Store, clock: Clock, key: KeyRow, micros: number): Promise<boolean> {
+  if (key.tier !== 'anonymous') return false;
+  const total = await store.addPaidMicros(key.id, micros);
+  return total >= Math.round(CLAIM_GRANT_PRICE_USD * 1e6) && claimLifetime(store, clock, key.id);
+}

@@ -1,0 +1,31 @@
+/** Liveness and readiness, for load balancers and orchestrators. */
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+
+const READY_TIMEOUT_MS = 2000;
+
+export function healthRoutes(app: FastifyInstance, services: Services): void {
+  // Alive: the event loop answers. Says nothing about the database on purpose, so that a
+  // database outage does not get every process restarted.
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  // Ready: the store answers within READY_TIMEOUT_MS. Reference data is loaded while the
+  // services are built, before the server listens; its version is shown as the proof.
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await withTimeout(services.store.ping(), READY_TIMEOUT_MS);
+      return { status: 'ready', store: services.store.engine, data_version: services.data.dataVersion() };
+    } catch (err) {
+      reply.code(503);
+      return { error: 'unavailable', message: `The ${services.store.engine} store is not reachable: ${(err as Error).message}` };
+    }
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,86 @@
+/**
+ * What a confirmed card payment does to keys. Every step is safe to repeat, because a webhook
+ * that failed half-way is delivered again by Stripe: keys are created under an id chosen at
+ * checkout, and plan changes are conditional on the key's revision (store.changePlan).
+ */
+import type { Clock } from '../../clock.ts';
+import type { KeyService } from '../../keys/service.ts';
+import { FREE_TIERS, LIMITS, PLAN } from '../../plans.ts';
+import type { KeyRow, PlanChange, Store, Tier } from '../../store/types.ts';
+
+/** Keys bought by card belong to no network: they must not count against free-key limits. */
+export const CARD_NETWORK = 'card';
+
+type FreeTier = 'anonymous' | 'email' | 'claimed';
+
+export class CardFulfilment {
+  constructor(
+    private readonly store: Store,
+    private readonly keys: KeyService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A new key whose secret nobody knows: the success page reveals it once by rotating it.
+   * Keys born for Pro start as `anonymous`, the tier they fall back to when Pro ends.
+   */
+  async ensureNewKey(id: string, grant: { credits: number } | 'pro'): Promise<void> {
+    if (await this.store.keyById(id)) return;
+    const base = { id, network: CARD_NETWORK, emailHash: null, alertBorn: false };
+    if (grant === 'pro') await this.keys.insert({ ...base, tier: 'anonymous' });
+    else await this.keys.insert({ ...base, tier: 'credits', limit: grant.credits, lifetimePeriod: `credits:${id}` });
+  }
+
+  /** SPEC section 3: a pack bought while presenting an anonymous key claims it, 200 once, counted from 0. */
+  claimByPack(keyId: string): Promise<boolean> {
+    return this.changeIf(keyId, (key) => key.tier !== 'anonymous' ? null : {
+      tier: 'claimed',
+      basis: 'lifetime',
+      limit: LIMITS.paidClaimLifetime,
+      lifetimePeriod: `lifetime:${this.clock()}`,
+      alertBorn: false,
+    });
+  }
+
+  /** Pro on a free key, remembering the tier to fall back to. A Pro key only takes a newer subscription id. */
+  startPro(keyId: string, subscriptionId: string): Promise<boolean> {
+    return this.changeIf(keyId, (key) => {
+      if (key.tier === 'pro') return key.subscriptionId === subscriptionId ? null : { ...proPlan(), subscriptionId };
+      if (!FREE_TIERS.has(key.tier)) return null;
+      return { ...proPlan(), fallbackTier: key.tier, subscriptionId, alertBorn: false };
+    });
+  }
+
+  /**
+   * Pro ends (or goes unpaid): back to the free tier the key had. Only the subscription that
+   * gave Pro can take it away. After an end that Stripe never reverses the subscription id is
+   * dropped; after `unpaid` it is kept so that paying the invoice can bring Pro back (resumePro).
+   */
+  endPro(keyId: string, subscriptionId: string, final: boolean): Promise<boolean> {
+    return this.changeIf(keyId, (key) => {
+      if (key.tier !== 'pro' || key.subscriptionId !== subscriptionId) return null;
+      const tier: FreeTier = key.fallbackTier && FREE_TIERS.has(key.fallbackTier) ? (key.fallbackTier as FreeTier) : 'anonymous';
+      return { tier, ...PLAN[tier], lifetimePeriod: null, fallbackTier: null, subscriptionId: final ? null : subscriptionId };
+    });
+  }
+
+  /** An unpaid subscription paid again: Pro comes back to the key it left. */
+  resumePro(keyId: string, subscriptionId: string): Promise<boolean> {
+    return this.changeIf(keyId, (key) => key.tier === 'pro' || key.subscriptionId !== subscriptionId || !FREE_TIERS.has(key.tier) ? null
+      : { ...proPlan(), fallbackTier: key.tier, subscriptionId });
+  }
+
+  /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
+  private async changeIf(keyId: string, change: (key: KeyRow) => PlanChange | null): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const key = await this.store.keyById(keyId);
+      if (!key || key.revokedAt !== null) return false;
+      const next = change(key);
+      if (!next) return false;
+      if (await this.store.changePlan(key.id, key.planRev, next)) return true;
+    }
+    throw new Error(`key ${keyId} kept changing; the event will be retried`);
+  }
+}
+
+const proPlan = (): PlanChange & { tier: Tier } => ({ tier: 'pro', ...PLAN.pro, lifetimePeriod: null });

@@ -1,0 +1,48 @@
+/** The card rail: Stripe Checkout for credit packs and Pro, signed webhooks, and the one-time key reveal. */
+import Stripe from 'stripe';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { KeyService } from '../../keys/service.ts';
+import type { KeyRow, Store } from '../../store/types.ts';
+import { createCheckout, type CheckoutCreated } from './checkout.ts';
+import type { CardProduct, StripeSettings } from './config.ts';
+import { CardFulfilment } from './fulfil.ts';
+import { checkoutOutcome, type CheckoutOutcome } from './success.ts';
+import { receiveWebhook, type WebhookReceipt } from './webhook.ts';
+
+export interface CardDeps {
+  store: Store;
+  keys: KeyService;
+  clock: Clock;
+  /** Read at call time: `publicUrl` builds the success and cancel addresses. */
+  config: Config;
+}
+
+export interface CardContext extends CardDeps {
+  settings: StripeSettings;
+  stripe: Stripe;
+  fulfil: CardFulfilment;
+}
+
+export interface CardRail {
+  checkout(product: CardProduct, presented: KeyRow | null): Promise<CheckoutCreated>;
+  /** `raw` is the exact request body: the signature covers its bytes. */
+  webhook(raw: Buffer, signature: string | undefined): Promise<WebhookReceipt>;
+  outcome(sessionId: string): Promise<CheckoutOutcome>;
+}
+
+export function createCardRail(settings: StripeSettings, deps: CardDeps): CardRail {
+  const stripe = new Stripe(settings.secretKey, {
+    ...(settings.api ?? {}),
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    telemetry: false,
+    appInfo: { name: 'mod97' },
+  });
+  const ctx: CardContext = { ...deps, settings, stripe, fulfil: new CardFulfilment(deps.store, deps.keys, deps.clock) };
+  return {
+    checkout: (product, presented) => createCheckout(ctx, product, presented),
+    webhook: (raw, signature) => receiveWebhook(ctx, raw, signature),
+    outcome: (sessionId) => checkoutOutcome(ctx, sessionId),
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The x402 rail, framework-neutral: build the PAYMENT-REQUIRED header for a price, verify a
+ * PAYMENT-SIGNATURE against that price through the facilitator, settle after the call was served.
+ * Protocol work is @x402/core's x402HTTPResourceServer; this file adds the per-call price, replay
+ * refusal through the store, and keeps the facilitator's own words away from the client.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, type HTTPAdapter, type HTTPRequestContext } from '@x402/core/http';
+import { HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient } from '@x402/core/server';
+import type { AssetAmount, PaymentPayload } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import type { Clock } from '../../clock.ts';
+import type { X402Config } from './config.ts';
+import type { PaymentRequiredHeader, PaymentStore, Quote, SettleOutcome, VerifiedPayment, VerifyOutcome } from './types.ts';
+
+export const PAYMENT_HEADER = 'payment-signature';
+
+export interface X402Rail {
+  readonly config: X402Config;
+  paymentRequired(quote: Quote, reason?: string): Promise<PaymentRequiredHeader | null>;
+  verify(headers: IncomingHttpHeaders, quote: Quote): Promise<VerifyOutcome>;
+  settle(payment: VerifiedPayment, keyId?: string | null): Promise<SettleOutcome>;
+}
+
+export function hasPayment(headers: IncomingHttpHeaders): boolean {
+  return typeof headers[PAYMENT_HEADER] === 'string' && headers[PAYMENT_HEADER] !== '';
+}
+
+/** USD → the token's 6-decimal units (USDC: micro-USD). */
+export function usdToMicros(usd: number): number {
+  return Math.round(usd * 1e6);
+}
+
+/** One request as x402HTTPResourceServer sees it; carries the price it was quoted. */
+class QuotedRequest implements HTTPAdapter {
+  constructor(
+    private readonly headers: IncomingHttpHeaders,
+    readonly quote: Quote,
+  ) {}
+  getHeader(name: string): string | undefined {
+    const value = this.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value[0] : value;
+  }
+  getMethod = () => 'POST';
+  getPath = () => new URL(this.quote.resourceUrl).pathname;
+  getUrl = () => this.quote.resourceUrl;
+  // An API answers JSON, never x402's HTML paywall.
+  getAcceptHeader = () => 'application/json';
+  getUserAgent = () => '';
+}
+
+/** Protocol reason codes are meant for clients; any other text is facilitator internals. */
+function publicReason(error: string | undefined, fallback: string): string {
+  if (error === 'No matching payment requirements') return 'payment_does_not_match_price';
+  return error && /^[a-z][a-z0-9_]{2,63}$/.test(error) ? error : fallback;
+}
+
+/** The signed authorization's identity: the same signature sent twice has the same id. */
+function paymentId(payload: PaymentPayload): string {
+  const auth = payload.payload.authorization as { from?: string; nonce?: string } | undefined;
+  if (auth?.from && auth.nonce) return `${payload.accepted.network}:${payload.accepted.asset}:${auth.from}:${auth.nonce}`.toLowerCase();
+  return `sha256:${createHash('sha256').update(JSON.stringify(payload.payload)).digest('hex')}`;
+}
+
+export interface RailDeps {
+  store: PaymentStore;
+  clock: Clock;
+  /** Defaults to the HTTP facilitator at `config.facilitatorUrl`. */
+  facilitator?: FacilitatorClient;
+}
+
+export function createX402Rail(config: X402Config, { store, clock, facilitator }: RailDeps): X402Rail {
+  const priceOf = (ctx: HTTPRequestContext): AssetAmount => {
+    if (!(ctx.adapter instanceof QuotedRequest)) throw new Error('x402 rail: request without a quote');
+    const extra = { name: config.assetName, version: config.assetVersion };
+    return { asset: config.asset, amount: String(usdToMicros(ctx.adapter.quote.priceUsd)), extra };
+  };
+  const server = new x402ResourceServer(facilitator ?? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 30_000 }))
+    .register(config.network, new ExactEvmScheme());
+  const http = new x402HTTPResourceServer(server, {
+    accepts: { scheme: 'exact', network: config.network, payTo: config.payTo, price: priceOf, maxTimeoutSeconds: 300 },
+    mimeType: 'application/json',
+  });
+  // Fetches what the facilitator supports; retried on the next call if the facilitator was down.
+  let ready: Promise<void> | null = null;
+  const initialised = () => (ready ??= http.initialize().catch((err) => ((ready = null), Promise.reject(err))));
+
+  const processRequest = async (headers: IncomingHttpHeaders, quote: Quote) => {
+    await initialised();
+    const adapter = new QuotedRequest(headers, quote);
+    return http.processHTTPRequest({ adapter, path: adapter.getPath(), method: adapter.getMethod() });
+  };
+
+  const rewrite = (headerValue: string, reason: string): PaymentRequiredHeader => {
+    const required = { ...decodePaymentRequiredHeader(headerValue), error: reason };
+    return { headerName: 'PAYMENT-REQUIRED', headerValue: encodePaymentRequiredHeader(required), requirements: required.accepts };
+  };
+
+  const paymentRequired = async (quote: Quote, reason = 'payment_required') => {
+    try {
+      const result = await processRequest({}, quote);
+      return result.type === 'payment-error' ? rewrite(result.response.headers['PAYMENT-REQUIRED'], reason) : null;
+    } catch {
+      // Without the facilitator there are no requirements to offer; the 402 goes out without them.
+      return null;
+    }
+  };
+
+  return {
+    config,
+    paymentRequired,
+
+    async verify(headers, quote) {
+      let result;
+      try {
+        result = await processRequest(headers, quote);
+      } catch {
+        return { ok: false, reason: 'facilitator_unavailable', unavailable: true, paymentRequired: null };
+      }
+      if (result.type === 'payment-error') {
+        const required = result.response.headers['PAYMENT-REQUIRED'];
+        // The header was there but did not decode: x402 then treats the request as unpaid.
+        const error = decodePaymentRequiredHeader(required).error;
+        const reason = error === 'Payment required' ? 'malformed_payment' : publicReason(error, 'payment_verification_failed');
+        return { ok: false, reason, unavailable: false, paymentRequired: rewrite(required, reason) };
+      }
+      if (result.type !== 'payment-verified') throw new Error('x402 rail: every quoted request needs payment');
+      const { paymentPayload: payload, paymentRequirements: requirements } = result;
+      const id = paymentId(payload);
+      if (await store.hasPayment(id)) {
+        return { ok: false, reason: 'payment_already_used', unavailable: false, paymentRequired: await paymentRequired(quote, 'payment_already_used') };
+      }
+      const from = (payload.payload.authorization as { from?: string } | undefined)?.from ?? '';
+      return { ok: true, payment: { id, payer: from, amountMicros: Number(requirements.amount), quote, payload, requirements } };
+    },
+
+    async settle(payment, keyId = null) {
+      let result;
+      try {
+        await initialised();
+        result = await http.processSettlement(payment.payload, payment.requirements);
+      } catch {
+        return { ok: false, reason: 'settlement_failed' };
+      }
+      if (!result.success) return { ok: false, reason: publicReason(result.errorReason, 'settlement_failed') };
+      const payer = result.payer ?? payment.payer;
+      const recorded = await store.recordPayment({
+        id: payment.id,
+        network: payment.requirements.network,
+        asset: payment.requirements.asset,
+        payer,
+        payTo: payment.requirements.payTo,
+        amountMicros: payment.amountMicros,
+        txHash: result.transaction,
+        resourceUrl: payment.quote.resourceUrl,
+        keyId,
+        settledAt: clock(),
+      });
+      // A facilitator may answer a repeated settle with the first transaction: paid once, served once.
+      if (!recorded) return { ok: false, reason: 'payment_already_used' };
+      const header = { name: 'PAYMENT-RESPONSE' as const, value: result.headers['PAYMENT-RESPONSE'] };
+      return { ok: true, header, payer, amountMicros: payment.amountMicros, txHash: result.transaction };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** POST /v1/credits/buy/{1k,5k,25k}: a prepaid pack paid by x402 (DECISIONS.md section 9). */
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { DomainError } from '../errors.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { LIMITS, PACKS, type Pack } from '../plans.ts';
+import type { Services } from '../services.ts';
+
+const PackBought = Type.Object({
+  api_key: Type.String({ description: 'The credits key, shown once.' }),
+  key_prefix: Type.String(),
+  tier: Type.Literal('credits'),
+  basis: Type.Literal('credits'),
+  pack: Type.String(),
+  credits: Type.Integer(),
+  balance: Type.Integer(),
+  price_usd: Type.Number(),
+  message: Type.String(),
+  claimed_key: Type.Optional(Type.Object({ key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() })),
+});
+
+export const creditsRoutes = (services: Services): FastifyPluginAsync => async (app) => {
+  const { keys, config } = services;
+
+  const buy = (pack: Pack) => app.post(`/v1/credits/buy/${pack.pack}`, {
+    config: { access: { auth: 'optional' }, x402Required: true, x402Price: () => pack.priceUsd },
+    schema: { response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) } },
+  }, async (req, reply) => {
+    if (!services.x402) throw railOff(pack, services);
+    // The payment is settled after this answer is ready; the presented key is claimed only then
+    // (app.ts onSettled), and if settlement fails this key's secret is never shown.
+    const { secret, key } = await keys.insert({
+      tier: 'credits', network: req.caller.network, emailHash: null, alertBorn: false,
+      limit: pack.credits, lifetimePeriod: `credits:${randomUUID()}`,
+    });
+    const presented = req.caller.key;
+    reply.code(201);
+    return {
+      api_key: secret,
+      key_prefix: key.keyPrefix,
+      tier: 'credits' as const,
+      basis: 'credits' as const,
+      pack: pack.pack,
+      credits: pack.credits,
+      balance: pack.credits,
+      price_usd: pack.priceUsd,
+      message: 'Store this key now: it is shown only once. Credits never expire; each IBAN or lookup draws one.',
+      ...(presented?.tier === 'anonymous'
+        ? { claimed_key: { key_prefix: presented.keyPrefix, tier: 'claimed', basis: 'lifetime', limit: LIMITS.paidClaimLifetime } }
+        : {}),
+    };
+  });
+  for (const pack of PACKS) buy(pack);
+
+  function railOff(pack: Pack, s: Services): DomainError {
+    if (!s.card) return new DomainError('not_found', 'Buying credits is not turned on for this server.');
+    return new DomainError('payment_required', 'This server sells packs by card: start a checkout.', {
+      cause: { reason: 'card_checkout_required' },
+      options: [{ type: 'card', method: 'POST', url: `${config.publicUrl}/v1/card/checkout`, body: { product: `pack_${pack.pack}` } }],
+    });
+  }
+};

@@ -1,0 +1,91 @@
+import postgres from 'postgres';
+import { DomainError } from '../../errors.ts';
+import { MIGRATIONS } from '../migrations.ts';
+import type { Store } from '../types.ts';
+import { pgCheckouts } from './checkouts.ts';
+import { pgCounters } from './counters.ts';
+import { pgKeys } from './keys.ts';
+import { pgMailbox } from './mailbox.ts';
+import { pgDatasets, pgSettings } from './meta.ts';
+import { pgPayments } from './payments.ts';
+import { withRetry } from './retry.ts';
+
+/** BIGINT (epoch ms, counters, caps) as JS numbers: every value we store is below 2^53. */
+const BIGINT_AS_NUMBER = { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) };
+
+const connect = (url: string, schema: string | null) =>
+  postgres(url, {
+    types: { bigint: BIGINT_AS_NUMBER },
+    onnotice: () => {},
+    ...(schema ? { connection: { search_path: schema } } : {}),
+  });
+
+export type Sql = ReturnType<typeof connect>;
+
+/** What each engine file receives: the pool and the two retry policies of retry.ts. */
+export interface Pg {
+  sql: Sql;
+  idempotent<T>(run: () => Promise<T>): Promise<T>;
+  once<T>(run: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. postgres.js options in the
+ * query string apply (e.g. `?max=20` connections). `?schema=NAME` puts every table in that
+ * schema (created if missing) instead of `public`: tests and benchmarks use their own.
+ */
+export async function openPostgresStore(url: string): Promise<Store> {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new DomainError('invalid_config', 'The schema in MOD97_DATABASE_URL must be a lower-case SQL name.');
+  }
+  parsed.searchParams.delete('schema');
+  const sql = connect(parsed.toString(), schema);
+  const pg: Pg = {
+    sql,
+    idempotent: (run) => withRetry('idempotent', run),
+    once: (run) => withRetry('once', run),
+  };
+  try {
+    await pg.idempotent(() => migrate(sql, schema));
+  } catch (err) {
+    await sql.end({ timeout: 1 });
+    throw err;
+  }
+  return {
+    engine: 'postgres',
+    ...pgKeys(pg),
+    ...pgPayments(pg),
+    ...pgCounters(pg),
+    ...pgDatasets(pg),
+    ...pgSettings(pg),
+    ...pgCheckouts(pg),
+    ...pgMailbox(pg),
+    async ping() {
+      await pg.idempotent(() => sql`SELECT 1`);
+    },
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/**
+ * Applies missing migrations in one transaction holding an advisory lock, so several
+ * processes starting together apply each version once and none sees a half-made schema.
+ * The whole transaction rolls back on failure, which makes it safe to retry.
+ */
+async function migrate(sql: Sql, schema: string | null): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`mod97:migrate:${schema ?? 'public'}`}))`;
+    if (schema) await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
+    const applied = new Set((await tx<{ version: number }[]>`SELECT version FROM schema_migrations`).map((r) => r.version));
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      await tx.unsafe(m.sql);
+      await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}::integer, ${m.name}, ${Date.now()}::bigint)`;
+    }
+  });
+}

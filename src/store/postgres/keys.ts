@@ -1,0 +1,52 @@
+import type { KeyRow, KeyStore, NewKey, PlanChange } from '../types.ts';
+import type { Pg } from './index.ts';
+
+const COLUMNS = `id, key_hash AS "keyHash", key_prefix AS "keyPrefix", tier, basis, cap AS "limit",
+  lifetime_period AS "lifetimePeriod", email_hash AS "emailHash", network, created_at AS "createdAt",
+  alert_born AS "alertBorn", first_served_at AS "firstServedAt", paid_micros AS "paidMicros",
+  fallback_tier AS "fallbackTier", subscription_id AS "subscriptionId", revoked_at AS "revokedAt",
+  plan_rev AS "planRev"`;
+
+type Raw = Omit<KeyRow, 'alertBorn'> & { alertBorn: number };
+const toRow = (raw: Raw | undefined): KeyRow | null => (raw ? { ...raw, alertBorn: raw.alertBorn === 1 } : null);
+
+export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
+  const cols = sql.unsafe(COLUMNS);
+  return {
+    async insertKey(key: NewKey) {
+      await once(() => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
+        email_hash, network, created_at, alert_born) VALUES (${key.id}, ${key.keyHash}, ${key.keyPrefix}, ${key.tier},
+        ${key.basis}, ${key.limit}::bigint, ${key.lifetimePeriod}, ${key.emailHash}, ${key.network},
+        ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer)`);
+    },
+    async keyByHash(keyHash) {
+      const rows = await idempotent(() => sql<Raw[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`);
+      return toRow(rows[0]);
+    },
+    async keyById(id) {
+      const rows = await idempotent(() => sql<Raw[]>`SELECT ${cols} FROM api_keys WHERE id = ${id}`);
+      return toRow(rows[0]);
+    },
+    async rotateKey(id, oldHash, newHash, newPrefix) {
+      const result = await once(() => sql`UPDATE api_keys SET key_hash = ${newHash}, key_prefix = ${newPrefix}
+        WHERE id = ${id} AND key_hash = ${oldHash} AND revoked_at IS NULL`);
+      return result.count === 1;
+    },
+    async changePlan(id, expectedRev, change: PlanChange) {
+      const setFallback = 'fallbackTier' in change;
+      const setSubscription = 'subscriptionId' in change;
+      const alertBorn = change.alertBorn === undefined ? null : change.alertBorn ? 1 : 0;
+      const result = await once(() => sql`UPDATE api_keys SET tier = ${change.tier}, basis = ${change.basis},
+        cap = ${change.limit}::bigint, lifetime_period = ${change.lifetimePeriod},
+        email_hash = COALESCE(${change.emailHash ?? null}::text, email_hash),
+        fallback_tier = CASE WHEN ${setFallback}::boolean THEN ${change.fallbackTier ?? null}::text ELSE fallback_tier END,
+        subscription_id = CASE WHEN ${setSubscription}::boolean THEN ${change.subscriptionId ?? null}::text ELSE subscription_id END,
+        alert_born = COALESCE(${alertBorn}::integer, alert_born), plan_rev = plan_rev + 1
+        WHERE id = ${id} AND plan_rev = ${expectedRev}::integer`);
+      return result.count === 1;
+    },
+    async markServed(id, at) {
+      await idempotent(() => sql`UPDATE api_keys SET first_served_at = ${at}::bigint WHERE id = ${id} AND first_served_at IS NULL`);
+    },
+  };
+}

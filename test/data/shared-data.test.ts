@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { before, describe, test } from 'node:test';
+import { type DataPlane, loadDataPlane } from '../../src/data/index.ts';
+import { ImportError, importFile } from '../../src/data/importers/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+
+const shared = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+const skip = !existsSync(shared) && 'the shared reference data (/work/shared/data) is not present';
+const file = (path: string) => ({ bytes: readFileSync(shared + path), name: path });
+
+describe('importing the publishers\' own files', { skip }, () => {
+  const store = openSqliteStore('sqlite::memory:');
+  let plane: DataPlane;
+  const sixRows = () => readFileSync(shared + 'six-bankmaster-v3/bankmaster_V3.csv', 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split(';'));
+
+  before(async () => {
+    await importFile(store, 'six-bankmaster', file('six-bankmaster-v3/bankmaster_V3.csv'), 0);
+    for (const name of ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence']) {
+      await importFile(store, 'epc-register', { ...file(`epc-scheme-register/${name}.csv`), asOf: '2025-09-08' }, 0);
+    }
+    await importFile(store, 'ofac-sdn', { ...file('ofac-sdn/sdn.csv'), asOf: '2024-05-03' }, 0);
+    plane = await loadDataPlane(store);
+  });
+
+  test('the SIX V3 file is stored whole with its valid-on date and creation stamp', async () => {
+    const six = await store.getDataset('six-bankmaster');
+    assert.equal(six?.meta.count, sixRows().length);
+    assert.equal(six?.meta.asOf, '2025-09-02');
+    assert.match(six?.meta.source ?? '', /V3 created 2025-09-01/);
+  });
+
+  test('every IID of the SIX file resolves through clearing, with and without leading zeros', () => {
+    for (const row of sixRows()) {
+      const iid = row[0]!;
+      const c = plane.clearing(iid.padStart(5, '0'));
+      assert.ok(c, `IID ${iid}`);
+      assert.equal(c.iid, iid);
+      assert.equal(c.bic, row[14] || null, `BIC of ${iid}`);
+      assert.equal(c.concatenated, row[2] === 'Y');
+      if (c.concatenated) assert.equal(c.successor?.iid, row[3]);
+      else assert.equal(c.instant_payments_chf, row[17] === 'Y');
+    }
+  });
+
+  test('an imported SIX file replaces the bundled 2020 Swiss data', () => {
+    assert.equal(plane.clearing('100')?.as_of, '2025-09-02');
+    assert.equal(plane.clearingSummary('100')?.source, 'SIX BankMaster V3 created 2025-09-01 16:30');
+    assert.equal(plane.bankForIban('CH', '00230')?.as_of, '2025-09-02');
+  });
+
+  test('the four EPC registers give each member country its schemes and each bank its adherence', async () => {
+    for (const kind of ['epc-sct', 'epc-sct-inst', 'epc-sdd-core', 'epc-sdd-b2b']) {
+      assert.ok(((await store.getDataset(kind))?.meta.count ?? 0) > 2000, kind);
+    }
+    assert.deepEqual(plane.sepa('DE').schemes, ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B']);
+    assert.deepEqual(plane.sepa('AL').schemes, ['SCT'], 'Albanian banks had joined SCT only');
+    const bank = plane.sepa('AD', 'BACAADADXXX').bank;
+    assert.deepEqual(bank?.schemes, ['SCT', 'SCT_INST', 'SDD_CORE']);
+  });
+
+  test('every BIC named in the SDN remarks is flagged as sanctioned', () => {
+    const expected = JSON.parse(readFileSync(shared + 'ofac-sdn/sdn-swift-bic.json', 'utf8')) as { entries: { bics: string[] }[] };
+    const bics = expected.entries.flatMap((e) => e.bics);
+    assert.ok(bics.length > 100);
+    for (const bic of bics) {
+      const a = plane.compliance({ bic });
+      assert.ok(a.flags.some((f) => f.code === 'sanctioned_bic'), bic);
+      assert.equal(a.level, 'high');
+    }
+  });
+
+  test('the Bundesbank SCL directory is refused as a BLZ file and leaves the store unchanged', async () => {
+    await assert.rejects(importFile(store, 'bundesbank-blz', { ...file('bundesbank-scl-directory/scl-directory.csv'), asOf: '2025-08-25' }, 0), ImportError);
+    assert.equal(await store.getDataset('bundesbank-blz'), null);
+  });
+});

@@ -1,0 +1,45 @@
+/** Real mod97 processes (`node --import tsx src/server.ts`) on free ports, for tests and benchmarks. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Mod97Process {
+  url: string;
+  child: ChildProcess;
+  /** Log lines (JSON) written so far. */
+  logs: string[];
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts one process on PORT=0 and resolves once it logs the address it listens on. */
+export function startProcess(env: Record<string, string>, execArgv: string[] = []): Promise<Mod97Process> {
+  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', 'src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MOD97_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        logs.push(line);
+        const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (listening) resolve({ url: listening[1], child, logs, stop });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`mod97 exited with ${code} before listening: ${stderr.slice(-2000)}`)));
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Claim by payment and credit packs bought with x402, through the real service: anvil as Base
+ * Sepolia with Circle's FiatToken, a local facilitator, the official @x402/fetch client.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { anvilBinary } from '../../support/x402/chain.ts';
+import { ibans, startPaidService, type PaidService } from './paid-service.ts';
+
+const skip = !anvilBinary() && 'anvil (optional dependency, linux-x64 only) is not installed';
+// Started at the top level: startService ties its own clean-up to the test that starts it.
+const paid = (skip ? null : await startPaidService()) as PaidService;
+after(() => paid?.stop());
+
+const usage = async (key: string) => (await paid.service.call('/v1/keys/usage', { key })).body;
+const plan = (u: { tier: string; basis: string; limit: number; used: number }) => [u.tier, u.basis, u.limit, u.used];
+
+describe('claims and packs paid with x402', { skip }, () => {
+  test('x402 payments made with an anonymous key add up, and reaching $1.00 claims it for 200 requests once', async () => {
+    const from = '127.0.4.1';
+    const key = await paid.service.newKey(from);
+    const payer = await paid.chain.newPayer(2_000_000n);
+    const pay = paid.payingFetch(payer, from);
+    // The x402 client pays only when refused, so the key's 25 monthly requests go first.
+    assert.equal((await paid.service.call('/v1/iban/batch', { json: { ibans: ibans(25) }, key, from })).status, 200);
+
+    assert.equal((await pay('/v1/iban/validate', { json: { iban: 'DE89370400440532013000' }, key })).status, 200);
+    const partway = await usage(key);
+    assert.deepEqual(plan(partway), ['anonymous', 'monthly', 25, 25]);
+    assert.equal(partway.claim.paid_so_far_usd, 0.005);
+    assert.equal(partway.claim.paid_needed_usd, 1);
+    assert.deepEqual(partway.claim.methods, ['email_code', 'x402', 'credits']);
+
+    const big = await pay('/v1/iban/batch', { json: { ibans: ibans(500) }, key });
+    assert.equal(big.status, 200);
+    assert.equal((await big.json()).count, 500);
+    const claimed = await usage(key);
+    assert.deepEqual(plan(claimed), ['claimed', 'lifetime', 200, 0]);
+    assert.equal(claimed.claim, undefined);
+    assert.equal(await paid.chain.balanceOf(payer.address), 2_000_000n - 1_005_000n);
+  });
+
+  test('a 1k pack paid by x402 gives a credits key holding 1000 credits; a batch draws them and a 400 gives them back', async () => {
+    const payer = await paid.chain.newPayer(5_000_000n);
+    const before = await paid.balances(payer);
+    const res = await paid.payingFetch(payer, '127.0.5.1', 4)('/v1/credits/buy/1k', { method: 'POST' });
+    assert.equal(res.status, 201);
+    assert.ok(res.headers.get('payment-response'));
+    const bought = await res.json();
+    assert.match(bought.api_key, /^ifk_[0-9a-f]{64}$/);
+    assert.deepEqual(
+      [bought.tier, bought.basis, bought.pack, bought.credits, bought.balance, bought.price_usd, bought.claimed_key],
+      ['credits', 'credits', '1k', 1000, 1000, 4, undefined],
+    );
+    const after = await paid.balances(payer);
+    assert.equal(before.payer - after.payer, 4_000_000n);
+    assert.equal(after.payTo - before.payTo, 4_000_000n);
+
+    const key = bought.api_key as string;
+    const fresh = await usage(key);
+    assert.deepEqual([fresh.basis, fresh.limit, fresh.remaining], ['credits', 1000, 1000]);
+    const batch = await paid.service.call('/v1/iban/batch', { json: { ibans: ibans(7) }, key });
+    assert.equal(batch.status, 200);
+    assert.equal(batch.body.attribution, undefined);
+    assert.equal(batch.headers['x-quota-remaining'], '993');
+    const refused = await paid.service.call('/v1/iban/batch', { json: { ibans: [1, 2, 3] }, key });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers['x-quota-remaining'], '993');
+    const drawn = await usage(key);
+    assert.deepEqual([drawn.used, drawn.remaining], [7, 993]);
+  });
+
+  test('a pack bought while presenting an anonymous key claims that key for 200 requests once', async () => {
+    const from = '127.0.6.1';
+    const key = await paid.service.newKey(from);
+    const payer = await paid.chain.newPayer(5_000_000n);
+    const res = await paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key });
+    assert.equal(res.status, 201);
+    const bought = await res.json();
+    const prefix = (await usage(key)).key_prefix;
+    assert.deepEqual(bought.claimed_key, { key_prefix: prefix, tier: 'claimed', basis: 'lifetime', limit: 200 });
+    assert.deepEqual(plan(await usage(key)), ['claimed', 'lifetime', 200, 0]);
+    assert.deepEqual(plan(await usage(bought.api_key)), ['credits', 'credits', 1000, 0]);
+    assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The store contract against PostgreSQL, when MOD97_TEST_POSTGRES_URL is set. Each run works
+ * in schemas of its own, dropped afterwards, so runs never collide.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import postgres from 'postgres';
+import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { openPostgresStore } from '../../src/store/postgres/index.ts';
+import { storeContract } from './contract.ts';
+
+const url = process.env.MOD97_TEST_POSTGRES_URL;
+
+if (!url) {
+  test('store contract: postgres', { skip: 'MOD97_TEST_POSTGRES_URL is not set' }, () => {});
+} else {
+  const schemas: string[] = [];
+  const newSchema = () => {
+    schemas.push(`mod97_test_${randomBytes(6).toString('hex')}`);
+    return schemas[schemas.length - 1];
+  };
+  const inSchema = (schema: string) => `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
+  const admin = postgres(url, { onnotice: () => {} });
+  after(async () => {
+    for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  storeContract('postgres', () => openPostgresStore(inSchema(newSchema())));
+
+  test('four processes starting at once on an empty schema apply each migration once', async () => {
+    const schema = newSchema();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(inSchema(schema))));
+    await Promise.all(stores.map((s) => s.close()));
+    const rows = await admin.unsafe(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
+    assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+  });
+
+  test('20 parallel wrong codes count 5 attempts; the right code is then refused until a new challenge', async () => {
+    const store = await openPostgresStore(inSchema(newSchema()));
+    after(() => store.close());
+    const now = Date.now();
+    const challenge = { purpose: 'claim' as const, subject: 'key-1', emailHash: 'mail-1', codeHash: 'right', createdAt: now, expiresAt: now + 900_000 };
+    await store.putChallenge(challenge);
+    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => store.tryCode('claim', 'key-1', 'mail-1', `wrong-${i}`, now, 5)));
+    assert.equal(guesses.filter((g) => g === 'wrong_code').length, 5);
+    assert.equal(guesses.filter((g) => g === 'too_many_attempts').length, 15);
+    assert.equal(await store.tryCode('claim', 'key-1', 'mail-1', 'right', now, 5), 'too_many_attempts');
+    await store.putChallenge(challenge);
+    const rights = await Promise.all([1, 2, 3].map(() => store.tryCode('claim', 'key-1', 'mail-1', 'right', now, 5)));
+    assert.deepEqual(rights.sort(), ['no_challenge', 'no_challenge', 'ok'], 'only one request wins the right code');
+    await store.putChallenge({ ...challenge, expiresAt: now - 1 });
+    assert.equal(await store.tryCode('claim', 'key-1', 'mail-1', 'right', now, 5), 'expired');
+    assert.equal(await store.tryCode('claim', 'key-1', 'other-mail', 'right', now, 5), 'no_challenge');
+  });
+
+  test('a schema name that is not a plain SQL name is refused', async () => {
+    await assert.rejects(openPostgresStore(inSchema('x; DROP TABLE y')), /schema/);
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * A small stand-in for api.stripe.com on 127.0.0.1, answering only what mod97 calls:
+ * POST /v1/checkout/sessions. Sessions are kept so a test can complete them the way Stripe
+ * would, and the webhook events for that come from ./events.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after } from 'node:test';
+
+export type Params = { [name: string]: string | Params | Params[] | string[] };
+export type StripeObject = Record<string, any>;
+
+export interface FakeStripeApi {
+  /** The value for STRIPE_API_BASE. */
+  url: string;
+  secretKey: string;
+  /** Form parameters of every checkout session created, decoded, oldest first. */
+  created: Params[];
+  sessions: Map<string, StripeObject>;
+  /** The next create answers this HTTP status with a Stripe error body. */
+  failNext(status: number): void;
+  /** The session as Stripe sends it once paid (`checkout.session.completed`). */
+  complete(sessionId: string): StripeObject;
+  /** The subscription a completed Pro session started, in the given status. */
+  subscription(sessionId: string, status: string): StripeObject;
+}
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+
+/** `line_items[0][price_data][currency]=usd` → nested objects and arrays, as Stripe reads it. */
+export function decodeForm(body: string): Params {
+  const root: any = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const path = name.replace(/\]/g, '').split('[');
+    let node = root;
+    path.forEach((part, i) => {
+      if (i === path.length - 1) node[part] = value;
+      else node = node[part] ??= /^\d+$/.test(path[i + 1]) ? [] : {};
+    });
+  }
+  return root;
+}
+
+export async function startFakeStripeApi(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<FakeStripeApi> {
+  const created: Params[] = [];
+  const sessions = new Map<string, StripeObject>();
+  let failure: number | null = null;
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${secretKey}`) {
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
+    }
+    if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
+      return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
+    }
+    if (failure !== null) {
+      const status = failure;
+      failure = null;
+      return send(status, { error: { type: 'api_error', message: 'An unknown error occurred.' } });
+    }
+    const params = decodeForm(Buffer.concat(chunks).toString('utf8'));
+    created.push(params);
+    const sessionId = id('cs');
+    const now = Math.floor(Date.now() / 1000);
+    const session = {
+      id: sessionId,
+      object: 'checkout.session',
+      mode: params.mode,
+      status: 'open',
+      payment_status: 'unpaid',
+      url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+      created: now,
+      expires_at: now + 24 * 3600,
+      currency: 'usd',
+      amount_total: amountOf(params),
+      client_reference_id: params.client_reference_id ?? null,
+      metadata: params.metadata ?? {},
+      success_url: String(params.success_url).replace('{CHECKOUT_SESSION_ID}', sessionId),
+      cancel_url: params.cancel_url ?? null,
+      customer: null,
+      payment_intent: null,
+      subscription: null,
+      livemode: false,
+      subscription_data_metadata: (params.subscription_data as Params | undefined)?.metadata ?? {},
+    };
+    sessions.set(sessionId, session);
+    const { subscription_data_metadata: _kept, ...answer } = session;
+    send(200, answer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const find = (sessionId: string) => {
+    const s = sessions.get(sessionId);
+    if (!s) throw new Error(`the fake Stripe API never created ${sessionId}`);
+    return s;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    secretKey,
+    created,
+    sessions,
+    failNext: (status) => { failure = status; },
+    complete(sessionId) {
+      const s = find(sessionId);
+      s.customer ??= id('cus');
+      if (s.mode === 'subscription') s.subscription ??= id('sub');
+      else s.payment_intent ??= id('pi');
+      Object.assign(s, { status: 'complete', payment_status: 'paid' });
+      const { subscription_data_metadata: _kept, ...completed } = s;
+      return structuredClone(completed);
+    },
+    subscription(sessionId, status) {
+      const s = find(sessionId);
+      if (!s.subscription) throw new Error(`${sessionId} has not started a subscription`);
+      const now = Math.floor(Date.now() / 1000);
+      return {
+        id: s.subscription,
+        object: 'subscription',
+        customer: s.customer,
+        status,
+        metadata: structuredClone(s.subscription_data_metadata),
+        cancel_at_period_end: false,
+        canceled_at: status === 'canceled' ? now : null,
+        ended_at: status === 'canceled' ? now : null,
+        created: s.created,
+        livemode: false,
+      };
+    },
+  };
+}
+
+function amountOf(params: Params): number {
+  const items = (params.line_items ?? []) as Params[];
+  return items.reduce((sum, item) => sum + Number((item.price_data as Params | undefined)?.unit_amount ?? 0) * Number(item.quantity ?? 1), 0);
+}
