@@ -11,6 +11,8 @@ export interface Caller {
   charge: { counter: CounterRef; cost: number } | null;
   /** No-key trial calls used today, after this call. */
   trialUsed: number | null;
+  /** Paid per call by x402: draws no quota and owes no attribution. */
+  paidByX402: boolean;
 }
 
 /** Per-route metering, declared in the route's `config`. */

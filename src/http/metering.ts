@@ -32,7 +32,7 @@ export function registerMetering(app: FastifyInstance, services: Services): void
   });
 
   app.addHook('onRequest', async (req) => {
-    req.caller = { network: services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']), key: null, balance: null, charge: null, trialUsed: null };
+    req.caller = { network: services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']), key: null, balance: null, charge: null, trialUsed: null, paidByX402: false };
     const query = req.url.indexOf('?');
     if (KEY_ANYWHERE.test(query === -1 ? req.url : req.url.slice(query))) {
       throw new DomainError('key_in_url', 'Never put an API key in a URL: send it in the Authorization: Bearer header. This key was not used.');
@@ -68,7 +68,10 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     const now = clock();
     const { key } = req.caller;
     // A paid call draws on no quota; the x402 plugin verifies it next and settles it after.
-    if (services.x402 && hasPayment(req.headers)) return;
+    if (services.x402 && hasPayment(req.headers)) {
+      req.caller.paidByX402 = true;
+      return;
+    }
     if (key) {
       const cost = routeMeter.cost(body);
       const admission = await meter.admitKey(key, cost);

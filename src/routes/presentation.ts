@@ -5,6 +5,7 @@ import { FREE_TIERS, LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 
 export function attributionFor(caller: Caller, services: Services) {
+  if (caller.paidByX402) return {};
   const free = caller.key ? FREE_TIERS.has(caller.key.tier) : caller.trialUsed !== null;
   if (!free) return {};
   return {

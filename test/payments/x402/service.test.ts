@@ -64,8 +64,7 @@ describe('x402 pay-per-call through the service', { skip }, () => {
     assert.equal(await paid.chain.balanceOf(payer.address), 995_000n);
   });
 
-  // todo until src/routes/presentation.ts treats a call paid by x402 as paid: today it shows attribution.
-  test('a paid call presenting a free key carries no attribution', { todo: 'attribution on x402 calls made with a free key' }, async () => {
+  test('a paid call presenting a free key carries no attribution', async () => {
     const payer = await paid.chain.newPayer(1_000_000n);
     const key = await paid.service.newKey('127.0.1.3');
     const res = await payUpFront(payer, '/v1/iban/validate', { json: { iban: IBAN }, key, from: '127.0.1.3' });
