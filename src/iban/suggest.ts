@@ -1,9 +1,13 @@
 /**
  * Suggestions for an invalid IBAN of known country and correct length: valid IBANs one
  * adjacent transposition or one character substitution (within the position's class)
- * away. Prefix and suffix remainders of the rearranged IBAN give each transposition's
- * mod 97 in O(1), and for a substitution they give the one digit value and the one letter
- * value that a position would need: only those few candidates are built and fully checked.
+ * away, best first.
+ *
+ * No candidate is tried blindly. With T the IBAN's remainder, an edit must change the
+ * rearranged number by (1 - T) mod 97. For an edit at a known decimal place that fixes
+ * the new character's value (substitution) or tells whether a swap works (transposition)
+ * in one or two multiplications mod 97, in a single pass. Only those candidates are built
+ * and given the remaining checks (check digit range, structure, national check).
  */
 import { passesBesidesMod97, structureFault } from './checks.ts';
 import { ibanRemainder } from './mod97.ts';
@@ -21,6 +25,14 @@ for (let k = 1; k < POW10.length; k++) {
   INV_POW10[k] = (INV_POW10[k - 1]! * 68) % 97;
 }
 
+/**
+ * (a * b + c) mod 97 for small non-negative ints: Math.imul and `| 0` keep V8 on int32
+ * arithmetic, where `% 97` is a multiply-shift instead of a floating-point fmod call.
+ */
+const mulAddMod = (a: number, b: number, c: number): number => ((Math.imul(a, b) + c) | 0) % 97;
+/** x mod 97 in 0..96 for any int x above -9700. */
+const mod = (x: number): number => ((x % 97) + 97) % 97;
+
 /** Characters people mistake for one another when reading or typing an IBAN, as a 91 x 91 table of char codes. */
 const LOOK_ALIKE = new Uint8Array(91 * 91);
 for (const [a, b] of ['0O', '1I', '1L', '5S', '8B', '2Z', '6G']) {
@@ -29,106 +41,107 @@ for (const [a, b] of ['0O', '1I', '1L', '5S', '8B', '2Z', '6G']) {
 }
 
 /** Rank 0: transposition, the commonest slip. Substitutions: 1 look-alike, 2 neighbouring digit, 3 any other. */
-interface Candidate { iban: string; rank: number }
-
-// Scratch buffers, reused: rearranged character codes, prefix and suffix remainders, suffix widths (in decimal digits).
-const MAX_LENGTH = 80;
-const codes = new Int32Array(MAX_LENGTH);
-const pre = new Int32Array(MAX_LENGTH + 1);
-const suf = new Int32Array(MAX_LENGTH + 1);
-const width = new Int32Array(MAX_LENGTH + 1);
-
-/**
- * (a * b + c) mod 97 for a, b, c in 0..96: Math.imul and `| 0` keep V8 on int32 arithmetic,
- * where `% 97` is a cheap multiply-shift instead of a floating-point fmod call.
- */
-const mulAddMod = (a: number, b: number, c: number): number => ((Math.imul(a, b) + c) | 0) % 97;
-
-const value = (c: number): number => (c < 65 ? c - 48 : c - 55);
-const widthOf = (c: number): number => (c < 65 ? 1 : 2);
-/** Index in the rearranged form (BBAN first, then country code and check digits) of IBAN index i. */
-const rearranged = (i: number, n: number): number => (i >= 4 ? i - 4 : n - 4 + i);
-
 function substitutionRank(from: number, to: number): number {
   if (LOOK_ALIKE[from * 91 + to] === 1) return 1;
   return from < 65 && to < 65 && (from - to === 1 || to - from === 1) ? 2 : 3;
 }
 
+/** A candidate's order: by rank, then by the IBAN index of its (first) edited character. */
+interface Candidate { iban: string; rank: number; at: number }
+
+const precedes = (rank: number, at: number, other: Candidate): boolean => rank < other.rank || (rank === other.rank && at < other.at);
+
 /**
- * `candidate` passes mod 97. Keeps `found` sorted by rank (stable, so left to right within a rank) and at most
- * MAX_SUGGESTIONS long; a candidate that could not make the cut is not even checked.
- * Candidates never repeat: a transposition changes two positions, a substitution one.
+ * Adds the candidate (whose mod 97 passes) if it passes the other checks, keeping `found`
+ * ordered and at most MAX_SUGGESTIONS long. Candidates never repeat: a transposition
+ * changes two positions, a substitution one.
  */
-function consider(found: Candidate[], candidate: string, rank: number, spec: CountrySpec, structureKnown: boolean): void {
-  if (found.length === MAX_SUGGESTIONS && found[MAX_SUGGESTIONS - 1]!.rank <= rank) return;
-  if (!passesBesidesMod97(candidate, spec, structureKnown)) return;
-  let at = found.length;
-  while (at > 0 && found[at - 1]!.rank > rank) at--;
-  found.splice(at, 0, { iban: candidate, rank });
+function admit(found: Candidate[], iban: string, rank: number, at: number, spec: CountrySpec, structureKnown: boolean): void {
+  if (!passesBesidesMod97(iban, spec, structureKnown)) return;
+  let slot = found.length;
+  while (slot > 0 && precedes(rank, at, found[slot - 1]!)) slot--;
+  found.splice(slot, 0, { iban, rank, at });
   if (found.length > MAX_SUGGESTIONS) found.pop();
 }
 
-function prepare(iban: string, n: number): void {
-  for (let i = 0; i < n; i++) codes[rearranged(i, n)] = iban.charCodeAt(i);
-  pre[0] = 0;
-  for (let k = 0; k < n; k++) pre[k + 1] = mulAddMod(pre[k]!, POW10[widthOf(codes[k]!)]!, value(codes[k]!));
-  suf[n] = 0;
-  width[n] = 0;
-  for (let k = n - 1; k >= 0; k--) {
-    width[k] = width[k + 1]! + widthOf(codes[k]!);
-    suf[k] = mulAddMod(value(codes[k]!), POW10[width[k + 1]!]!, suf[k + 1]!);
-  }
+const makesTheCut = (found: Candidate[], rank: number, at: number): boolean =>
+  found.length < MAX_SUGGESTIONS || precedes(rank, at, found[MAX_SUGGESTIONS - 1]!);
+
+function substitute(found: Candidate[], iban: string, i: number, value: number, spec: CountrySpec): void {
+  const from = iban.charCodeAt(i);
+  const to = value < 10 ? value + 48 : value + 55;
+  const rank = substitutionRank(from, to);
+  if (!makesTheCut(found, rank, i)) return;
+  admit(found, iban.slice(0, i) + String.fromCharCode(to) + iban.slice(i + 1), rank, i, spec, true);
 }
 
-const swap = (s: string, i: number): string => s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2);
-
-function addTranspositions(found: Candidate[], iban: string, n: number, spec: CountrySpec): void {
-  for (let i = 2; i < n - 1; i++) {
-    const a = iban.charCodeAt(i);
-    const b = iban.charCodeAt(i + 1);
-    if (a === b) continue;
-    let rem: number;
-    if (i === 3) rem = ibanRemainder(swap(iban, i)); // IBAN indexes 3 and 4 are not neighbours once rearranged
-    else {
-      const k = rearranged(i, n);
-      const x = mulAddMod(mulAddMod(pre[k]!, POW10[widthOf(b)]!, value(b)), POW10[widthOf(a)]!, value(a));
-      rem = mulAddMod(x, POW10[width[k + 2]!]!, suf[k + 2]!);
-    }
-    if (rem === 1) consider(found, swap(iban, i), 0, spec, false);
-  }
+function transpose(found: Candidate[], iban: string, i: number, spec: CountrySpec): void {
+  if (!makesTheCut(found, 0, i)) return;
+  admit(found, iban.slice(0, i) + iban[i + 1] + iban[i] + iban.slice(i + 2), 0, i, spec, false);
 }
 
-/**
- * For the IBAN to pass, the prefix up to and including the new character must leave the
- * remainder `need`; a digit (value 0-9) or a letter (value 10-35) can each meet it in at
- * most one way. A substitution keeps to its position's class, so the candidate's structure
- * holds if the input's held, or if the input's one fault was at that position.
- */
-function addSubstitutions(found: Candidate[], iban: string, n: number, spec: CountrySpec): void {
-  const fault = structureFault(iban, spec);
-  if (fault === -2) return;
-  for (let i = fault === -1 ? 2 : fault; i < (fault === -1 ? n : fault + 1); i++) {
-    const accepts = i < 4 ? 1 : spec.classes[i - 4]!; // bit 1: digit, bit 2: letter
-    const k = rearranged(i, n);
-    const need = mulAddMod((98 - suf[k + 1]!) % 97, INV_POW10[width[k + 1]!]!, 0);
-    const digit = (need + 97 - mulAddMod(pre[k]!, 10, 0)) % 97;
-    const letter = (need + 97 - mulAddMod(pre[k]!, 100 % 97, 0)) % 97;
-    if ((accepts & 1) !== 0 && digit <= 9 && digit + 48 !== codes[k]) {
-      consider(found, iban.slice(0, i) + String.fromCharCode(digit + 48) + iban.slice(i + 1), substitutionRank(codes[k]!, digit + 48), spec, true);
-    }
-    if ((accepts & 2) !== 0 && letter >= 10 && letter <= 35 && letter + 55 !== codes[k]) {
-      consider(found, iban.slice(0, i) + String.fromCharCode(letter + 55) + iban.slice(i + 1), substitutionRank(codes[k]!, letter + 55), spec, true);
-    }
-  }
-}
+const valueOf = (c: number): number => (c < 65 ? c - 48 : c - 55);
+const widthOf = (c: number): number => (c < 65 ? 1 : 2);
 
 /** Up to MAX_SUGGESTIONS valid IBANs one edit away, best first (by rank, then left to right). */
 export function suggest(iban: string, spec: CountrySpec): string[] {
   const n = iban.length;
-  if (n > MAX_LENGTH) return [];
-  prepare(iban, n);
+  const remainder = ibanRemainder(iban);
+  const needed = (98 - remainder) % 97; // what an edit must add, mod 97
+  let totalWidth = 0;
+  for (let i = 0; i < n; i++) totalWidth += widthOf(iban.charCodeAt(i));
+  // A substitution keeps to its position's class: it can only give a valid structure if
+  // the input's held, or if the input's one fault is the substituted character.
+  const fault = structureFault(iban, spec);
   const found: Candidate[] = [];
-  addTranspositions(found, iban, n, spec);
-  addSubstitutions(found, iban, n, spec);
+
+  // Walk the rearranged form (BBAN, then country code and check digits), keeping the
+  // remainder of the part before position k and the number of decimal places after it.
+  let prefix = 0;
+  let prefixWidth = 0;
+  for (let k = 0; k < n; k++) {
+    const i = k < n - 4 ? k + 4 : k - (n - 4);
+    const c = iban.charCodeAt(i);
+    const v = valueOf(c);
+    const w = widthOf(c);
+    const after = totalWidth - prefixWidth - w;
+    if (i >= 2 && (fault === -1 || fault === i)) {
+      const accepts = i < 4 ? 1 : spec.classes[i - 4]!; // bit 1: digit, bit 2: letter
+      // Same kind of character: the value must grow by needed / 10^after.
+      let same = -1;
+      if ((accepts & w) !== 0) {
+        const target = (v + mulAddMod(needed, INV_POW10[after]!, 0)) % 97;
+        if (target !== v && (w === 1 ? target <= 9 : target >= 10 && target <= 35)) same = target;
+      }
+      // The other kind changes the width by one place: solve with the suffix's remainder.
+      let other = -1;
+      if ((accepts & (3 - w)) !== 0) {
+        const suffix = mod(remainder - mulAddMod(mulAddMod(prefix, POW10[w]!, v), POW10[after]!, 0));
+        const through = mulAddMod(mod(1 - suffix), INV_POW10[after]!, 0);
+        const target = mod(through - mulAddMod(prefix, POW10[3 - w]!, 0));
+        if (w === 2 ? target <= 9 : target >= 10 && target <= 35) other = target;
+      }
+      // At one position a digit comes before a letter.
+      const first = w === 1 ? same : other;
+      const second = w === 1 ? other : same;
+      if (first >= 0) substitute(found, iban, i, first, spec);
+      if (second >= 0) substitute(found, iban, i, second, spec);
+    }
+    if (i >= 2 && i !== 3 && i < n - 1) {
+      // Swapping with IBAN index i + 1, the next rearranged position (3 and 4 are not neighbours there).
+      const c2 = iban.charCodeAt(i + 1);
+      if (c2 !== c) {
+        const v2 = valueOf(c2);
+        const w2 = widthOf(c2);
+        const change = mod(v2 * (w === 1 ? 10 : 100) + v - v * (w2 === 1 ? 10 : 100) - v2);
+        if (mulAddMod(change, POW10[after - w2]!, 0) === needed) transpose(found, iban, i, spec);
+      }
+    }
+    prefix = mulAddMod(prefix, POW10[w]!, v);
+    prefixWidth += w;
+  }
+  if (iban.charCodeAt(3) !== iban.charCodeAt(4) && ibanRemainder(iban.slice(0, 3) + iban[4] + iban[3] + iban.slice(5)) === 1) {
+    transpose(found, iban, 3, spec);
+  }
   return found.map((f) => f.iban);
 }
