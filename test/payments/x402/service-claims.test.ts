@@ -83,4 +83,20 @@ describe('claims and packs paid with x402', { skip }, () => {
     assert.deepEqual(plan(await usage(bought.api_key)), ['credits', 'credits', 1000, 0]);
     assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
   });
+
+  test('a pack whose payment fails to settle shows no key, claims nothing and moves nothing', async () => {
+    const from = '127.0.6.2';
+    const key = await paid.service.newKey(from);
+    const payer = await paid.chain.newPayer(5_000_000n);
+    const before = await paid.balances(payer);
+    paid.facilitator.failNextSettle();
+    const res = await paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key });
+    assert.equal(res.status, 402);
+    const text = await res.text();
+    assert.equal(JSON.parse(text).cause.reason, 'settlement_failed');
+    assert.doesNotMatch(text, /ifk_|10\.0\.0\.7/);
+    assert.ok(res.headers.get('payment-required'), 'the client can pay again');
+    assert.deepEqual(plan(await usage(key)), ['anonymous', 'monthly', 25, 0]);
+    assert.deepEqual(await paid.balances(payer), before);
+  });
 });
