@@ -10,6 +10,8 @@ export interface Figures {
   p99: number;
   /** Answers other than 2xx, and socket errors or timeouts, summed over the runs. */
   failures: number;
+  /** Server CPU time per answered request (all target processes), median over the runs: steadier than req/s on a shared machine. */
+  cpuUsPerReq: number | null;
 }
 
 export interface Load {
@@ -18,17 +20,26 @@ export interface Load {
   body: string | ((i: number) => string);
   /** Extra headers of request number i (a key, a forwarded address). */
   headers?: (i: number) => Record<string, string>;
+  /** CPU ms used so far by the processes under load. */
+  cpuMs?: () => number;
 }
 
 export async function measure(load: Load, opts: { runs: number; seconds: number; warmupSeconds: number }): Promise<Figures> {
   await once(load, opts.warmupSeconds);
   const results = [];
-  for (let r = 0; r < opts.runs; r++) results.push(await once(load, opts.seconds));
+  const cpuPerReq: number[] = [];
+  for (let r = 0; r < opts.runs; r++) {
+    const cpuBefore = load.cpuMs?.();
+    const result = await once(load, opts.seconds);
+    results.push(result);
+    if (cpuBefore !== undefined && result.requests.total > 0) cpuPerReq.push(((load.cpuMs!() - cpuBefore) * 1000) / result.requests.total);
+  }
   return {
     reqPerSec: median(results.map((x) => x.requests.average)),
     p50: median(results.map((x) => x.latency.p50)),
     p99: median(results.map((x) => x.latency.p99)),
     failures: results.reduce((n, x) => n + x.non2xx + x.errors + x.timeouts, 0),
+    cpuUsPerReq: cpuPerReq.length ? median(cpuPerReq) : null,
   };
 }
 

@@ -36,14 +36,14 @@ export function machine(postgresVersion: string | null): string {
 
 export function table(rows: Row[], baseline: number): string {
   const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const lines = ['| target | req/s | p50 ms | p99 ms | vs baseline | failed |', '|---|---:|---:|---:|---:|---:|'];
+  const lines = ['| target | req/s | p50 ms | p99 ms | vs baseline | server CPU µs/req | failed |', '|---|---:|---:|---:|---:|---:|---:|'];
   for (const r of rows) {
     if (!r.figures) {
-      lines.push(`| ${r.name} | – | – | – | – | ${r.missing ?? ''} |`);
+      lines.push(`| ${r.name} | – | – | – | – | – | ${r.missing ?? ''} |`);
       continue;
     }
     const f = r.figures;
-    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${Math.round((f.reqPerSec / baseline) * 100)} % | ${f.failures} |`);
+    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${Math.round((f.reqPerSec / baseline) * 100)} % | ${f.cpuUsPerReq === null ? '–' : fmt(f.cpuUsPerReq)} | ${f.failures} |`);
   }
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 /** The systems under load, each in its own child process, and the keys they are loaded with. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ export const PEPPER = 'bench-pepper-0123456789abcdef0123456789abcdef';
 
 export interface Target {
   url: string;
+  /** CPU time (user + system) the target process has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -31,7 +34,7 @@ export async function startTarget(script: string, env: Record<string, string> = 
     if (waited > 30_000) throw new Error(`${script} did not start`);
     await sleep(100);
   }
-  return { url, stop: () => stopChild(child) };
+  return { url, cpuMs: () => cpuMsOf(child.pid!), stop: () => stopChild(child) };
 }
 
 /** Inserts `count` keys with a quota that will not run out, and returns their secrets. */
@@ -53,6 +56,13 @@ export async function seedKeys(databaseUrl: string, count: number): Promise<stri
     await store.close();
   }
   return secrets;
+}
+
+/** utime + stime from /proc (fields 14 and 15, in clock ticks of 10 ms on Linux). */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test file under test/ with node's own runner, and fails when none ran.
+# Type-checks, then runs every test file under test/ with node's own runner; fails when none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Strict TypeScript is part of the suite: tsx runs the code without checking its types.
+npm run --silent typecheck
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 log=$(mktemp)

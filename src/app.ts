@@ -6,8 +6,9 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerMetering } from './http/metering.ts';
 import { addPaymentToward, claimLifetime } from './keys/paid-claim.ts';
-import { x402Plugin } from './payments/x402/index.ts';
+import { x402Plugin } from './payments/x402/plugin.ts';
 import { opsPlugin } from './ops/index.ts';
+import { offers, packOffers } from './quota/offers.ts';
 import { cardRoutes } from './routes/card.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { creditsRoutes } from './routes/credits.ts';
@@ -44,6 +45,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         socket.destroy(err);
       }
     },
+    // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own.
+    frameworkErrors: errorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   app.decorateRequest('caller', null as never);
@@ -67,6 +70,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       rail: services.x402,
       publicUrl: services.config.publicUrl,
       keyIdOf: (req) => req.caller?.key?.id ?? null,
+      optionsFor: async (req, priceUsd) => {
+        const { pack } = req.routeOptions.config;
+        if (pack) return packOffers(services.config.publicUrl, pack);
+        // The governing basis, as metering's own 402s use: a key born in an alert is not monthly.
+        const key = req.caller?.key ?? null;
+        const plan = key && (await services.meter.planFor(key));
+        return offers({
+          baseUrl: services.config.publicUrl, rails: services.rails, now: clock(), x402PriceUsd: priceUsd,
+          key: key && plan ? { tier: key.tier, basis: plan.basis } : undefined,
+        });
+      },
       onSettled: async (req, settled) => {
         const key = req.caller?.key;
         if (!key) return;

@@ -3,11 +3,23 @@ export type Clock = () => number;
 
 export const systemClock: Clock = () => Date.now();
 
-/** UTC calendar month, `YYYY-MM`. */
-export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+const DAY_MS = 86_400_000;
+// Every request asks for the day and month; formatting a Date each time shows in profiles.
+let cachedDayStart = NaN;
+let cachedDay = '';
 
 /** UTC calendar day, `YYYY-MM-DD`. */
-export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export function dayOf(ms: number): string {
+  const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  if (start !== cachedDayStart) {
+    cachedDay = new Date(start).toISOString().slice(0, 10);
+    cachedDayStart = start;
+  }
+  return cachedDay;
+}
+
+/** UTC calendar month, `YYYY-MM`. */
+export const monthOf = (ms: number): string => dayOf(ms).slice(0, 7);
 
 /** Start of the next UTC day, ISO 8601 with a `Z`. */
 export function nextDayStart(ms: number): string {

@@ -12,9 +12,9 @@ import { MailboxVerification } from './keys/verification.ts';
 import { relayLog, type RelayLog } from './mail/log.ts';
 import { createMxChecker } from './mail/mx.ts';
 import { createMailer, type Mailer } from './mail/sender.ts';
-import { createCardRail, type CardRail } from './payments/stripe/index.ts';
+import type { CardRail } from './payments/stripe/index.ts';
 import { readStripeConfig } from './payments/stripe/config.ts';
-import { createX402Rail, readX402Config, type X402Rail } from './payments/x402/index.ts';
+import type { X402Rail } from './payments/x402/index.ts';
 import { Meter } from './quota/meter.ts';
 import type { Rails } from './quota/offers.ts';
 import type { Store } from './store/types.ts';
@@ -51,7 +51,11 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   const keys = new KeyService(store, clock, pepper, alert);
   const data = await loadDataPlane(store, { now: clock() });
   const stripe = readStripeConfig(config.env);
-  const x402 = readX402Config(config.env);
+  // The payment SDKs (viem above all) take about a second to import: a service whose rails are
+  // off never loads them.
+  const x402Sdk = config.env.MOD97_X402_FACILITATOR_URL?.trim() ? await import('./payments/x402/index.ts') : null;
+  const x402 = x402Sdk?.readX402Config(config.env) ?? null;
+  const cardSdk = stripe ? await import('./payments/stripe/index.ts') : null;
   const mailLog = relayLog();
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }, mailLog);
   const mx = createMxChecker({ servers: config.dnsServers, enabled: config.mxCheck }, mailLog);
@@ -64,8 +68,8 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
     keys,
     meter: new Meter(store, clock, alert),
     rails: { x402: x402 !== null, card: stripe !== null },
-    x402: x402 && createX402Rail(x402, { store, clock }),
-    card: stripe && createCardRail(stripe, { store, keys, clock, config }),
+    x402: x402Sdk && x402 && x402Sdk.createX402Rail(x402, { store, clock }),
+    card: cardSdk && stripe && cardSdk.createCardRail(stripe, { store, keys, clock, config }),
     data,
     describe: createDescribe(data),
     mailer,

@@ -1,12 +1,12 @@
-import { IMPORTERS, importerFor } from '../data/importers/index.ts';
+import { IMPORTERS, type ImportInput, importerFor } from '../data/importers/index.ts';
 
 export interface Download {
   url: string;
   /** File name from Content-Disposition when the server gives one, else the URL. */
   name: string;
   bytes: Uint8Array;
-  /** Last-Modified of the response, else the download day (YYYY-MM-DD). */
-  fileDate: string;
+  /** Last-Modified of the response, else the download day (YYYY-MM-DD), and which of the two. */
+  date: NonNullable<ImportInput['download']>;
 }
 
 /** `MOD97_DATA_URL_<KIND>` (kind upper-cased, '-' as '_'); a comma list for several files. */
@@ -39,6 +39,8 @@ export async function download(url: string, now: number): Promise<Download> {
   const bytes = new Uint8Array(await res.arrayBuffer());
   const disposition = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
   const modified = Date.parse(res.headers.get('last-modified') ?? '');
-  const fileDate = new Date(Number.isNaN(modified) ? now : modified).toISOString().slice(0, 10);
-  return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : url, bytes, fileDate };
+  const date: Download['date'] = Number.isNaN(modified)
+    ? { date: new Date(now).toISOString().slice(0, 10), basis: 'download_time' }
+    : { date: new Date(modified).toISOString().slice(0, 10), basis: 'last_modified' };
+  return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : url, bytes, date };
 }

@@ -1,7 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
-import { ImportError, importFile } from '../data/importers/index.ts';
+import { AS_OF_BASIS_WORDS, ImportError, importFile } from '../data/importers/index.ts';
+import type { ParsedDataset } from '../data/types.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import { download, updatableKinds, urlsFor, urlVariable } from './download.ts';
@@ -16,6 +17,7 @@ export const USAGE = `usage:
   mod97 data update [kind...]
   mod97 data list
 kinds: ${updatableKinds().join(', ')}
+--as-of: required when the file states no date of its own (sdn.csv, EPC, BLZ, GLEIF without a dated name); a date in the file wins
 database: MOD97_DATABASE_URL (default sqlite:./data/mod97.db)
 download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
 
@@ -35,9 +37,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, 
       if (command === 'import') {
         const [kind, file] = rest;
         if (!kind || !file || rest.length > 2) throw new UsageError('data import takes <kind> <file>');
-        const input = { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme, fileDate: statSync(file).mtime.toISOString().slice(0, 10) };
-        const parsed = await importFile(store, kind, input, now());
-        io.out(`imported ${parsed.kind}: ${parsed.records.length} records, as of ${parsed.asOf} (${parsed.source})`);
+        // no file date here: a local file's modification time says when it was copied, not issued
+        const parsed = await importFile(store, kind, { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme }, now());
+        io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
         return 0;
       }
       if (command === 'update') return await update(store, rest.length ? rest : updatableKinds(), env, io, now, asOf);
@@ -56,6 +58,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, 
   }
 }
 
+/** "as of <date> (<what the date rests on>)", so that a weak date is never shown as a strong one. */
+const dated = (p: ParsedDataset<unknown>): string => `as of ${p.asOf} (${AS_OF_BASIS_WORDS[p.asOfBasis]})`;
+
 async function list(store: Store, io: CliIo): Promise<number> {
   const datasets = await store.listDatasets();
   io.out(datasets.length ? 'imported:' : 'imported: none');
@@ -72,8 +77,8 @@ async function update(store: Store, kinds: string[], env: NodeJS.ProcessEnv, io:
     for (const url of urlsFor(kind, env)) {
       try {
         const file = await download(url, now());
-        const parsed = await importFile(store, kind, { bytes: file.bytes, name: file.name, fileDate: file.fileDate, asOf }, now());
-        io.out(`updated ${parsed.kind} from ${url}: ${parsed.records.length} records, as of ${parsed.asOf}`);
+        const parsed = await importFile(store, kind, { bytes: file.bytes, name: file.name, download: file.date, asOf }, now());
+        io.out(`updated ${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
       } catch (e) {
         failed++;
         io.err(`${kind} from ${url} failed: ${(e as Error).message}`);

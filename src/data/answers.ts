@@ -5,6 +5,8 @@ import type { ClearingRecord } from './types.ts';
 export interface SourceRef {
   name: string;
   as_of: string | null;
+  /** Present when as_of is only the date the file was downloaded (the file states none). */
+  as_of_note?: string;
 }
 
 export interface SepaAnswer {

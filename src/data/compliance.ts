@@ -42,10 +42,10 @@ export interface SanctionsAnswer {
 }
 
 export interface ComplianceAnswer {
-  subject: { iban: string | null; iban_valid: boolean | null; bic: string | null; country: string | null; bank: BankByCode | null };
+  subject: { iban: string | null; iban_valid: boolean | null; bic: string | null; country: string; bank: BankByCode | null };
   sanctions: SanctionsAnswer;
   country_lists: { id: CountryList['id']; title: string; listed: boolean; source: string; as_of: string }[];
-  sepa: SepaAnswer | null;
+  sepa: SepaAnswer;
   score: number;
   level: 'low' | 'medium' | 'high';
   flags: RiskFlag[];
@@ -53,6 +53,20 @@ export interface ComplianceAnswer {
 }
 
 export type ComplianceQuery = { iban: string } | { bic: string };
+
+/**
+ * A subject that names no country cannot be screened: every country list would answer "not
+ * listed" for a country never identified. The route answers it 400 (refunded), not 200.
+ */
+export class UnscreenableSubject extends Error {
+  constructor(
+    readonly code: 'invalid_request' | 'invalid_bic',
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
 
 export interface ComplianceDeps {
   sanctions: SanctionsList[];
@@ -68,7 +82,7 @@ const LIST_FLAGS: Record<CountryList['id'], RiskFlagCode> = {
 
 /** An 8-character listing covers every office of the institution; an 11-character one only itself. */
 function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
-  const refs = lists.map((l) => ({ name: l.name, as_of: l.as_of }));
+  const refs = lists.map((l): SourceRef => ({ name: l.name, as_of: l.as_of, ...(l.as_of_note && { as_of_note: l.as_of_note }) }));
   if (lists.length === 0) {
     return { screened: false, explanation: 'No sanctions list has been imported into this service, so the bank was not screened. This is not a clean result.', bic, lists: refs, matches: [] };
   }
@@ -90,26 +104,35 @@ function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
   return { screened: true, explanation, bic, lists: refs, matches };
 }
 
-export function compliance(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer {
-  const subject: ComplianceAnswer['subject'] = { iban: null, iban_valid: null, bic: null, country: null, bank: null };
-  if ('iban' in query) {
-    const result = validateIban(query.iban);
-    subject.iban = result.iban;
-    subject.iban_valid = result.valid;
-    // countries outside the IBAN registry (Iran issues IBANs) are still screened by their prefix
-    const prefix = result.iban.slice(0, 2);
-    subject.country = result.country?.code ?? (isCountryCode(prefix) ? prefix : null);
-    if (result.valid && result.country && result.bban) {
-      subject.bank = deps.bankForIban(result.country.code, result.bban.bank_code, result.bban.branch_code);
-      const format = subject.bank?.bic ? checkBicFormat(subject.bank.bic) : null;
-      subject.bic = format?.ok ? format.bic11 : null;
-    }
-  } else {
+/**
+ * Who is being screened: an IBAN's country (countries outside the IBAN registry, such as Iran,
+ * which issues IBANs, are still screened by their prefix) and its bank's BIC where a source
+ * knows it, or a BIC's own country. Throws UnscreenableSubject when no country is named.
+ */
+function subjectOf(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer['subject'] {
+  if ('bic' in query) {
     const format = checkBicFormat(query.bic);
-    subject.bic = format.ok ? format.bic11 : null;
-    subject.country = format.ok ? format.bic11.slice(4, 6) : null;
+    if (!format.ok) throw new UnscreenableSubject('invalid_bic', format.message, { reason: format.reason });
+    return { iban: null, iban_valid: null, bic: format.bic11, country: format.bic11.slice(4, 6), bank: null };
   }
+  const result = validateIban(query.iban);
+  const prefix = result.iban.slice(0, 2);
+  const country = result.country?.code ?? (isCountryCode(prefix) ? prefix : null);
+  if (!country) {
+    const why = prefix ? `"${prefix}" is not a country code` : 'it is empty';
+    throw new UnscreenableSubject('invalid_request', `The IBAN names no country (${why}), so there is nothing to screen. Send an IBAN that starts with its country code, or a BIC.`, { iban_errors: result.errors });
+  }
+  const subject: ComplianceAnswer['subject'] = { iban: result.iban, iban_valid: result.valid, bic: null, country, bank: null };
+  if (result.valid && result.bban) {
+    subject.bank = deps.bankForIban(country, result.bban.bank_code, result.bban.branch_code);
+    const format = subject.bank?.bic ? checkBicFormat(subject.bank.bic) : null;
+    subject.bic = format?.ok ? format.bic11 : null;
+  }
+  return subject;
+}
 
+export function compliance(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer {
+  const subject = subjectOf(query, deps);
   const flags: RiskFlag[] = [];
   const flag = (code: RiskFlagCode, detail: string, ref: { source: string; as_of: string | null }) =>
     flags.push({ code, weight: RISK_WEIGHTS[code], detail, source: ref.source, as_of: ref.as_of });
@@ -121,13 +144,13 @@ export function compliance(query: ComplianceQuery, deps: ComplianceDeps): Compli
 
   const country = subject.country;
   const countryLists = COUNTRY_LISTS.map((list) => {
-    const listed = country !== null && list.countries.has(country);
-    if (listed) flag(LIST_FLAGS[list.id], `${list.countries.get(country!)} is on the ${list.title}`, list);
+    const listed = list.countries.has(country);
+    if (listed) flag(LIST_FLAGS[list.id], `${list.countries.get(country)} is on the ${list.title}`, list);
     return { id: list.id, title: list.title, listed, source: list.source, as_of: list.as_of };
   });
 
-  const sepa = country ? deps.sepa(country, subject.bic ?? undefined) : null;
-  if (sepa && !sepa.member) flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
+  const sepa = deps.sepa(country, subject.bic ?? undefined);
+  if (!sepa.member) flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
 
   const score = Math.min(100, flags.reduce((sum, f) => sum + f.weight, 0));
   const level = score >= RISK_LEVELS.high ? 'high' : score >= RISK_LEVELS.medium ? 'medium' : 'low';

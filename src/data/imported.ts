@@ -2,13 +2,15 @@ import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import { indexSwissClearing } from './bundled.ts';
 import { SEPA_SCHEMES, type SepaScheme } from './countries.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
-import { type BlzRecord, epcDatasetKind } from './importers/index.ts';
+import { type BlzRecord, downloadDateNote, epcDatasetKind } from './importers/index.ts';
 import type { ClearingRecord, Provenance, SanctionRecord, SchemeParticipant } from './types.ts';
 
 /** A sanctions list as loaded: who is on it by BIC. */
 export interface SanctionsList {
   name: string;
   as_of: string;
+  /** Present when only the download dates the list (see `storedSource`). */
+  as_of_note?: string;
   /** Keyed by the listed BIC as published (8 or 11 characters). */
   byBic: Map<string, SanctionRecord[]>;
 }
@@ -77,7 +79,8 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
     await load<SanctionRecord>(kind, (records, meta) => {
       const byBic = new Map<string, SanctionRecord[]>();
       for (const r of records) byBic.set(r.bic, [...(byBic.get(r.bic) ?? []), r]);
-      out.sanctions.push({ name: listName, as_of: meta.asOf, byBic });
+      const note = downloadDateNote(meta.source);
+      out.sanctions.push({ name: listName, as_of: meta.asOf, ...(note && { as_of_note: note }), byBic });
     });
   }
   await load<{ bic: string; lei: string }>('gleif-bic-lei', (records, meta) => {

@@ -1,13 +1,20 @@
-import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
+import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer, SourceRef } from './answers.ts';
 import { checkBicFormat } from './bic-format.ts';
 import { normalizeIid } from './clearing.ts';
 import { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 import type { ImportedData } from './imported.ts';
+import { downloadDateNote } from './importers/index.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
 import type { BankByCode } from './types.ts';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 const SWISS_IID_COUNTRIES = new Set(['CH', 'LI']);
+
+/** A source with its date, and the caveat when only a download dates it. */
+function sourceRef(name: string, as_of: string | null): SourceRef {
+  const note = downloadDateNote(name);
+  return note ? { name, as_of, as_of_note: note } : { name, as_of };
+}
 
 /** Lookups over the loaded indexes. Every method is synchronous and allocation-light. */
 export class Lookups {
@@ -105,7 +112,7 @@ export class Lookups {
       branch: { code: bic11.slice(8), primary_office: format.primary_office },
       lei: this.ix.leis.get(bic11) ?? this.ix.leis.get(`${bic8}XXX`) ?? null,
       test_bic: format.test_bic,
-      sources: entries.map((e) => ({ name: e.source, as_of: e.as_of })),
+      sources: entries.map((e) => sourceRef(e.source, e.as_of)),
     };
   }
 }

@@ -72,10 +72,17 @@ export interface BicLei {
   lei: string;
 }
 
+/**
+ * What an imported dataset's date rests on: the file itself, the operator's `--as-of`, the
+ * publisher's file name, or (data update only) the download's Last-Modified or time.
+ */
+export type AsOfBasis = 'file' | 'operator' | 'file_name' | 'last_modified' | 'download_time';
+
 /** What an importer hands to the store: one dataset, replaced whole. */
 export interface ParsedDataset<R> {
   kind: string;
   source: string;
   asOf: string;
+  asOfBasis: AsOfBasis;
   records: R[];
 }

@@ -1,13 +1,17 @@
 /**
- * JSON bodies. Parse failures are not thrown here: DECISIONS.md section 10 judges the body
- * after credentials and payment, so the parser marks the body and the metering hook decides.
+ * Request bodies. Parse failures are not thrown here: DECISIONS.md section 10 judges the body
+ * after credentials and payment, so the parsers only mark the body and the metering hook
+ * decides. The one exception is a body over the limit, refused before it is read (413).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../errors.ts';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
 
 /** Stands in for a body that is present but not JSON. */
 export const INVALID_JSON = Symbol('invalid_json');
-/** Set on requests whose raw body holds a key-shaped value. */
+/** Stands in for a body sent with another content type; such a body is never read. */
+export const UNSUPPORTED_MEDIA = Symbol('unsupported_media_type');
+/** Set on requests whose body holds a key-shaped value. */
 export const KEY_IN_BODY = Symbol('key_in_body');
 
 declare module 'fastify' {
@@ -16,16 +20,61 @@ declare module 'fastify' {
   }
 }
 
+/** The parsed JSON body, or undefined when it is absent or only a marker. */
+export const parsedBody = (body: unknown): unknown => (typeof body === 'symbol' ? undefined : body);
+
+// Fastify's own test of a Content-Type header (RFC 9110 type "/" subtype, then parameters).
+const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
+
 export function registerJsonBody(app: FastifyInstance): void {
+  const limit = app.initialConfig.bodyLimit ?? 1024 * 1024;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done) => {
     const text = raw as string;
     if (text.trim() === '') return done(null, undefined);
+    // The raw text is the cheap test; only a JSON escape (a backslash) can hide a key from it.
     if (KEY_ANYWHERE.test(text)) req[KEY_IN_BODY] = true;
+    let body: unknown;
     try {
-      done(null, JSON.parse(text));
+      body = JSON.parse(text);
     } catch {
-      done(null, INVALID_JSON);
+      return done(null, INVALID_JSON);
     }
+    if (!req[KEY_IN_BODY] && text.includes('\\') && holdsKey(body)) req[KEY_IN_BODY] = true;
+    done(null, body);
   });
+  // Any other type (or none): marked unread, so the 415 comes after credentials and quota.
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    if (Number(req.headers['content-length']) > limit) return done(tooLarge(), undefined);
+    done(null, UNSUPPORTED_MEDIA);
+  });
+  // Fastify answers 415 by itself, before any hook, for a Content-Type that is not a media
+  // type at all; relabel it so that it takes the path of any other unsupported type.
+  app.addHook('onRequest', (req: FastifyRequest, _reply, next) => {
+    const type = req.headers['content-type'];
+    if (type !== undefined && !MEDIA_TYPE.test(type)) req.headers['content-type'] = 'application/x-unrecognised';
+    next();
+  });
+}
+
+const tooLarge = () => new DomainError('payload_too_large', 'The request body exceeds 1 MiB.');
+
+/** Whether a parsed JSON value holds a key-shaped string, as a value or a member name. */
+function holdsKey(value: unknown): boolean {
+  // A stack, not recursion: a body may nest as deep as its 1 MiB allows.
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (KEY_ANYWHERE.test(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [name, member] of Object.entries(item)) {
+        if (KEY_ANYWHERE.test(name)) return true;
+        stack.push(member);
+      }
+    }
+  }
+  return false;
 }

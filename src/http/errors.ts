@@ -50,6 +50,7 @@ const FASTIFY_CODES: Record<string, [string, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the body as Content-Type: application/json.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'Content-Length does not match the body.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The body is empty.'],
+  FST_ERR_BAD_URL: ['invalid_request', 'The URL is not valid: check its percent-encoding.'],
 };
 
 export interface HttpError {

@@ -1,8 +1,10 @@
 /**
  * The order every request is judged in (DECISIONS.md section 10): a key in the URL or body
- * (400), then credentials (401), then payment or quota (402), then the body (400). A call
- * answered 4xx or 5xx is refunded, and the X-Quota-* headers show the balance after that.
+ * (400), then credentials (401), then payment or quota (402), then the body (400, or 415 for
+ * another content type). Only a body over 1 MiB is refused earlier (413), before it is read.
+ * A call answered 4xx or 5xx is refunded, and the X-Quota-* headers show the balance after that.
  */
+import { unescape } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { monthOf } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -10,10 +12,10 @@ import { KEY_ANYWHERE } from '../keys/secret.ts';
 import { X402_PRICES_USD } from '../plans.ts';
 import { offers } from '../quota/offers.ts';
 import type { Services } from '../services.ts';
-import { INVALID_JSON, KEY_IN_BODY } from './body.ts';
+import { INVALID_JSON, KEY_IN_BODY, parsedBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
-import { hasPayment } from '../payments/x402/index.ts';
+import { hasPayment } from '../payments/x402/header.ts';
 
 export function x402PriceOf(meter: RouteMeter, body: unknown): number {
   if (meter.priceKey === 'batch') return Math.round(X402_PRICES_USD.batchPerIban * meter.cost(body) * 1e6) / 1e6;
@@ -27,26 +29,31 @@ export function registerMetering(app: FastifyInstance, services: Services): void
   app.addHook('onRoute', (route) => {
     const routeMeter = route.config?.access?.meter;
     if (routeMeter && services.x402 && !route.config?.x402Price) {
-      route.config = { ...route.config, x402Price: (req) => x402PriceOf(routeMeter, req.body === INVALID_JSON ? undefined : req.body) };
+      route.config = { ...route.config, x402Price: (req) => x402PriceOf(routeMeter, parsedBody(req.body)) };
     }
   });
 
   app.addHook('onRequest', async (req) => {
     req.caller = { network: services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']), key: null, balance: null, charge: null, trialUsed: null, paidByX402: false };
-    const query = req.url.indexOf('?');
-    if (KEY_ANYWHERE.test(query === -1 ? req.url : req.url.slice(query))) {
+    if (keyInUrl(req.url)) {
       throw new DomainError('key_in_url', 'Never put an API key in a URL: send it in the Authorization: Bearer header. This key was not used.');
     }
   });
 
   app.addHook('preValidation', async (req, reply) => {
     const access = req.routeOptions.config.access;
-    if (!access) return;
-    if (req[KEY_IN_BODY]) {
-      throw new DomainError('key_in_body', 'Never put an API key in a request body: send it in the Authorization: Bearer header. This key was not used.');
+    if (access) {
+      if (req[KEY_IN_BODY]) {
+        throw new DomainError('key_in_body', 'Never put an API key in a request body: send it in the Authorization: Bearer header. This key was not used.');
+      }
+      if (access.auth !== 'none') await authenticate(req);
+      if (access.meter) await admit(req, reply, access.meter);
     }
-    if (access.auth !== 'none') await authenticate(req);
-    if (access.meter) await admit(req, reply, access.meter);
+    if (req.body === UNSUPPORTED_MEDIA) {
+      // The body was left unread on the socket: close it rather than drain it.
+      reply.header('connection', 'close');
+      throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+    }
     if (req.body === INVALID_JSON) throw new DomainError('invalid_json', 'The body is not valid JSON.');
   });
 
@@ -64,7 +71,7 @@ export function registerMetering(app: FastifyInstance, services: Services): void
   }
 
   async function admit(req: FastifyRequest, reply: FastifyReply, routeMeter: RouteMeter): Promise<void> {
-    const body = req.body === INVALID_JSON ? undefined : req.body;
+    const body = parsedBody(req.body);
     const now = clock();
     const { key } = req.caller;
     // A paid call draws on no quota; the x402 plugin verifies it next and settles it after.
@@ -130,6 +137,11 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     return payload;
   });
 
+}
+
+/** A key-shaped value in the URL, as sent or percent-decoded (decoding only when there is a %). */
+function keyInUrl(url: string): boolean {
+  return KEY_ANYWHERE.test(url) || (url.includes('%') && KEY_ANYWHERE.test(unescape(url)));
 }
 
 function nextDay(day: string): string {

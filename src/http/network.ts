@@ -33,9 +33,24 @@ export function createNetworkResolver(trustProxy: string[]): (peer: string | und
   });
   const isTrusted = (ip: Parsed) => trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range as never, t.bits));
 
+  // Every request resolves its peer; parsing it with ipaddr.js shows in profiles, and a
+  // server sees the same peers again and again (a proxy, keep-alive clients).
+  const direct = new Map<string, string | null>();
+  const directNetwork = (peer: string): string | null => {
+    let network = direct.get(peer);
+    if (network === undefined) {
+      const ip = parse(peer) ?? ipaddr.parse('0.0.0.0');
+      network = trusted.length === 0 || !isTrusted(ip) ? networkOf(ip) : null;
+      if (direct.size >= 10_000) direct.clear();
+      direct.set(peer, network);
+    }
+    return network;
+  };
+
   return (peer, forwardedFor) => {
+    const network = directNetwork(peer ?? '');
+    if (network !== null) return network;
     const peerIp = parse(peer ?? '') ?? ipaddr.parse('0.0.0.0');
-    if (trusted.length === 0 || !isTrusted(peerIp)) return networkOf(peerIp);
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor ?? '').split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = parse(hops[i]);

@@ -1,38 +1,48 @@
 /**
- * The creation alert (DECISIONS.md section 6): more than 50 anonymous keys service-wide in
- * 10 minutes starts it; it lasts 3 hours after the last such burst. State lives in the store,
- * so it survives restarts and holds across processes.
+ * The creation alert (DECISIONS.md sections 6 and 10): more than 50 anonymous keys created
+ * service-wide within 10 minutes start it, and the 51st is already reduced; it lasts 3 hours
+ * after the last such burst. State lives in the store, so it survives restarts and holds
+ * across processes.
+ *
+ * Each alert is identified by its start time, and a key born in it records that identity: a
+ * key is reduced only while the alert it was born in is still on (bursts that extend it keep
+ * its identity), never by a later, unrelated alert.
  */
 import type { Clock } from '../clock.ts';
 import { LIMITS } from '../plans.ts';
-import type { Store } from '../store/types.ts';
+import type { AlertState, Store } from '../store/types.ts';
 
 const MINUTE = 60_000;
-const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 export class CreationAlert {
   constructor(private readonly store: Store, private readonly clock: Clock) {}
 
-  async isActive(): Promise<boolean> {
-    const until = Number((await this.store.getSetting('alert_until')) ?? 0);
-    return until > this.clock();
+  /** The alert on right now, or null. */
+  async current(): Promise<AlertState | null> {
+    const latest = await this.store.latestAlert();
+    return latest && latest.endsAt > this.clock() ? latest : null;
   }
 
-  /** Counts one anonymous creation; true when this key is born in an alert. */
-  async recordAnonymousCreation(): Promise<boolean> {
+  async isActive(): Promise<boolean> {
+    return (await this.current()) !== null;
+  }
+
+  /** Whether the alert identified by `alertId` (a key's birth alert) is still on. */
+  async isStillOn(alertId: number | null | undefined): Promise<boolean> {
+    if (alertId === null || alertId === undefined) return false;
+    return (await this.current())?.startedAt === alertId;
+  }
+
+  /**
+   * Counts one anonymous creation; returns the identity of the alert this key is born in, or
+   * null when it is born outside one.
+   */
+  async recordAnonymousCreation(): Promise<number | null> {
     const now = this.clock();
-    const minute = Math.floor(now / MINUTE);
-    await this.store.admit(bucket(minute), 1, UNLIMITED);
-    let recent = 0;
-    for (let m = minute - LIMITS.alertWindowMinutes + 1; m <= minute; m++) {
-      recent += await this.store.read(bucket(m));
-    }
+    const recent = await this.store.countAnonymousCreation(now, LIMITS.alertWindowMinutes * 60);
     if (recent > LIMITS.alertThreshold) {
-      await this.store.setSetting('alert_until', String(now + LIMITS.alertHours * 60 * MINUTE));
-      return true;
+      return (await this.store.extendAlert(now, now + LIMITS.alertHours * 60 * MINUTE)).startedAt;
     }
-    return this.isActive();
+    return (await this.current())?.startedAt ?? null;
   }
 }
-
-const bucket = (minute: number) => ({ scope: 'alert', subject: 'anonymous_keys', period: String(minute) });

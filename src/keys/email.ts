@@ -27,6 +27,7 @@ export interface EmailKeyDeps {
 }
 
 const addressRequired = () => new DomainError('invalid_email', 'Send `email`, an address of the form local@domain.tld.');
+const onePerDay = () => new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
 const elsewhere = () =>
   new DomainError('already_claimed_elsewhere', 'This address already holds a free key, or claimed one in the last 24 hours. Use that key (rotate it if it was lost).');
 
@@ -44,12 +45,13 @@ export class EmailKeys {
     const emailHash = verification.emailHash(address);
     const now = clock();
     const addressToday = { scope: 'keys_per_address', subject: emailHash, period: dayOf(now) };
-    if (await store.liveFreeKeyForEmail(emailHash)) {
-      if ((await store.read(addressToday)) > 0) {
-        throw new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
-      }
-      throw elsewhere();
-    }
+    const keyToday = (await store.read(addressToday)) > 0;
+    if (await store.liveFreeKeyForEmail(emailHash)) throw keyToday ? onePerDay() : elsewhere();
+    // Refused before any code is mailed or checked: a key that could never be issued must not
+    // spend one of the address's daily codes. These reads only refuse early; the atomic takes
+    // below still decide.
+    if (keyToday) throw onePerDay();
+    await this.d.keys.checkNetworkAllowance(network);
     if (code !== undefined) {
       await verification.verify('generate', emailHash, address, code);
     } else if (await this.d.alert.isActive()) {
@@ -58,9 +60,7 @@ export class EmailKeys {
       await verification.challenge('generate', emailHash, address);
       throw new DomainError('verification_required', `A free key was issued from your network in the last 24 hours, so we mailed a 6-digit code to ${address}. Send the same request again with \`code\` within ${LIMITS.codeMinutes} minutes.`);
     }
-    if ((await store.admit(addressToday, 1, 1)) === null) {
-      throw new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
-    }
+    if ((await store.admit(addressToday, 1, 1)) === null) throw onePerDay();
     try {
       const issued = await this.d.keys.generateEmail(network, emailHash);
       await store.bindEmail(emailHash, issued.key.id, now);
@@ -90,18 +90,23 @@ export class EmailKeys {
     const networkToday = { scope: 'claims_per_network', subject: network, period: dayOf(now) };
     const tooManyClaims = () =>
       new DomainError('claim_rate_limited', `At most ${LIMITS.claimsPerNetworkPerDay} keys can be claimed from one network per day (UTC). This key stays as it is; try again tomorrow.`);
+    // A read refuses early once the network's claims are used up, with or without a code.
+    if ((await store.read(networkToday)) >= LIMITS.claimsPerNetworkPerDay) throw tooManyClaims();
     if (code === undefined) {
-      if ((await store.read(networkToday)) >= LIMITS.claimsPerNetworkPerDay) throw tooManyClaims();
       await verification.challenge('claim', key.id, address, key.keyPrefix);
       return { status: 'code_sent', email: address };
     }
 
+    // The code is checked before a claim slot is taken: wrong codes never hold one of the
+    // network's slots, not even for a moment, so guesses cannot block a real claim behind the
+    // same network address.
+    await verification.verify('claim', key.id, address, code);
+    // Then the slot, atomically. A race lost here leaves the key as it was.
     if ((await store.admit(networkToday, 1, LIMITS.claimsPerNetworkPerDay)) === null) throw tooManyClaims();
     // Two claims for one address racing on the same day: only one passes this step.
     const addressToday = { scope: 'claims_per_address', subject: emailHash, period: dayOf(now) };
     let addressCounted = false;
     try {
-      await verification.verify('claim', key.id, address, code);
       if ((await store.admit(addressToday, 1, 1)) === null) throw elsewhere();
       addressCounted = true;
       const changed = await store.changePlan(key.id, key.planRev, {

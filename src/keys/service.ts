@@ -14,6 +14,9 @@ export interface IssuedKey {
   reduced: boolean;
 }
 
+const creationLimit = () =>
+  new DomainError('key_creation_limit', `This network has created ${LIMITS.keysPerNetworkPerDay} free keys today (UTC). Existing keys keep working; try again tomorrow.`);
+
 export class KeyService {
   constructor(
     private readonly store: Store,
@@ -29,8 +32,8 @@ export class KeyService {
   /** The anonymous path: no address, at most 3 free keys per network per UTC day. */
   async generateAnonymous(network: string): Promise<IssuedKey> {
     return this.withinNetworkAllowance(network, async () => {
-      const reduced = await this.alert.recordAnonymousCreation();
-      return this.insert({ tier: 'anonymous', network, emailHash: null, alertBorn: reduced });
+      const alertId = await this.alert.recordAnonymousCreation();
+      return this.insert({ tier: 'anonymous', network, emailHash: null, alertBorn: alertId !== null, alertId });
     });
   }
 
@@ -39,11 +42,22 @@ export class KeyService {
     return this.withinNetworkAllowance(network, () => this.insert({ tier: 'email', network, emailHash, alertBorn: false }));
   }
 
+  /**
+   * Refuses early, by a read, when the network has already had its free keys today: lets the
+   * address path refuse before it mails a code for a key that could never be issued. The
+   * allowance itself is still taken atomically when the key is created.
+   */
+  async checkNetworkAllowance(network: string): Promise<void> {
+    if ((await this.store.read(this.perNetwork(network))) >= LIMITS.keysPerNetworkPerDay) throw creationLimit();
+  }
+
+  private perNetwork(network: string) {
+    return { scope: 'keys_per_network', subject: network, period: dayOf(this.clock()) };
+  }
+
   private async withinNetworkAllowance(network: string, create: () => Promise<IssuedKey>): Promise<IssuedKey> {
-    const perNetwork = { scope: 'keys_per_network', subject: network, period: dayOf(this.clock()) };
-    if ((await this.store.admit(perNetwork, 1, LIMITS.keysPerNetworkPerDay)) === null) {
-      throw new DomainError('key_creation_limit', 'This network has created 3 free keys today (UTC). Existing keys keep working; try again tomorrow.');
-    }
+    const perNetwork = this.perNetwork(network);
+    if ((await this.store.admit(perNetwork, 1, LIMITS.keysPerNetworkPerDay)) === null) throw creationLimit();
     try {
       return await create();
     } catch (err) {

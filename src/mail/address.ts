@@ -64,13 +64,15 @@ function throwawayDomains(): Set<string> {
 
 /**
  * True for a throwaway-mail domain (or any subdomain of one) and for the reserved
- * placeholder names: example.com, example.<any TLD> and their subdomains, and anything
- * under .test, .invalid, .localhost or .example.
+ * placeholder names (DECISIONS.md section 7, `example.*`): any domain whose first label is
+ * `example` (example.com, example.co.uk), subdomains of example.<TLD>, and anything under
+ * .test, .invalid, .localhost or .example.
  */
 export function isDisposable(domain: string): boolean {
   const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
   const tld = labels[labels.length - 1]!;
   if (RESERVED_TLDS.has(tld)) return true;
+  if (labels[0] === 'example') return true;
   if (labels.length >= 2 && labels[labels.length - 2] === 'example') return true;
   const list = throwawayDomains();
   // Walk from the full name up to its second-level parent: mail.mailinator.com counts too.

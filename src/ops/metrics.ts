@@ -68,7 +68,7 @@ export class Metrics {
         }
       };
     }
-    const { admit, refund } = store;
+    const { admit, refund, admitAll, refundAll } = store;
     store.admit = async (ref, cost, limit) => {
       const used = await admit(ref, cost, limit);
       this.admits.inc({ scope: ref.scope, result: used === null ? 'refused' : 'admitted' });
@@ -77,6 +77,17 @@ export class Metrics {
     store.refund = async (ref, cost) => {
       const used = await refund(ref, cost);
       this.refunds.inc({ scope: ref.scope });
+      return used;
+    };
+    // Linked counters (a key born in an alert also counts in its month) count once, by the governing one.
+    store.admitAll = async (parts, cost) => {
+      const used = await admitAll(parts, cost);
+      if (parts[0]) this.admits.inc({ scope: parts[0].ref.scope, result: used === null ? 'refused' : 'admitted' });
+      return used;
+    };
+    store.refundAll = async (refs, cost) => {
+      const used = await refundAll(refs, cost);
+      if (refs[0]) this.refunds.inc({ scope: refs[0].scope });
       return used;
     };
   }

@@ -6,7 +6,7 @@ import { dayOf, type Clock } from '../clock.ts';
 import type { CreationAlert } from '../keys/alert.ts';
 import { LIMITS } from '../plans.ts';
 import type { CounterRef, KeyRow, Store } from '../store/types.ts';
-import { effectivePlan, type EffectivePlan } from './plan.ts';
+import { effectivePlan, type EffectivePlan, type KeyCounter } from './plan.ts';
 
 export interface Balance {
   plan: EffectivePlan;
@@ -25,13 +25,18 @@ export class Meter {
   ) {}
 
   async planFor(key: KeyRow): Promise<EffectivePlan> {
-    const alertActive = key.alertBorn ? await this.alert.isActive() : false;
-    return effectivePlan(key, this.clock(), alertActive);
+    // Only the alert the key was born in reduces it; the store is asked only for such keys.
+    const birthAlertOn = key.alertBorn && key.tier === 'anonymous' ? await this.alert.isStillOn(key.alertId) : false;
+    return effectivePlan(key, this.clock(), birthAlertOn);
   }
 
   async admitKey(key: KeyRow, cost: number): Promise<Admission> {
     const plan = await this.planFor(key);
-    const used = await this.store.admit(plan.counter, cost, plan.limit);
+    const { alsoCounts } = plan.counter;
+    // Both counters in one transaction: the call fits both caps or is counted in neither.
+    const used = alsoCounts
+      ? ((await this.store.admitAll([{ ref: plan.counter, limit: plan.limit }, alsoCounts], cost))?.[0] ?? null)
+      : await this.store.admit(plan.counter, cost, plan.limit);
     if (used !== null) return { admitted: true, plan, used };
     return { admitted: false, plan, used: await this.store.read(plan.counter) };
   }
@@ -41,8 +46,11 @@ export class Meter {
     return { plan, used: await this.store.read(plan.counter) };
   }
 
-  refund(counter: CounterRef, cost: number): Promise<number> {
-    return this.store.refund(counter, cost);
+  /** Gives a charge back from every counter it was taken from; returns the governing count. */
+  async refund(counter: KeyCounter, cost: number): Promise<number> {
+    if (!counter.alsoCounts) return this.store.refund(counter, cost);
+    const [used] = await this.store.refundAll([counter, counter.alsoCounts.ref], cost);
+    return used;
   }
 
   trialCounter(network: string): CounterRef {

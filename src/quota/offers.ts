@@ -1,6 +1,6 @@
 /** The machine-readable `options` of a 402 (DECISIONS.md section 5), from the plans table. */
 import { nextMonthStart } from '../clock.ts';
-import { LIMITS, PACKS } from '../plans.ts';
+import { LIMITS, PACKS, type Pack } from '../plans.ts';
 import type { Basis, Tier } from '../store/types.ts';
 
 export interface Rails {
@@ -20,6 +20,9 @@ export interface OfferContext {
   key?: { tier: Tier; basis: Basis };
 }
 
+const packOffer = (baseUrl: string, p: Pack): Offer =>
+  ({ type: 'credits', pack: p.pack, credits: p.credits, price_usd: p.priceUsd, url: `${baseUrl}/v1/credits/buy/${p.pack}` });
+
 export function offers(ctx: OfferContext): Offer[] {
   const list: Offer[] = [];
   if (!ctx.key) list.push({ type: 'generate_key', method: 'POST', url: `${ctx.baseUrl}/v1/keys/generate` });
@@ -27,11 +30,18 @@ export function offers(ctx: OfferContext): Offer[] {
     list.push({ type: 'claim', method: 'email_code', url: `${ctx.baseUrl}/v1/keys/claim`, raises_limit_to: LIMITS.freePerMonth });
   }
   if (ctx.rails.x402 || ctx.rails.card) {
-    for (const p of PACKS) {
-      list.push({ type: 'credits', pack: p.pack, credits: p.credits, price_usd: p.priceUsd, url: `${ctx.baseUrl}/v1/credits/buy/${p.pack}` });
-    }
+    for (const p of PACKS) list.push(packOffer(ctx.baseUrl, p));
   }
   if (ctx.rails.x402 && ctx.x402PriceUsd !== undefined) list.push({ type: 'x402', price_usd: ctx.x402PriceUsd });
   if (ctx.key?.basis === 'monthly') list.push({ type: 'wait', resets_at: nextMonthStart(ctx.now) });
   return list;
+}
+
+/**
+ * A refused pack purchase: the other packs, then this one paid by x402. Claiming, waiting or a
+ * new free key are left out: the caller came to buy credits, and none of those gives any.
+ */
+export function packOffers(baseUrl: string, buying: Pack): Offer[] {
+  const others = PACKS.filter((p) => p.pack !== buying.pack).map((p) => packOffer(baseUrl, p));
+  return [...others, { type: 'x402', price_usd: buying.priceUsd }];
 }

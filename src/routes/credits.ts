@@ -1,11 +1,18 @@
 /** POST /v1/credits/buy/{1k,5k,25k}: a prepaid pack paid by x402 (DECISIONS.md section 9). */
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { LIMITS, PACKS, type Pack } from '../plans.ts';
 import type { Services } from '../services.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The pack a route sells; its 402s offer the other packs (quota/offers.ts). */
+    pack?: Pack;
+  }
+}
 
 const PackBought = Type.Object({
   api_key: Type.String({ description: 'The credits key, shown once.' }),
@@ -21,19 +28,29 @@ const PackBought = Type.Object({
 });
 
 export const creditsRoutes = (services: Services): FastifyPluginAsync => async (app) => {
-  const { keys, config } = services;
+  const { keys, config, store, clock } = services;
+
+  // The key is made before the payment settles and revoked if it does not, rather than made
+  // after: so money never moves without a key to show for it (a store failure or a crash after
+  // settlement would leave a paying buyer with nothing), and the worst a failure here leaves is
+  // a row whose secret was never shown to anyone.
+  const unpaid = new WeakMap<FastifyRequest, string>();
+  const revokeUnpaid = async (req: FastifyRequest) => {
+    const id = unpaid.get(req);
+    if (id) await store.revokeKey(id, clock());
+  };
 
   const buy = (pack: Pack) => app.post(`/v1/credits/buy/${pack.pack}`, {
-    config: { access: { auth: 'optional' }, x402Required: true, x402Price: () => pack.priceUsd },
+    config: { access: { auth: 'optional' }, pack, x402Required: true, x402Price: () => pack.priceUsd, x402Unsettled: revokeUnpaid },
     schema: { response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) } },
   }, async (req, reply) => {
     if (!services.x402) throw railOff(pack, services);
-    // The payment is settled after this answer is ready; the presented key is claimed only then
-    // (app.ts onSettled), and if settlement fails this key's secret is never shown.
+    // The presented key is claimed only once the payment settled (app.ts onSettled).
     const { secret, key } = await keys.insert({
       tier: 'credits', network: req.caller.network, emailHash: null, alertBorn: false,
       limit: pack.credits, lifetimePeriod: `credits:${randomUUID()}`,
     });
+    unpaid.set(req, key.id);
     const presented = req.caller.key;
     reply.code(201);
     return {

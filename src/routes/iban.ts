@@ -4,10 +4,10 @@ import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import { BatchAnswer, ValidateAnswer } from './iban-schemas.ts';
 import { attributionFor, trialBlock } from './presentation.ts';
 
 const Iban = Type.String({ maxLength: LIMITS.ibanMaxChars, description: 'An IBAN; spaces, hyphens, dots, slashes and a leading "IBAN" are allowed.' });
-const IbanResult = Type.Object({ iban: Type.String(), valid: Type.Boolean() }, { additionalProperties: true });
 const batchSize = (body: unknown) => {
   const ibans = (body as { ibans?: unknown } | undefined)?.ibans;
   return Array.isArray(ibans) ? Math.max(ibans.length, 1) : 1;
@@ -20,18 +20,18 @@ export const ibanRoutes = (services: Services): FastifyPluginAsync => async (app
     config: { access: { auth: 'optional', meter: { cost: () => 1, trial: true, priceKey: 'validate' } } },
     schema: {
       body: Type.Object({ iban: Iban }),
-      response: { 200: Type.Object({ ...IbanResult.properties }, { additionalProperties: true }), ...errorResponses(400, 401, 402, 413, 415) },
+      response: { 200: ValidateAnswer, ...errorResponses(400, 401, 402, 413, 415) },
     },
   }, async (req) => {
     const { iban } = req.body as { iban: string };
-    return { ...describe(iban), ...attributionFor(req.caller, services), ...trialBlock(req.caller, services) };
+    return Object.assign(describe(iban), attributionFor(req.caller, services), trialBlock(req.caller, services));
   });
 
   app.post('/v1/iban/batch', {
     config: { access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } } },
     schema: {
       body: Type.Object({ ibans: Type.Array(Iban, { minItems: 1, maxItems: LIMITS.batchMax }) }),
-      response: { 200: Type.Object({ count: Type.Integer(), valid: Type.Integer(), invalid: Type.Integer() }, { additionalProperties: true }), ...errorResponses(400, 401, 402, 413, 415) },
+      response: { 200: BatchAnswer, ...errorResponses(400, 401, 402, 413, 415) },
     },
   }, async (req) => {
     const { ibans } = req.body as { ibans: string[] };

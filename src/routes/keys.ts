@@ -10,11 +10,11 @@ export const keysRoutes = (services: Services): FastifyPluginAsync => async (app
 
   app.post('/v1/keys/generate', {
     config: { access: { auth: 'none' } },
-    // An absent body is valid and means the anonymous path.
-    preValidation: async (req) => { req.body ??= {}; },
+    // Only an absent body means the anonymous path; a JSON null, array or number fails the schema.
+    preValidation: async (req) => { if (req.body === undefined) req.body = {}; },
     schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) } },
   }, async (req, reply) => {
-    const body = (req.body ?? {}) as { email?: string; code?: string; source?: string };
+    const body = req.body as { email?: string; code?: string; source?: string };
     if (body.email !== undefined || body.code !== undefined) {
       const { issued, email } = await services.emailKeys.generate(req.caller.network, body.email, body.code);
       reply.code(201);

@@ -108,4 +108,37 @@ CREATE TABLE payments (
 );
 CREATE INDEX payments_key ON payments (key_id);`,
   },
+  {
+    version: 5,
+    name: 'exact fallback plan of a Pro key',
+    // Keys already Pro get the plan their tier gave before this version (all monthly).
+    sql: `
+ALTER TABLE api_keys ADD COLUMN fallback_basis TEXT;
+ALTER TABLE api_keys ADD COLUMN fallback_cap BIGINT;
+ALTER TABLE api_keys ADD COLUMN fallback_lifetime_period TEXT;
+UPDATE api_keys SET fallback_basis = 'monthly', fallback_cap = CASE WHEN fallback_tier = 'anonymous' THEN 25 ELSE 200 END
+  WHERE fallback_tier IS NOT NULL;`,
+  },
+  {
+    version: 6,
+    name: 'creation alert identity and per-second creation counts',
+    // The alert gets an identity (its start time) and each key born in it records that identity,
+    // so a later, unrelated alert does not reduce it again. Creations are counted per second so
+    // the window is the last 10 minutes to the second, whatever the minute boundaries. A legacy alert in progress keeps going as the
+    // alert started at 0, and keys born in alerts before this version belong to it.
+    sql: `
+ALTER TABLE api_keys ADD COLUMN alert_id BIGINT;
+UPDATE api_keys SET alert_id = 0 WHERE alert_born = 1;
+CREATE TABLE creation_alert (
+  id INTEGER PRIMARY KEY,
+  started_at BIGINT NOT NULL,
+  ends_at BIGINT NOT NULL
+);
+INSERT INTO creation_alert (id, started_at, ends_at)
+  SELECT 1, 0, CAST(value AS BIGINT) FROM settings WHERE name = 'alert_until';
+CREATE TABLE anonymous_creations (
+  second BIGINT PRIMARY KEY,
+  created BIGINT NOT NULL
+);`,
+  },
 ];

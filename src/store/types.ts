@@ -20,20 +20,37 @@ export interface KeyRow {
   emailHash: string | null;
   network: string;
   createdAt: number;
-  /** Born during a creation alert without a proved mailbox: reduced while the alert lasts. */
+  /** Born during a creation alert without a proved mailbox: reduced while that alert lasts. */
   alertBorn: boolean;
+  /**
+   * Identity (start time) of the alert the key was born in, so that only that alert reduces it,
+   * never a later one. Null (or absent) for a key born outside an alert.
+   */
+  alertId?: number | null;
   firstServedAt: number | null;
   /** x402 payments made while presenting the key, in micro-USD. */
   paidMicros: number;
-  /** Tier and basis to return to when a Pro subscription ends. */
-  fallbackTier: Tier | null;
+  /** The free plan to return to, exactly, when a Pro subscription ends; null unless Pro. */
+  fallback: FallbackPlan | null;
   subscriptionId: string | null;
   revokedAt: number | null;
   /** Bumped on every change of tier, basis or limit; guards conditional plan changes. */
   planRev: number;
 }
 
-export type NewKey = Omit<KeyRow, 'firstServedAt' | 'paidMicros' | 'fallbackTier' | 'subscriptionId' | 'revokedAt' | 'planRev'>;
+/**
+ * A free key's plan kept while it is Pro. Basis, cap and lifetime counter are kept with the
+ * tier because a claim by payment is `lifetime` 200 once: rebuilt from the tier alone it would
+ * come back as 200 a month, with its lifetime usage forgotten.
+ */
+export interface FallbackPlan {
+  tier: Tier;
+  basis: Basis;
+  limit: number;
+  lifetimePeriod: string | null;
+}
+
+export type NewKey = Omit<KeyRow, 'firstServedAt' | 'paidMicros' | 'fallback' | 'subscriptionId' | 'revokedAt' | 'planRev'>;
 
 /** A plan change applied only if the key is still at `planRev`. */
 export interface PlanChange {
@@ -42,7 +59,7 @@ export interface PlanChange {
   limit: number;
   lifetimePeriod: string | null;
   emailHash?: string | null;
-  fallbackTier?: Tier | null;
+  fallback?: FallbackPlan | null;
   subscriptionId?: string | null;
   alertBorn?: boolean;
 }
@@ -57,6 +74,8 @@ export interface KeyStore {
   changePlan(id: string, expectedRev: number, change: PlanChange): Promise<boolean>;
   /** Records the first served call (once). */
   markServed(id: string, at: number): Promise<void>;
+  /** Revokes a live key: its secret answers 401 from then on. False when already revoked or unknown. */
+  revokeKey(id: string, at: number): Promise<boolean>;
 }
 
 /** A counter: who (`scope` + `subject`) in which period (a month, a day, or a fixed label). */
@@ -75,6 +94,42 @@ export interface CounterStore {
   /** Takes `cost` back (never below zero). Returns the new count. */
   refund(ref: CounterRef, cost: number): Promise<number>;
   read(ref: CounterRef): Promise<number>;
+  /**
+   * Adds `cost` to every counter, each within its own limit, in one transaction: all or none.
+   * Returns the new counts in the order given, or null when any one refuses.
+   */
+  admitAll(parts: CounterLimit[], cost: number): Promise<number[] | null>;
+  /** Takes `cost` back from every counter (never below zero) in one transaction; new counts in order. */
+  refundAll(refs: CounterRef[], cost: number): Promise<number[]>;
+}
+
+export interface CounterLimit {
+  ref: CounterRef;
+  limit: number;
+}
+
+/** The creation alert as stored: its identity is its start time; it is on while `endsAt` > now. */
+export interface AlertState {
+  startedAt: number;
+  endsAt: number;
+}
+
+/** The creation alert (DECISIONS.md section 6), shared by every process on the database. */
+export interface AlertStore {
+  /**
+   * Counts one anonymous key created at `at` (in per-second buckets) and returns how many were
+   * created in the window of `windowSeconds` whole seconds ending with `at`'s second, this one
+   * included. Its own count is committed before the window is summed, so of keys created
+   * concurrently (even on other processes) the last one counted sees them all.
+   */
+  countAnonymousCreation(at: number, windowSeconds: number): Promise<number>;
+  /**
+   * In one conditional write: extends the alert on at `now` to `endsAt` (it keeps its identity),
+   * or, when none is on, starts one identified by `now`. Returns the alert as it now stands.
+   */
+  extendAlert(now: number, endsAt: number): Promise<AlertState>;
+  /** The latest alert, on or over; null if there never was one. */
+  latestAlert(): Promise<AlertState | null>;
 }
 
 export interface DatasetMeta {
@@ -179,7 +234,7 @@ export interface PaymentStore {
   addPaidMicros(keyId: string, micros: number): Promise<number>;
 }
 
-export interface Store extends KeyStore, PaymentStore, CounterStore, DatasetStore, SettingStore, CheckoutStore, MailboxStore {
+export interface Store extends KeyStore, PaymentStore, CounterStore, DatasetStore, SettingStore, CheckoutStore, MailboxStore, AlertStore {
   readonly engine: 'sqlite' | 'postgres';
   ping(): Promise<void>;
   close(): Promise<void>;

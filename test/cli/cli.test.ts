@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { SHARED_DATA as shared, skipUnlessShared } from '../data/shared-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,14 +49,42 @@ test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reaso
   assert.equal((await run(['data', 'import', 'nonsense', file], env)).code, 1);
 });
 
-const shared = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+test('a file that states no date is refused without --as-of, whatever its modification time, and stores nothing', async () => {
+  const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'as-of.db')}` };
+  const file = join(dir, 'sdn.csv');
+  writeFileSync(file, '906,"HAVIN BANK LIMITED",-0- ,"CUBA",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HAVIGB2L."\r\n');
+  const refused = await run(['data', 'import', 'ofac-sdn', file], env);
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /cannot tell the date of .*sdn\.csv: OFAC sdn\.csv carries no date; pass --as-of YYYY-MM-DD/);
+  assert.match((await run(['data', 'list'], env)).out, /imported: none/);
+  const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03'], env);
+  assert.equal(given.code, 0, given.err);
+  assert.match(given.out, /imported ofac-sdn: 1 records, as of 2024-05-03 \(given by --as-of\)/);
+});
 
-describe('data update downloads from the configured addresses', { skip: !existsSync(shared) && 'the shared reference data is not present' }, () => {
+test('an sdn_advanced.xml is told by its content and dated by its DateOfIssue, with no --as-of', async () => {
+  const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'xml.db')}` };
+  const file = join(dir, 'download.bin');
+  writeFileSync(file, '<?xml version="1.0"?><Sanctions><DateOfIssue><Year>2026</Year><Month>11</Month><Day>7</Day></DateOfIssue>' +
+    '<ReferenceValueSets><FeatureTypeValues><FeatureType ID="1">SWIFT/BIC</FeatureType></FeatureTypeValues></ReferenceValueSets>' +
+    '<DistinctParties><DistinctParty FixedRef="906"><Profile ID="906"><Feature FeatureTypeID="1"><FeatureVersion><VersionDetail>HAVIGB2L</VersionDetail></FeatureVersion></Feature></Profile></DistinctParty></DistinctParties></Sanctions>');
+  const result = await run(['data', 'import', 'ofac-sdn', file], env);
+  assert.equal(result.code, 0, result.err);
+  assert.match(result.out, /imported ofac-sdn: 1 records, as of 2026-11-07 \(stated in the file\), source: OFAC SDN list \(sdn_advanced\.xml\)$/);
+});
+
+const SIX = 'six-bankmaster-v3/bankmaster_V3.csv';
+const SCT = 'epc-scheme-register/SepaAdherence.csv';
+const SCT_INST = 'epc-scheme-register/SepaInstAdherence.csv';
+const SDN = 'ofac-sdn/sdn.csv';
+
+describe('data update downloads from the configured addresses', { skip: skipUnlessShared(SIX, SCT, SCT_INST, SDN) }, () => {
   const served = new Map<string, { path: string; lastModified?: string }>([
-    ['/six/bankmaster_V3.csv', { path: 'six-bankmaster-v3/bankmaster_V3.csv' }],
-    ['/epc/sct/SepaAdherence.csv', { path: 'epc-scheme-register/SepaAdherence.csv', lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
-    ['/epc/sct_inst/SepaInstAdherence.csv', { path: 'epc-scheme-register/SepaInstAdherence.csv', lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
-    ['/ofac/sdn.csv', { path: 'ofac-sdn/sdn.csv', lastModified: 'Fri, 03 May 2024 18:43:23 GMT' }],
+    ['/six/bankmaster_V3.csv', { path: SIX }],
+    ['/epc/sct/SepaAdherence.csv', { path: SCT, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
+    ['/epc/sct_inst/SepaInstAdherence.csv', { path: SCT_INST, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
+    ['/ofac/sdn.csv', { path: SDN, lastModified: 'Fri, 03 May 2024 18:43:23 GMT' }],
+    ['/undated/sdn.csv', { path: SDN }],
   ]);
   const server = createServer((req, res) => {
     const hit = served.get(req.url ?? '');
@@ -79,14 +108,21 @@ describe('data update downloads from the configured addresses', { skip: !existsS
   test('the named kinds are downloaded, dated by Last-Modified and imported', async () => {
     const result = await run(['data', 'update', 'six-bankmaster', 'epc-register', 'ofac-sdn'], env);
     assert.equal(result.code, 0, result.err);
-    assert.match(result.out, /updated six-bankmaster .*as of 2025-09-02/);
-    assert.match(result.out, /updated epc-sct .*as of 2025-09-08/);
+    assert.match(result.out, /updated six-bankmaster .*as of 2025-09-02 \(stated in the file\)/);
+    assert.match(result.out, /updated epc-sct .*as of 2025-09-08 \(the download's Last-Modified date; the file states no date\)/);
     assert.match(result.out, /updated epc-sct-inst .*as of 2025-09-08/);
-    assert.match(result.out, /updated ofac-sdn .*162 records, as of 2024-05-03/);
+    assert.match(result.out, /updated ofac-sdn .*162 records, as of 2024-05-03 \(the download's Last-Modified date/);
+    assert.match((await run(['data', 'list'], env)).out, /ofac-sdn\t162 records\tas of 2024-05-03\t.*\[as_of is the download's Last-Modified date; the file states no date\]/);
     const plane = await loadDataPlane(openSqliteStore(env.MOD97_DATABASE_URL!));
     assert.equal(plane.clearing('00100')?.as_of, '2025-09-02');
     assert.equal(plane.compliance({ bic: 'HAVIGB2L' }).level, 'high');
     assert.deepEqual(plane.sepa('DE').schemes, ['SCT', 'SCT_INST']);
+  });
+
+  test('with no Last-Modified, a dateless download is dated by the day of download and says so', async () => {
+    const result = await run(['data', 'update', 'ofac-sdn'], { ...env, MOD97_DATA_URL_OFAC_SDN: env.MOD97_DATA_URL_OFAC_SDN!.replace('/ofac/', '/undated/') });
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /as of 2026-11-21 \(the day of download; neither the file nor the server states a date\)/);
   });
 
   test('a failed download is reported, exits 1, and leaves the other kinds imported', async () => {

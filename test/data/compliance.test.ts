@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, loadDataPlane } from '../../src/data/index.ts';
+import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, UnscreenableSubject, loadDataPlane } from '../../src/data/index.ts';
 import { importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
@@ -96,4 +96,11 @@ test('every flag names a weight from the one table, and every part names its sou
   for (const f of a.flags) assert.equal(f.weight, RISK_WEIGHTS[f.code]);
   for (const l of a.country_lists) assert.ok(l.source && l.as_of);
   assert.ok(a.sepa?.source && a.sepa.as_of);
+});
+
+test('an IBAN that names no country is refused, never answered "not listed" for a country never identified', () => {
+  for (const iban of ['', 'XX', '  ', '12345', 'XX00 1234']) {
+    assert.throws(() => screened.compliance({ iban }), (e: unknown) => e instanceof UnscreenableSubject && e.code === 'invalid_request' && /names no country/.test(e.message), JSON.stringify(iban));
+  }
+  assert.throws(() => screened.compliance({ bic: 'DEUTXXFF' }), (e: unknown) => e instanceof UnscreenableSubject && e.code === 'invalid_bic' && e.details.reason === 'country_code');
 });

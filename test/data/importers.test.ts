@@ -50,10 +50,10 @@ test('OFAC sdn.csv yields one record per SWIFT/BIC in the remarks, with its prog
     '906,"HAVIN BANK LIMITED",-0- ,"CUBA",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HAVIGB2L; Website www.example.com."\r\n' +
     '7,"TWO CODES BANK",-0- ,"RUSSIA-EO14024] [IFSR",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC ABCDRUMM; alt. SWIFT/BIC ABCDRUMM123."\r\n' +
     '8,"PERSON",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 1970."\r\n\x1a';
-  const parsed = importerFor('ofac-sdn').parse({ bytes: bytes(csv, 'latin1'), name: 'sdn.csv', fileDate: '2024-05-03' });
+  const parsed = importerFor('ofac-sdn').parse({ bytes: bytes(csv, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' });
   assert.deepEqual((parsed.records as SanctionRecord[]).map((r) => r.bic), ['HAVIGB2L', 'ABCDRUMM', 'ABCDRUMM123']);
   assert.deepEqual(parsed.records[1], { bic: 'ABCDRUMM', name: 'TWO CODES BANK', programs: ['RUSSIA-EO14024', 'IFSR'], reference: 'OFAC SDN ent_num 7' });
-  assert.equal(parsed.asOf, '2024-05-03');
+  assert.deepEqual([parsed.asOf, parsed.asOfBasis], ['2024-05-03', 'operator']);
 });
 
 test('an EPC register file is recognised by its name, or by --scheme, and stored per scheme', () => {

@@ -1,37 +1,41 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { type DataPlane, loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { SHARED_DATA as shared, skipUnlessShared } from './shared-files.ts';
 
-const shared = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
-const skip = !existsSync(shared) && 'the shared reference data (/work/shared/data) is not present';
 const file = (path: string) => ({ bytes: readFileSync(shared + path), name: path });
+const SIX = 'six-bankmaster-v3/bankmaster_V3.csv';
+const EPC = ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence'].map((n) => `epc-scheme-register/${n}.csv`);
+const SDN = 'ofac-sdn/sdn.csv';
+const SDN_BICS = 'ofac-sdn/sdn-swift-bic.json';
+const SCL = 'bundesbank-scl-directory/scl-directory.csv';
 
-describe('importing the publishers\' own files', { skip }, () => {
+// each test skips on its own missing files, so one absent file does not fail the others
+describe('importing the publishers\' own files', () => {
   const store = openSqliteStore('sqlite::memory:');
   let plane: DataPlane;
-  const sixRows = () => readFileSync(shared + 'six-bankmaster-v3/bankmaster_V3.csv', 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split(';'));
+  const sixRows = () => readFileSync(shared + SIX, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split(';'));
 
   before(async () => {
-    await importFile(store, 'six-bankmaster', file('six-bankmaster-v3/bankmaster_V3.csv'), 0);
-    for (const name of ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence']) {
-      await importFile(store, 'epc-register', { ...file(`epc-scheme-register/${name}.csv`), asOf: '2025-09-08' }, 0);
+    if (!skipUnlessShared(SIX)) await importFile(store, 'six-bankmaster', file(SIX), 0);
+    for (const path of EPC) {
+      if (!skipUnlessShared(path)) await importFile(store, 'epc-register', { ...file(path), asOf: '2025-09-08' }, 0);
     }
-    await importFile(store, 'ofac-sdn', { ...file('ofac-sdn/sdn.csv'), asOf: '2024-05-03' }, 0);
+    if (!skipUnlessShared(SDN)) await importFile(store, 'ofac-sdn', { ...file(SDN), asOf: '2024-05-03' }, 0);
     plane = await loadDataPlane(store);
   });
 
-  test('the SIX V3 file is stored whole with its valid-on date and creation stamp', async () => {
+  test('the SIX V3 file is stored whole with its valid-on date and creation stamp', { skip: skipUnlessShared(SIX) }, async () => {
     const six = await store.getDataset('six-bankmaster');
     assert.equal(six?.meta.count, sixRows().length);
     assert.equal(six?.meta.asOf, '2025-09-02');
     assert.match(six?.meta.source ?? '', /V3 created 2025-09-01/);
   });
 
-  test('every IID of the SIX file resolves through clearing, with and without leading zeros', () => {
+  test('every IID of the SIX file resolves through clearing, with and without leading zeros', { skip: skipUnlessShared(SIX) }, () => {
     for (const row of sixRows()) {
       const iid = row[0]!;
       const c = plane.clearing(iid.padStart(5, '0'));
@@ -44,13 +48,13 @@ describe('importing the publishers\' own files', { skip }, () => {
     }
   });
 
-  test('an imported SIX file replaces the bundled 2020 Swiss data', () => {
+  test('an imported SIX file replaces the bundled 2020 Swiss data', { skip: skipUnlessShared(SIX) }, () => {
     assert.equal(plane.clearing('100')?.as_of, '2025-09-02');
     assert.equal(plane.clearingSummary('100')?.source, 'SIX BankMaster V3 created 2025-09-01 16:30');
     assert.equal(plane.bankForIban('CH', '00230')?.as_of, '2025-09-02');
   });
 
-  test('the four EPC registers give each member country its schemes and each bank its adherence', async () => {
+  test('the four EPC registers give each member country its schemes and each bank its adherence', { skip: skipUnlessShared(...EPC) }, async () => {
     for (const kind of ['epc-sct', 'epc-sct-inst', 'epc-sdd-core', 'epc-sdd-b2b']) {
       assert.ok(((await store.getDataset(kind))?.meta.count ?? 0) > 2000, kind);
     }
@@ -60,8 +64,8 @@ describe('importing the publishers\' own files', { skip }, () => {
     assert.deepEqual(bank?.schemes, ['SCT', 'SCT_INST', 'SDD_CORE']);
   });
 
-  test('every BIC named in the SDN remarks is flagged as sanctioned', () => {
-    const expected = JSON.parse(readFileSync(shared + 'ofac-sdn/sdn-swift-bic.json', 'utf8')) as { entries: { bics: string[] }[] };
+  test('every BIC named in the SDN remarks is flagged as sanctioned', { skip: skipUnlessShared(SDN, SDN_BICS) }, () => {
+    const expected = JSON.parse(readFileSync(shared + SDN_BICS, 'utf8')) as { entries: { bics: string[] }[] };
     const bics = expected.entries.flatMap((e) => e.bics);
     assert.ok(bics.length > 100);
     for (const bic of bics) {
@@ -71,8 +75,13 @@ describe('importing the publishers\' own files', { skip }, () => {
     }
   });
 
-  test('the Bundesbank SCL directory is refused as a BLZ file and leaves the store unchanged', async () => {
-    await assert.rejects(importFile(store, 'bundesbank-blz', { ...file('bundesbank-scl-directory/scl-directory.csv'), asOf: '2025-08-25' }, 0), ImportError);
+  test('the Bundesbank SCL directory is refused as a BLZ file and leaves the store unchanged', { skip: skipUnlessShared(SCL) }, async () => {
+    await assert.rejects(importFile(store, 'bundesbank-blz', { ...file(SCL), asOf: '2025-08-25' }, 0), ImportError);
     assert.equal(await store.getDataset('bundesbank-blz'), null);
   });
+});
+
+test('a missing reference file skips only its tests, named in the reason', () => {
+  assert.equal(skipUnlessShared('no-such-folder/file.csv'), `${shared}no-such-folder/file.csv is not present`);
+  assert.equal(skipUnlessShared(), false);
 });

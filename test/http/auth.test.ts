@@ -25,6 +25,32 @@ describe('credentials', () => {
     assert.equal(usage.body.used, 0, 'nothing was charged');
   });
 
+  test('a key hidden by JSON escapes in a body value or member name is still key_in_body and not charged', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const escaped = `\\u0069fk_${key.slice(4)}`;
+    for (const raw of [`{"iban":"${IBAN}","k":"${escaped}"}`, `{"${escaped}":1,"iban":"${IBAN}"}`, `{"iban":"${IBAN}","k":[{"deep":"ifk_${key.slice(4, 40)}\\u0030${key.slice(41)}"}]}`]) {
+      const r = await svc.call('/v1/iban/validate', { key, raw, headers: { 'content-type': 'application/json' } });
+      assert.equal(r.status, 400, raw);
+      assert.equal(r.body.error, 'key_in_body');
+    }
+    const harmless = await svc.call('/v1/iban/validate', { key, raw: `{"iban":"${IBAN}","note":"a \\"quoted\\" \\u0069fk_ prefix"}`, headers: { 'content-type': 'application/json' } });
+    assert.equal(harmless.status, 200, 'escapes without a key are fine');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1);
+  });
+
+  test('a percent-encoded key in the query string is still key_in_url', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const encoded = `%69fk%5F${key.slice(4)}`;
+    for (const query of [`?api_key=${encoded}`, `?x=%zz&api_key=${encoded}`]) {
+      const r = await svc.call(`/v1/keys/usage${query}`, { key });
+      assert.equal(r.status, 400, query);
+      assert.equal(r.body.error, 'key_in_url');
+    }
+    assert.equal((await svc.call('/v1/keys/usage?x=%20', { key })).status, 200, 'other percent-encoding is fine');
+  });
+
   test('an unknown key is 401 invalid_api_key', async () => {
     const svc = await startService();
     const r = await svc.call('/v1/iban/validate', { key: `ifk_${'0'.repeat(64)}`, json: { iban: IBAN } });

@@ -63,6 +63,13 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     await expectClientError(nestedObject, 400, 'invalid_request');
   });
 
+  test('a URL the router cannot decode is 400 invalid_request with the service\'s error body', async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/bic/%zz');
+    await expectClientError(r, 400, 'invalid_request');
+    assert.deepEqual(Object.keys(r.body).sort(), ['error', 'message'], 'not Fastify\'s own body');
+  });
+
   test('an unknown route is a JSON 404', async () => {
     const svc = await startService();
     await expectClientError(await svc.call('/v1/nope'), 404, 'not_found');

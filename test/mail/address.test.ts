@@ -81,7 +81,7 @@ describe('throwaway and placeholder domains', () => {
   });
 
   test('the reserved placeholder names are refused', () => {
-    for (const domain of ['example.com', 'example.net', 'example.org', 'example.de', 'mail.example.com', 'foo.test', 'x.invalid', 'localhost', 'app.localhost', 'shop.example']) {
+    for (const domain of ['example.com', 'example.net', 'example.org', 'example.de', 'mail.example.com', 'example.co.uk', 'example.com.au', 'EXAMPLE.CO.UK', 'foo.test', 'x.invalid', 'localhost', 'app.localhost', 'shop.example']) {
       assert.equal(isDisposable(domain), true, domain);
     }
   });

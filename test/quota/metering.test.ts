@@ -82,6 +82,34 @@ describe('quota on a key', () => {
     assert.deepEqual([usage.body.used, usage.body.limit, usage.body.basis, usage.body.month], [4, 200, 'lifetime', '2027-01']);
   });
 
+  test('a call answered 5xx is refunded, and the headers show the balance after the refund', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    // Test double, only to force a failure after admission: the BIC lookup throws.
+    svc.services.data.bic = function failingBicLookup() { throw new Error('lookup failed'); };
+    const r = await svc.call('/v1/bic/DEUTDEFF', { key });
+    assert.equal(r.status, 500);
+    assert.equal(r.body.error, 'internal_error');
+    assert.equal(r.headers['x-quota-used'], '0');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
+  });
+
+  test('a batch served on a free key carries attribution; on a paid key it carries none', async () => {
+    const svc = await startService();
+    const free = await svc.newKey();
+    const onFree = await svc.call('/v1/iban/batch', { key: free, json: { ibans: [IBAN, IBAN] } });
+    assert.equal(onFree.status, 200);
+    assert.equal(onFree.body.attribution.text, 'Powered by mod97');
+    assert.equal(onFree.body.attribution.url, svc.url);
+    const paid = await svc.newKey('127.0.0.2');
+    const row = (await svc.services.keys.authenticate(paid))!;
+    await svc.services.store.changePlan(row.id, row.planRev, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null });
+    const onPaid = await svc.call('/v1/iban/batch', { key: paid, json: { ibans: [IBAN, IBAN] } });
+    assert.equal(onPaid.status, 200);
+    assert.equal(onPaid.body.count, 2);
+    assert.equal('attribution' in onPaid.body, false);
+  });
+
   test('a credits key draws n per batch from its balance and a refused call gives the credits back', async () => {
     const svc = await startService();
     const { secret } = await svc.services.keys.insert({ tier: 'credits', network: '127.0.0.1', emailHash: null, alertBorn: false, limit: 1000, lifetimePeriod: 'credits:test' });

@@ -6,7 +6,7 @@ import type { KeyRow } from '../../src/store/types.ts';
 const base: KeyRow = {
   id: 'k1', keyHash: 'h', keyPrefix: 'ifk_abcd', tier: 'anonymous', basis: 'monthly', limit: 25, lifetimePeriod: null,
   emailHash: null, network: '127.0.0.1', createdAt: 0, alertBorn: false, firstServedAt: null, paidMicros: 0,
-  fallbackTier: null, subscriptionId: null, revokedAt: null, planRev: 0,
+  fallback: null, subscriptionId: null, revokedAt: null, planRev: 0,
 };
 const nov = Date.parse('2026-11-21T00:00:00Z');
 

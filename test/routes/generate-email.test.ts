@@ -36,6 +36,7 @@ describe('POST /v1/keys/generate with an address', () => {
       [{ email: 'x@mailinator.com' }, 'disposable_email'],
       [{ email: 'x@inbox.mailinator.com' }, 'disposable_email'],
       [{ email: 'x@example.com' }, 'disposable_email'],
+      [{ email: 'x@example.co.uk' }, 'disposable_email'],
       [{ email: 'x@shop.test' }, 'disposable_email'],
     ];
     for (const [json, error] of cases) {
@@ -138,14 +139,19 @@ describe('POST /v1/keys/generate with an address', () => {
     assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.10'))).status, 429);
   });
 
-  test('an email key counts against the 3 free keys a network may create per day (429 key_creation_limit)', async () => {
+  test('an email key counts against the 3 free keys a network may create per day: the 4th is 429 key_creation_limit before any code is mailed', async () => {
     const { svc, smtp } = await startMailService();
     for (let i = 0; i < 3; i++) await svc.newKey('127.0.2.1');
     const email = address('fourth');
-    assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.2.1'))).status, 403);
-    const code = await smtp.nextCode(email);
-    const fourth = await svc.call('/v1/keys/generate', generate({ email, code }, '127.0.2.1'));
-    assert.equal(fourth.status, 429);
-    assert.equal(fourth.body.error, 'key_creation_limit');
+    for (const json of [{ email }, { email, code: '123456' }]) {
+      const fourth = await svc.call('/v1/keys/generate', generate(json, '127.0.2.1'));
+      assert.equal(fourth.status, 429);
+      assert.equal(fourth.body.error, 'key_creation_limit');
+    }
+    assert.equal(smtp.messages.length, 0, 'no code mailed for a key that cannot be issued');
+    await svc.newKey('127.0.2.4');
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.2.4'))).status, 403, `the address still has code ${i + 1} of 5 today`);
+    }
   });
 });

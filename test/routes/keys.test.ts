@@ -36,6 +36,17 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
     assert.equal(typeof r.body.message, 'string');
   });
 
+  test('a JSON null, array, number or string body is 400 invalid_request: only an absent body is the anonymous path', async () => {
+    const svc = await startService();
+    for (const json of [null, [], [{ source: 'docs' }], 0, 42, 'docs']) {
+      const r = await svc.call('/v1/keys/generate', { json, from: '127.0.0.4' });
+      assert.equal(r.status, 400, JSON.stringify(json));
+      assert.equal(r.body.error, 'invalid_request');
+      assert.equal(typeof r.body.message, 'string');
+    }
+    assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.4' })).status, 201, 'no key was counted for the network');
+  });
+
   test('the 4th free key from one network in a UTC day is refused, existing keys keep working, other networks are not affected', async () => {
     const svc = await startService();
     const keys = [];
@@ -46,6 +57,8 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
     for (const key of keys) {
       const usage = await svc.call('/v1/keys/usage', { key, from: '127.0.0.5' });
       assert.equal(usage.status, 200);
+      const data = await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' }, from: '127.0.0.5' });
+      assert.equal(data.status, 200, 'an existing key still serves data calls');
     }
     assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.6' })).status, 201);
     svc.clock.advance(24 * 3600_000);
@@ -108,6 +121,20 @@ describe('POST /v1/keys/rotate', () => {
     assert.equal(old.body.error, 'invalid_api_key');
     const usage = await svc.call('/v1/keys/usage', { key: r.body.api_key });
     assert.equal(usage.body.used, 3, 'rotating never resets or doubles the quota');
+  });
+
+  test('two rotations of one key at once: exactly one gets the new secret, the other 401, counters kept', async () => {
+    const svc = await startService();
+    const oldKey = await svc.newKey();
+    for (let i = 0; i < 2; i++) await svc.call('/v1/iban/validate', { key: oldKey, json: { iban: 'DE89370400440532013000' } });
+    const replies = await Promise.all([1, 2].map(() => svc.call('/v1/keys/rotate', { method: 'POST', key: oldKey })));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 401]);
+    const winner = replies.find((r) => r.status === 200)!;
+    assert.equal(replies.find((r) => r.status === 401)!.body.error, 'invalid_api_key');
+    assert.equal((await svc.call('/v1/keys/usage', { key: oldKey })).status, 401);
+    const usage = await svc.call('/v1/keys/usage', { key: winner.body.api_key });
+    assert.equal(usage.status, 200);
+    assert.equal(usage.body.used, 2);
   });
 
   test('needs a key: 401 missing_api_key without one', async () => {

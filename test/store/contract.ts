@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { NewKey, Store } from '../../src/store/types.ts';
+import { alertContract } from './alert-contract.ts';
 import { mailboxContract } from './mailbox-contract.ts';
 
 export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
@@ -85,6 +86,29 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       assert.deepEqual([after?.tier, after?.basis, after?.limit, after?.lifetimePeriod, after?.planRev], ['claimed', 'lifetime', 200, 'lifetime:x', 1]);
     });
 
+    test('a plan change keeps, and later clears, the exact plan to fall back to', async () => {
+      const row = newKeyRow({ tier: 'claimed', basis: 'lifetime', limit: 200, lifetimePeriod: 'lifetime:1' });
+      await store.insertKey(row);
+      assert.equal((await store.keyById(row.id))?.fallback, null);
+      const fallback = { tier: 'claimed' as const, basis: 'lifetime' as const, limit: 200, lifetimePeriod: 'lifetime:1' };
+      assert.equal(await store.changePlan(row.id, 0, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null, fallback }), true);
+      assert.deepEqual((await store.keyById(row.id))?.fallback, fallback);
+      assert.equal(await store.changePlan(row.id, 1, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null }), true);
+      assert.deepEqual((await store.keyById(row.id))?.fallback, fallback, 'a change that names no fallback keeps it');
+      assert.equal(await store.changePlan(row.id, 2, { ...fallback, fallback: null }), true);
+      assert.equal((await store.keyById(row.id))?.fallback, null);
+    });
+
+    test('a revoked key is no longer found by its hash; revoking twice changes nothing', async () => {
+      const row = newKeyRow();
+      await store.insertKey(row);
+      assert.equal(await store.keyByHash(row.keyHash).then((k) => k?.id), row.id);
+      assert.equal(await store.revokeKey(row.id, 500), true);
+      assert.equal(await store.revokeKey(row.id, 600), false);
+      assert.equal(await store.keyByHash(row.keyHash), null);
+      assert.equal((await store.keyById(row.id))?.revokedAt, 500);
+    });
+
     test('the first served call is recorded once', async () => {
       const row = newKeyRow();
       await store.insertKey(row);
@@ -135,5 +159,6 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
     });
 
     mailboxContract(() => store);
+    alertContract(() => store);
   });
 }

@@ -24,7 +24,8 @@ export const bundesbankBlz: Importer = {
     const text = decodeText(input.bytes);
     const records = text.startsWith('"Bankleitzahl"') || text.startsWith('Bankleitzahl') ? fromCsv(text) : fromFixedWidth(text);
     if (records.length === 0) throw new ImportError(`${input.name} is not a Bundesbank BLZ file (no records with Merkmal 1)`);
-    return { kind: 'bundesbank-blz', source: 'Deutsche Bundesbank Bankleitzahlendatei', asOf: resolveAsOf(input, null, dateInName(input.name)), records };
+    const dated = resolveAsOf(input, null, dateInName(input.name), 'the BLZ file carries no date (the Bundesbank states its validity period on the download page)');
+    return { kind: 'bundesbank-blz', source: 'Deutsche Bundesbank Bankleitzahlendatei', ...dated, records };
   },
 };
 

@@ -47,6 +47,7 @@ export const epcRegister: Importer = {
         city: r['City'] || null,
         readiness_date: r['Readiness Date'] || null,
       }));
-    return { kind: epcDatasetKind(scheme), source: `EPC Register of Participants, ${scheme}`, asOf: resolveAsOf(input, null, dateInName(input.name)), records };
+    const dated = resolveAsOf(input, null, dateInName(input.name), 'the EPC register export carries no date');
+    return { kind: epcDatasetKind(scheme), source: `EPC Register of Participants, ${scheme}`, ...dated, records };
   },
 };

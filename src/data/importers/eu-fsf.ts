@@ -38,6 +38,7 @@ export const euFsf: Importer = {
       found.set(`${id}:${number}`, { bic: number, name: id, programs: programme ? [programme] : [], reference: `EU FSF ${r['Entity_EU_ReferenceNumber'] || `entity ${id}`}` });
     }
     const records = [...found.values()].map((r) => ({ ...r, name: names.get(r.name) ?? '' }));
-    return { kind: 'eu-fsf', source: 'EU consolidated financial sanctions list (FSF)', asOf: resolveAsOf(input, isoDate(rows[0]!['fileGenerationDate']), dateInName(input.name)), records };
+    const dated = resolveAsOf(input, isoDate(rows[0]!['fileGenerationDate']), dateInName(input.name), 'its fileGenerationDate column is empty');
+    return { kind: 'eu-fsf', source: 'EU consolidated financial sanctions list (FSF)', ...dated, records };
   },
 };

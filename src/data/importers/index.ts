@@ -6,11 +6,11 @@ import { euFsf } from './eu-fsf.ts';
 import { gleifBicLei } from './gleif-bic-lei.ts';
 import { ofacSdn } from './ofac-sdn.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
-import { type ImportInput, ImportError, type Importer } from './types.ts';
+import { type ImportInput, ImportError, type Importer, storedSource } from './types.ts';
 
 export { epcDatasetKind } from './epc-register.ts';
 export type { BlzRecord } from './bundesbank-blz.ts';
-export { ImportError, type ImportInput, type Importer } from './types.ts';
+export { AS_OF_BASIS_WORDS, downloadDateNote, ImportError, type ImportInput, type Importer } from './types.ts';
 
 export const IMPORTERS: readonly Importer[] = [sixBankmaster, bundesbankBlz, epcRegister, ofacSdn, euFsf, gleifBicLei];
 
@@ -20,9 +20,13 @@ export function importerFor(kind: string): Importer {
   return importer;
 }
 
-/** Parses one publisher file and stores it as a whole dataset, replacing the previous one. */
+/**
+ * Parses one publisher file and stores it as a whole dataset, replacing the previous one. The
+ * returned source is the stored one (with its caveat when only the download dates it).
+ */
 export async function importFile(store: DatasetStore, kind: string, input: ImportInput, now: number): Promise<ParsedDataset<unknown>> {
   const parsed = importerFor(kind).parse(input);
-  await store.putDataset({ kind: parsed.kind, source: parsed.source, asOf: parsed.asOf, importedAt: now, count: parsed.records.length }, parsed.records);
-  return parsed;
+  const source = storedSource(parsed);
+  await store.putDataset({ kind: parsed.kind, source, asOf: parsed.asOf, importedAt: now, count: parsed.records.length }, parsed.records);
+  return { ...parsed, source };
 }

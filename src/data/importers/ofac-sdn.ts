@@ -1,35 +1,53 @@
 import type { ParsedDataset, SanctionRecord } from '../types.ts';
+import { readSdnAdvancedXml } from './ofac-sdn-xml.ts';
 import { dateInName, decodeText, parseDelimited } from './text.ts';
-import { ImportError, type Importer, resolveAsOf } from './types.ts';
+import { ImportError, type ImportInput, type Importer, resolveAsOf } from './types.ts';
 
 const SWIFT_IN_REMARKS = /SWIFT\/BIC\s+([A-Z0-9]{8}(?:[A-Z0-9]{3})?)\b/g;
+
+/** True when the bytes open like an XML document (after a BOM and white space), whatever the file is called. */
+function looksLikeXml(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 64)).replace(/^(\xEF\xBB\xBF|\uFEFF)/, '');
+  return head.trimStart().startsWith('<');
+}
 
 /**
  * OFAC's sdn.csv (no header; ent_num, name, type, program, ..., remarks). Only entries whose
  * remarks carry "SWIFT/BIC <code>" are kept: the check is by bank, not by name. OFAC cuts long
- * remarks short in sdn.csv, so a few BICs may be missed.
+ * remarks short in sdn.csv, so a few BICs may be missed. The file carries no date.
  */
+function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
+  const rows = parseDelimited(decodeText(input.bytes), ',');
+  if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0]!.trim()))) {
+    throw new ImportError(`${input.name} is not OFAC sdn.csv (rows of 12 fields starting with ent_num) nor sdn_advanced.xml`);
+  }
+  const records: SanctionRecord[] = [];
+  for (const r of rows) {
+    for (const [, bic] of (r[11] ?? '').matchAll(SWIFT_IN_REMARKS)) {
+      records.push({
+        bic: bic!,
+        name: r[1]!.trim(),
+        programs: r[3]!.replace(/^\[|\]$/g, '').split(/\]\s*\[/).map((p) => p.trim()).filter((p) => p && p !== '-0-'),
+        reference: `OFAC SDN ent_num ${r[0]!.trim()}`,
+      });
+    }
+  }
+  const dated = resolveAsOf(input, null, dateInName(input.name), 'OFAC sdn.csv carries no date');
+  return { kind: 'ofac-sdn', source: 'OFAC SDN list (sdn.csv)', ...dated, records };
+}
+
+/** sdn_advanced.xml: the SWIFT/BIC features of the parties, dated by the file's DateOfIssue. */
+function fromAdvancedXml(input: ImportInput): ParsedDataset<SanctionRecord> {
+  const { issued, records } = readSdnAdvancedXml(input.bytes, input.name);
+  const dated = resolveAsOf(input, issued, dateInName(input.name), 'its DateOfIssue is missing');
+  return { kind: 'ofac-sdn', source: 'OFAC SDN list (sdn_advanced.xml)', ...dated, records };
+}
+
+/** OFAC SDN, from `sdn.csv` or `sdn_advanced.xml`, told apart by content, not by file name. */
 export const ofacSdn: Importer = {
   kind: 'ofac-sdn',
   title: 'OFAC Specially Designated Nationals (entries with a SWIFT/BIC)',
-  defaultUrls: ['https://www.treasury.gov/ofac/downloads/sdn.csv'],
-  parse(input): ParsedDataset<SanctionRecord> {
-    const rows = parseDelimited(decodeText(input.bytes), ',');
-    if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0]!.trim()))) {
-      throw new ImportError(`${input.name} is not OFAC sdn.csv (rows of 12 fields starting with ent_num)`);
-    }
-    const records: SanctionRecord[] = [];
-    for (const r of rows) {
-      const remarks = r[11] ?? '';
-      for (const [, bic] of remarks.matchAll(SWIFT_IN_REMARKS)) {
-        records.push({
-          bic: bic!,
-          name: r[1]!.trim(),
-          programs: r[3]!.replace(/^\[|\]$/g, '').split(/\]\s*\[/).map((p) => p.trim()).filter((p) => p && p !== '-0-'),
-          reference: `OFAC SDN ent_num ${r[0]!.trim()}`,
-        });
-      }
-    }
-    return { kind: 'ofac-sdn', source: 'OFAC SDN list (sdn.csv)', asOf: resolveAsOf(input, null, dateInName(input.name)), records };
-  },
+  // the XML dates itself and is not cut short like sdn.csv's remarks
+  defaultUrls: ['https://www.treasury.gov/ofac/downloads/sanctions/1.0/sdn_advanced.xml'],
+  parse: (input) => (looksLikeXml(input.bytes) ? fromAdvancedXml(input) : fromCsv(input)),
 };

@@ -17,11 +17,9 @@ export const sixBankmaster: Importer = {
     if (records.length === 0) throw new ImportError(`${input.name} holds no IID rows`);
     const stamp = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})/.exec(header[21] ?? '');
     const created = stamp ? ` created ${stamp[1]}-${stamp[2]}-${stamp[3]} ${stamp[4]}:${stamp[5]}` : '';
-    return {
-      kind: 'six-bankmaster',
-      source: `SIX BankMaster V3${created}`,
-      asOf: resolveAsOf(input, records[0]?.valid_on ?? null, null),
-      records,
-    };
+    // every row carries its "Valid on" day; the newest one dates the file as a whole
+    const validOn = records.reduce<string | null>((max, r) => (r.valid_on && (!max || r.valid_on > max) ? r.valid_on : max), null);
+    const dated = resolveAsOf(input, validOn, null, 'no row has a "Valid on" date');
+    return { kind: 'six-bankmaster', source: `SIX BankMaster V3${created}`, ...dated, records };
   },
 };

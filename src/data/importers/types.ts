@@ -1,4 +1,4 @@
-import type { ParsedDataset } from '../types.ts';
+import type { AsOfBasis, ParsedDataset } from '../types.ts';
 
 /** What an importer receives: the publisher's file as bytes, and what is known about it. */
 export interface ImportInput {
@@ -7,8 +7,12 @@ export interface ImportInput {
   name: string;
   /** Operator's `--as-of`, used when the format carries no date of its own. */
   asOf?: string;
-  /** File modification time or HTTP Last-Modified (YYYY-MM-DD): the last resort for `asOf`. */
-  fileDate?: string;
+  /**
+   * Set by `mod97 data update` only: the download's date, the last resort when neither the
+   * file nor the operator dates it. A local file's modification time is never used: copying
+   * an old file would make it look current.
+   */
+  download?: { date: string; basis: 'last_modified' | 'download_time' };
   /** Explicit EPC scheme (`SCT`, `SCT_INST`, `SDD_CORE`, `SDD_B2B`) when the name does not say. */
   scheme?: string;
 }
@@ -23,11 +27,43 @@ export interface Importer {
 
 export class ImportError extends Error {}
 
-/** The format's own date wins, then `--as-of`, then a date in the file name, then the file date. */
-export function resolveAsOf(input: ImportInput, fromFormat: string | null, fromName: string | null): string {
-  const asOf = fromFormat ?? input.asOf ?? fromName ?? input.fileDate;
-  if (!asOf || !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) {
-    throw new ImportError(`cannot tell the date of ${input.name}: pass --as-of YYYY-MM-DD`);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The date a dataset is valid for, and what it rests on: the format's own date wins, then
+ * `--as-of`, then a date in the publisher's file name, then (data update only) the download.
+ * `what` names the format in the error, e.g. "OFAC sdn.csv carries no date".
+ */
+export function resolveAsOf(input: ImportInput, fromFormat: string | null, fromName: string | null, what: string): { asOf: string; asOfBasis: AsOfBasis } {
+  const candidates: [string | null | undefined, AsOfBasis][] = [
+    [fromFormat, 'file'],
+    [input.asOf, 'operator'],
+    [fromName, 'file_name'],
+    [input.download?.date, input.download?.basis ?? 'download_time'],
+  ];
+  for (const [date, basis] of candidates) {
+    if (date && ISO_DATE.test(date)) return { asOf: date, asOfBasis: basis };
   }
-  return asOf;
+  throw new ImportError(`cannot tell the date of ${input.name}: ${what}; pass --as-of YYYY-MM-DD (the day the publisher issued the file)`);
 }
+
+/** How a dataset's as_of was found, in words (CLI output and stored caveats). */
+export const AS_OF_BASIS_WORDS: Record<AsOfBasis, string> = {
+  file: 'stated in the file',
+  operator: 'given by --as-of',
+  file_name: "from the publisher's file name",
+  last_modified: "the download's Last-Modified date; the file states no date",
+  download_time: 'the day of download; neither the file nor the server states a date',
+};
+
+/**
+ * The source name stored with a dataset. A download-dated one carries its caveat in the name,
+ * so that every answer naming the source says its as_of is only the download's date.
+ */
+export function storedSource(parsed: ParsedDataset<unknown>): string {
+  const byDownload = parsed.asOfBasis === 'last_modified' || parsed.asOfBasis === 'download_time';
+  return byDownload ? `${parsed.source} [as_of is ${AS_OF_BASIS_WORDS[parsed.asOfBasis]}]` : parsed.source;
+}
+
+/** The caveat of a stored source name, or null when the dataset is dated by its file or operator. */
+export const downloadDateNote = (source: string): string | null => /\[(as_of is the [^\]]+)\]$/.exec(source)?.[1] ?? null;

@@ -6,12 +6,10 @@
 import type { Clock } from '../../clock.ts';
 import type { KeyService } from '../../keys/service.ts';
 import { FREE_TIERS, LIMITS, PLAN } from '../../plans.ts';
-import type { KeyRow, PlanChange, Store, Tier } from '../../store/types.ts';
+import type { FallbackPlan, KeyRow, PlanChange, Store, Tier } from '../../store/types.ts';
 
 /** Keys bought by card belong to no network: they must not count against free-key limits. */
 export const CARD_NETWORK = 'card';
-
-type FreeTier = 'anonymous' | 'email' | 'claimed';
 
 export class CardFulfilment {
   constructor(
@@ -42,32 +40,33 @@ export class CardFulfilment {
     });
   }
 
-  /** Pro on a free key, remembering the tier to fall back to. A Pro key only takes a newer subscription id. */
+  /** Pro on a free key, remembering its plan to fall back to. A Pro key only takes a newer subscription id. */
   startPro(keyId: string, subscriptionId: string): Promise<boolean> {
     return this.changeIf(keyId, (key) => {
       if (key.tier === 'pro') return key.subscriptionId === subscriptionId ? null : { ...proPlan(), subscriptionId };
       if (!FREE_TIERS.has(key.tier)) return null;
-      return { ...proPlan(), fallbackTier: key.tier, subscriptionId, alertBorn: false };
+      return { ...proPlan(), fallback: planOf(key), subscriptionId, alertBorn: false };
     });
   }
 
   /**
-   * Pro ends (or goes unpaid): back to the free tier the key had. Only the subscription that
-   * gave Pro can take it away. After an end that Stripe never reverses the subscription id is
-   * dropped; after `unpaid` it is kept so that paying the invoice can bring Pro back (resumePro).
+   * Pro ends (or goes unpaid): back to the exact free plan the key had, a lifetime claim with its
+   * counter included. Only the subscription that gave Pro can take it away. After an end that
+   * Stripe never reverses the subscription id is dropped; after `unpaid` it is kept so that
+   * paying the invoice can bring Pro back (resumePro).
    */
   endPro(keyId: string, subscriptionId: string, final: boolean): Promise<boolean> {
     return this.changeIf(keyId, (key) => {
       if (key.tier !== 'pro' || key.subscriptionId !== subscriptionId) return null;
-      const tier: FreeTier = key.fallbackTier && FREE_TIERS.has(key.fallbackTier) ? (key.fallbackTier as FreeTier) : 'anonymous';
-      return { tier, ...PLAN[tier], lifetimePeriod: null, fallbackTier: null, subscriptionId: final ? null : subscriptionId };
+      const back = key.fallback && FREE_TIERS.has(key.fallback.tier) ? key.fallback : { tier: 'anonymous' as const, ...PLAN.anonymous, lifetimePeriod: null };
+      return { ...back, fallback: null, subscriptionId: final ? null : subscriptionId };
     });
   }
 
   /** An unpaid subscription paid again: Pro comes back to the key it left. */
   resumePro(keyId: string, subscriptionId: string): Promise<boolean> {
     return this.changeIf(keyId, (key) => key.tier === 'pro' || key.subscriptionId !== subscriptionId || !FREE_TIERS.has(key.tier) ? null
-      : { ...proPlan(), fallbackTier: key.tier, subscriptionId });
+      : { ...proPlan(), fallback: planOf(key), subscriptionId });
   }
 
   /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
@@ -84,3 +83,5 @@ export class CardFulfilment {
 }
 
 const proPlan = (): PlanChange & { tier: Tier } => ({ tier: 'pro', ...PLAN.pro, lifetimePeriod: null });
+
+const planOf = (key: KeyRow): FallbackPlan => ({ tier: key.tier, basis: key.basis, limit: key.limit, lifetimePeriod: key.lifetimePeriod });

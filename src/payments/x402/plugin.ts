@@ -3,11 +3,14 @@
  * - A PAYMENT-SIGNATURE is verified before validation, for exactly that price.
  * - The payment is settled only after the handler answered below 400: a failed call costs nothing.
  * - If settlement fails the handler's output is withheld and the client gets 402.
- * - Every 402 of a priced route carries PAYMENT-REQUIRED, so an x402 client pays and retries.
+ * - Every 402 of a priced route carries PAYMENT-REQUIRED, so an x402 client pays and retries,
+ *   and every 402 built here carries `options` (DECISIONS.md section 5), so a person can too.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasPayment, type X402Rail } from './rail.ts';
+import type { Offer } from '../../quota/offers.ts';
+import { hasPayment } from './header.ts';
+import type { X402Rail } from './rail.ts';
 import type { PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
 
 declare module 'fastify' {
@@ -16,6 +19,8 @@ declare module 'fastify' {
     x402Price?: (req: FastifyRequest) => number;
     /** Refuse the route without a payment (otherwise keys and quota decide, and a 402 only offers it). */
     x402Required?: boolean;
+    /** Undoes what the handler did when its payment then failed to settle. */
+    x402Unsettled?: (req: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     /** The verified, not yet settled, payment of this request. */
@@ -29,6 +34,8 @@ export interface X402PluginOptions {
   publicUrl: string;
   /** The API key presented with a payment, recorded with it. */
   keyIdOf?: (req: FastifyRequest) => string | null;
+  /** The `options` of a 402 refusing this request, whose x402 price is `priceUsd`. */
+  optionsFor: (req: FastifyRequest, priceUsd: number) => Promise<Offer[]>;
   /** Runs after a payment was settled and recorded, before the answer goes out. */
   onSettled?: (req: FastifyRequest, settled: Extract<SettleOutcome, { ok: true }>) => Promise<void>;
 }
@@ -39,7 +46,7 @@ const MESSAGES: Record<string, string> = {
   settlement_failed: 'The payment could not be settled, so the result is withheld. Sign a new payment and retry.',
 };
 
-const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUrl, keyIdOf, onSettled }) => {
+const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUrl, keyIdOf, optionsFor, onSettled }) => {
   app.decorateRequest('x402Payment', null);
 
   const quoteOf = (req: FastifyRequest): Quote | null => {
@@ -47,10 +54,22 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     return price ? { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0] } : null;
   };
 
-  const refuse = (reply: FastifyReply, status: number, reason: string, required: PaymentRequiredHeader | null) => {
+  const refuse = async (req: FastifyRequest, reply: FastifyReply, status: number, reason: string, quote: Quote, required: PaymentRequiredHeader | null) => {
     if (required) reply.header(required.headerName, required.headerValue);
-    const message = MESSAGES[reason] ?? (status === 402 ? 'The payment was refused.' : 'Payments are unavailable; try again later.');
-    return { error: status === 402 ? 'payment_required' : 'payments_unavailable', message, cause: { reason } };
+    if (status !== 402) return { error: 'payments_unavailable', message: 'Payments are unavailable; try again later.', cause: { reason } };
+    const message = MESSAGES[reason] ?? 'The payment was refused.';
+    return { error: 'payment_required', message, cause: { reason }, options: await optionsFor(req, quote.priceUsd) };
+  };
+
+  // Neither step may turn the answer into a 500. After a settlement the money has moved, so the
+  // payer must still get what they paid for (a pack's key); after a failed one they get the 402.
+  // A failure is logged with what an operator needs to put it right by hand.
+  const logged = async (req: FastifyRequest, what: string, context: object, run: () => Promise<void> | undefined) => {
+    try {
+      await run();
+    } catch (err) {
+      req.log.error({ err, url: req.url, ...context }, `x402: ${what} failed`);
+    }
   };
 
   app.addHook('preValidation', async (req, reply) => {
@@ -58,7 +77,7 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     if (!quote) return;
     if (!hasPayment(req.headers)) {
       if (req.routeOptions.config.x402Required) {
-        return reply.code(402).send(refuse(reply, 402, 'payment_required', await rail.paymentRequired(quote)));
+        return reply.code(402).send(await refuse(req, reply, 402, 'payment_required', quote, await rail.paymentRequired(quote)));
       }
       return;
     }
@@ -68,7 +87,7 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
       return;
     }
     const status = verified.unavailable ? 502 : 402;
-    return reply.code(status).send(refuse(reply, status, verified.reason, verified.paymentRequired));
+    return reply.code(status).send(await refuse(req, reply, status, verified.reason, quote, verified.paymentRequired));
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
@@ -84,11 +103,12 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     const settled = await rail.settle(payment, keyIdOf?.(req) ?? null);
     if (settled.ok) {
       reply.header(settled.header.name, settled.header.value);
-      await onSettled?.(req, settled);
+      await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () => onSettled?.(req, settled));
       return payload;
     }
+    await logged(req, 'undoing an unsettled call', {}, () => req.routeOptions.config.x402Unsettled?.(req));
     reply.code(402).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify(refuse(reply, 402, settled.reason, await rail.paymentRequired(payment.quote, settled.reason)));
+    return JSON.stringify(await refuse(req, reply, 402, settled.reason, payment.quote, await rail.paymentRequired(payment.quote, settled.reason)));
   });
 };
 

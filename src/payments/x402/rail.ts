@@ -14,17 +14,11 @@ import type { Clock } from '../../clock.ts';
 import type { X402Config } from './config.ts';
 import type { PaymentRequiredHeader, PaymentStore, Quote, SettleOutcome, VerifiedPayment, VerifyOutcome } from './types.ts';
 
-export const PAYMENT_HEADER = 'payment-signature';
-
 export interface X402Rail {
   readonly config: X402Config;
   paymentRequired(quote: Quote, reason?: string): Promise<PaymentRequiredHeader | null>;
   verify(headers: IncomingHttpHeaders, quote: Quote): Promise<VerifyOutcome>;
   settle(payment: VerifiedPayment, keyId?: string | null): Promise<SettleOutcome>;
-}
-
-export function hasPayment(headers: IncomingHttpHeaders): boolean {
-  return typeof headers[PAYMENT_HEADER] === 'string' && headers[PAYMENT_HEADER] !== '';
 }
 
 /** USD → the token's 6-decimal units (USDC: micro-USD). */

@@ -11,12 +11,15 @@ interface Pending {
 
 const MAX_GROUP = 64;
 
+/** Thrown inside a transaction to roll it back when one counter refuses. */
+class Refused extends Error {}
+
 export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
   // One statement creates the period's row or adds to it, and its WHERE refuses without
   // writing. Under concurrency the conflicting row is locked and the WHERE re-checked on its
   // newest version, so no interleaving passes the limit. Parameters are cast: postgres.js
   // sends numbers untyped, and two untyped values would be compared as text.
-  const admitStatement = (q: Sql, { ref, cost, limit }: Pending) => q<{ used: number }[]>`INSERT INTO counters (scope, subject, period, used)
+  const admitStatement = (q: Sql, { ref, cost, limit }: { ref: CounterRef; cost: number; limit: number }) => q<{ used: number }[]>`INSERT INTO counters (scope, subject, period, used)
     SELECT ${ref.scope}, ${ref.subject}, ${ref.period}, ${cost}::bigint WHERE ${cost}::bigint <= ${limit}::bigint
     ON CONFLICT (scope, subject, period) DO UPDATE SET used = counters.used + excluded.used
     WHERE counters.used + excluded.used <= ${limit}::bigint
@@ -43,6 +46,39 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
   }
 
   return {
+    // Several counters charged together (a key reduced by a creation alert also counts in its
+    // month): one transaction, rows locked in counter order like the groups above, and a
+    // refusal rolls every one back.
+    async admitAll(parts, cost) {
+      const order = parts.map((_, i) => i).sort((a, b) => compare(parts[a].ref, parts[b].ref));
+      try {
+        return await once(() => sql.begin(async (tx) => {
+          const out: number[] = [];
+          for (const i of order) {
+            const rows = await admitStatement(tx as unknown as Sql, { ...parts[i], cost });
+            if (rows.length === 0) throw new Refused();
+            out[i] = rows[0].used;
+          }
+          return out;
+        }));
+      } catch (err) {
+        if (err instanceof Refused) return null;
+        throw err;
+      }
+    },
+    async refundAll(refs, cost) {
+      const order = refs.map((_, i) => i).sort((a, b) => compare(refs[a], refs[b]));
+      return once(() => sql.begin(async (tx) => {
+        const out: number[] = refs.map(() => 0);
+        for (const i of order) {
+          const ref = refs[i];
+          const rows = await tx<{ used: number }[]>`UPDATE counters SET used = GREATEST(used - ${cost}::bigint, 0)
+            WHERE scope = ${ref.scope} AND subject = ${ref.subject} AND period = ${ref.period} RETURNING used`;
+          if (rows.length) out[i] = rows[0].used;
+        }
+        return out;
+      }));
+    },
     admit(ref, cost, limit) {
       return new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(flush);

@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import { DomainError } from '../../errors.ts';
 import { MIGRATIONS } from '../migrations.ts';
 import type { Store } from '../types.ts';
+import { pgAlert } from './alert.ts';
 import { pgCheckouts } from './checkouts.ts';
 import { pgCounters } from './counters.ts';
 import { pgKeys } from './keys.ts';
@@ -62,6 +63,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...pgSettings(pg),
     ...pgCheckouts(pg),
     ...pgMailbox(pg),
+    ...pgAlert(pg),
     async ping() {
       await pg.idempotent(() => sql`SELECT 1`);
     },

@@ -1,23 +1,35 @@
-import type { KeyRow, KeyStore, NewKey, PlanChange } from '../types.ts';
+import type { Basis, KeyRow, KeyStore, NewKey, PlanChange, Tier } from '../types.ts';
 import type { Pg } from './index.ts';
 
 const COLUMNS = `id, key_hash AS "keyHash", key_prefix AS "keyPrefix", tier, basis, cap AS "limit",
   lifetime_period AS "lifetimePeriod", email_hash AS "emailHash", network, created_at AS "createdAt",
-  alert_born AS "alertBorn", first_served_at AS "firstServedAt", paid_micros AS "paidMicros",
-  fallback_tier AS "fallbackTier", subscription_id AS "subscriptionId", revoked_at AS "revokedAt",
+  alert_born AS "alertBorn", alert_id AS "alertId", first_served_at AS "firstServedAt", paid_micros AS "paidMicros",
+  fallback_tier AS "fallbackTier", fallback_basis AS "fallbackBasis", fallback_cap AS "fallbackLimit",
+  fallback_lifetime_period AS "fallbackLifetimePeriod", subscription_id AS "subscriptionId", revoked_at AS "revokedAt",
   plan_rev AS "planRev"`;
 
-type Raw = Omit<KeyRow, 'alertBorn'> & { alertBorn: number };
-const toRow = (raw: Raw | undefined): KeyRow | null => (raw ? { ...raw, alertBorn: raw.alertBorn === 1 } : null);
+type Raw = Omit<KeyRow, 'alertBorn' | 'fallback'> & {
+  alertBorn: number;
+  fallbackTier: Tier | null;
+  fallbackBasis: Basis | null;
+  fallbackLimit: number | null;
+  fallbackLifetimePeriod: string | null;
+};
+function toRow(raw: Raw | undefined): KeyRow | null {
+  if (!raw) return null;
+  const { alertBorn, fallbackTier: tier, fallbackBasis: basis, fallbackLimit: limit, fallbackLifetimePeriod: lifetimePeriod, ...row } = raw;
+  const fallback = tier && basis && limit !== null ? { tier, basis, limit, lifetimePeriod } : null;
+  return { ...row, alertBorn: alertBorn === 1, fallback };
+}
 
 export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
   const cols = sql.unsafe(COLUMNS);
   return {
     async insertKey(key: NewKey) {
       await once(() => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
-        email_hash, network, created_at, alert_born) VALUES (${key.id}, ${key.keyHash}, ${key.keyPrefix}, ${key.tier},
+        email_hash, network, created_at, alert_born, alert_id) VALUES (${key.id}, ${key.keyHash}, ${key.keyPrefix}, ${key.tier},
         ${key.basis}, ${key.limit}::bigint, ${key.lifetimePeriod}, ${key.emailHash}, ${key.network},
-        ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer)`);
+        ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer, ${key.alertId ?? null}::bigint)`);
     },
     async keyByHash(keyHash) {
       const rows = await idempotent(() => sql<Raw[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`);
@@ -33,13 +45,17 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       return result.count === 1;
     },
     async changePlan(id, expectedRev, change: PlanChange) {
-      const setFallback = 'fallbackTier' in change;
+      const setFallback = 'fallback' in change;
+      const fallback = change.fallback ?? null;
       const setSubscription = 'subscriptionId' in change;
       const alertBorn = change.alertBorn === undefined ? null : change.alertBorn ? 1 : 0;
       const result = await once(() => sql`UPDATE api_keys SET tier = ${change.tier}, basis = ${change.basis},
         cap = ${change.limit}::bigint, lifetime_period = ${change.lifetimePeriod},
         email_hash = COALESCE(${change.emailHash ?? null}::text, email_hash),
-        fallback_tier = CASE WHEN ${setFallback}::boolean THEN ${change.fallbackTier ?? null}::text ELSE fallback_tier END,
+        fallback_tier = CASE WHEN ${setFallback}::boolean THEN ${fallback?.tier ?? null}::text ELSE fallback_tier END,
+        fallback_basis = CASE WHEN ${setFallback}::boolean THEN ${fallback?.basis ?? null}::text ELSE fallback_basis END,
+        fallback_cap = CASE WHEN ${setFallback}::boolean THEN ${fallback?.limit ?? null}::bigint ELSE fallback_cap END,
+        fallback_lifetime_period = CASE WHEN ${setFallback}::boolean THEN ${fallback?.lifetimePeriod ?? null}::text ELSE fallback_lifetime_period END,
         subscription_id = CASE WHEN ${setSubscription}::boolean THEN ${change.subscriptionId ?? null}::text ELSE subscription_id END,
         alert_born = COALESCE(${alertBorn}::integer, alert_born), plan_rev = plan_rev + 1
         WHERE id = ${id} AND plan_rev = ${expectedRev}::integer`);
@@ -47,6 +63,11 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
     },
     async markServed(id, at) {
       await idempotent(() => sql`UPDATE api_keys SET first_served_at = ${at}::bigint WHERE id = ${id} AND first_served_at IS NULL`);
+    },
+    async revokeKey(id, at) {
+      // Safe to repeat: a retry after a lost answer finds the key revoked (and answers false).
+      const result = await idempotent(() => sql`UPDATE api_keys SET revoked_at = ${at}::bigint WHERE id = ${id} AND revoked_at IS NULL`);
+      return result.count === 1;
     },
   };
 }

@@ -1,5 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import type { CounterStore } from '../types.ts';
+import type { CounterLimit, CounterRef, CounterStore } from '../types.ts';
+
+/** Thrown inside a transaction to roll it back when one counter refuses. */
+class Refused extends Error {}
 
 interface Pending {
   params: Record<string, unknown>;
@@ -40,7 +43,32 @@ export function sqliteCounters(db: Database): CounterStore {
     }
   }
 
+  // Several counters charged together (a key reduced by a creation alert also counts in its
+  // month): each is the same conditional statement, and a refusal rolls every one back.
+  const admitAllTx = db.transaction((parts: CounterLimit[], cost: number): number[] | null => {
+    const counts: number[] = [];
+    for (const { ref, limit } of parts) {
+      const rows = admit.all({ ...ref, cost, limit }) as { used: number }[];
+      if (rows.length === 0) throw new Refused();
+      counts.push(rows[0].used);
+    }
+    return counts;
+  });
+  const refundAllTx = db.transaction((refs: CounterRef[], cost: number) =>
+    refs.map((ref) => (refund.all({ ...ref, cost }) as { used: number }[])[0]?.used ?? 0));
+
   return {
+    async admitAll(parts, cost) {
+      try {
+        return admitAllTx.immediate(parts, cost);
+      } catch (err) {
+        if (err instanceof Refused) return null;
+        throw err;
+      }
+    },
+    async refundAll(refs, cost) {
+      return refundAllTx.immediate(refs, cost);
+    },
     admit(ref, cost, limit) {
       return new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(flush);

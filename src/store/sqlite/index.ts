@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../migrations.ts';
 import type { Store } from '../types.ts';
+import { sqliteAlert } from './alert.ts';
 import { sqliteCheckouts } from './checkouts.ts';
 import { sqliteCounters } from './counters.ts';
 import { sqliteKeys } from './keys.ts';
@@ -29,6 +30,7 @@ export function openSqliteStore(url: string): Store {
     ...sqliteSettings(db),
     ...sqliteCheckouts(db),
     ...sqliteMailbox(db),
+    ...sqliteAlert(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -1,29 +1,46 @@
 import type { Database } from 'better-sqlite3';
-import type { KeyRow, KeyStore, NewKey, PlanChange } from '../types.ts';
+import type { Basis, KeyRow, KeyStore, NewKey, PlanChange, Tier } from '../types.ts';
 
 const COLUMNS = `id, key_hash AS keyHash, key_prefix AS keyPrefix, tier, basis, cap AS "limit",
   lifetime_period AS lifetimePeriod, email_hash AS emailHash, network, created_at AS createdAt,
-  alert_born AS alertBorn, first_served_at AS firstServedAt, paid_micros AS paidMicros,
-  fallback_tier AS fallbackTier, subscription_id AS subscriptionId, revoked_at AS revokedAt,
+  alert_born AS alertBorn, alert_id AS alertId, first_served_at AS firstServedAt, paid_micros AS paidMicros,
+  fallback_tier AS fallbackTier, fallback_basis AS fallbackBasis, fallback_cap AS fallbackLimit,
+  fallback_lifetime_period AS fallbackLifetimePeriod, subscription_id AS subscriptionId, revoked_at AS revokedAt,
   plan_rev AS planRev`;
 
-type Raw = Omit<KeyRow, 'alertBorn'> & { alertBorn: number };
-const toRow = (raw: Raw | undefined): KeyRow | null => (raw ? { ...raw, alertBorn: raw.alertBorn === 1 } : null);
+type Raw = Omit<KeyRow, 'alertBorn' | 'fallback'> & {
+  alertBorn: number;
+  fallbackTier: Tier | null;
+  fallbackBasis: Basis | null;
+  fallbackLimit: number | null;
+  fallbackLifetimePeriod: string | null;
+};
+function toRow(raw: Raw | undefined): KeyRow | null {
+  if (!raw) return null;
+  const { alertBorn, fallbackTier: tier, fallbackBasis: basis, fallbackLimit: limit, fallbackLifetimePeriod: lifetimePeriod, ...row } = raw;
+  const fallback = tier && basis && limit !== null ? { tier, basis, limit, lifetimePeriod } : null;
+  return { ...row, alertBorn: alertBorn === 1, fallback };
+}
 
 /** `forget` drops the lookup cache; other writers to api_keys call it too. */
 export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void } {
   const insert = db.prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
-    email_hash, network, created_at, alert_born) VALUES (@id, @keyHash, @keyPrefix, @tier, @basis, @limit,
-    @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn)`);
+    email_hash, network, created_at, alert_born, alert_id) VALUES (@id, @keyHash, @keyPrefix, @tier, @basis, @limit,
+    @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn, @alertId)`);
   const byHash = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
   const rotate = db.prepare('UPDATE api_keys SET key_hash = ?, key_prefix = ? WHERE id = ? AND key_hash = ? AND revoked_at IS NULL');
   const plan = db.prepare(`UPDATE api_keys SET tier = @tier, basis = @basis, cap = @limit, lifetime_period = @lifetimePeriod,
-    email_hash = COALESCE(@emailHash, email_hash), fallback_tier = CASE WHEN @setFallback = 1 THEN @fallbackTier ELSE fallback_tier END,
+    email_hash = COALESCE(@emailHash, email_hash),
+    fallback_tier = CASE WHEN @setFallback = 1 THEN @fallbackTier ELSE fallback_tier END,
+    fallback_basis = CASE WHEN @setFallback = 1 THEN @fallbackBasis ELSE fallback_basis END,
+    fallback_cap = CASE WHEN @setFallback = 1 THEN @fallbackLimit ELSE fallback_cap END,
+    fallback_lifetime_period = CASE WHEN @setFallback = 1 THEN @fallbackLifetimePeriod ELSE fallback_lifetime_period END,
     subscription_id = CASE WHEN @setSubscription = 1 THEN @subscriptionId ELSE subscription_id END,
     alert_born = COALESCE(@alertBorn, alert_born), plan_rev = plan_rev + 1
     WHERE id = @id AND plan_rev = @expectedRev`);
   const served = db.prepare('UPDATE api_keys SET first_served_at = ? WHERE id = ? AND first_served_at IS NULL');
+  const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
 
   // A SQLite file has one writer process, so every change to a key passes through here and the
   // lookup by hash (on every authenticated call) can be served from memory. Any write to a key
@@ -34,7 +51,7 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
 
   const keys: KeyStore = {
     async insertKey(key: NewKey) {
-      insert.run({ ...key, alertBorn: key.alertBorn ? 1 : 0 });
+      insert.run({ ...key, alertBorn: key.alertBorn ? 1 : 0, alertId: key.alertId ?? null });
       forget();
     },
     async keyByHash(keyHash) {
@@ -62,8 +79,11 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
         limit: change.limit,
         lifetimePeriod: change.lifetimePeriod,
         emailHash: change.emailHash ?? null,
-        setFallback: 'fallbackTier' in change ? 1 : 0,
-        fallbackTier: change.fallbackTier ?? null,
+        setFallback: 'fallback' in change ? 1 : 0,
+        fallbackTier: change.fallback?.tier ?? null,
+        fallbackBasis: change.fallback?.basis ?? null,
+        fallbackLimit: change.fallback?.limit ?? null,
+        fallbackLifetimePeriod: change.fallback?.lifetimePeriod ?? null,
         setSubscription: 'subscriptionId' in change ? 1 : 0,
         subscriptionId: change.subscriptionId ?? null,
         alertBorn: change.alertBorn === undefined ? null : change.alertBorn ? 1 : 0,
@@ -73,6 +93,10 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
     async markServed(id, at) {
       forget();
       served.run(at, id);
+    },
+    async revokeKey(id, at) {
+      forget();
+      return revoke.run(at, id).changes === 1;
     },
   };
   return { keys, forget };

@@ -91,3 +91,24 @@ test('the end of an older subscription does not take Pro from a key that subscri
   await card.deliver('customer.subscription.updated', card.api.subscription(first.sessionId, 'incomplete_expired'));
   assert.equal((await card.service.call('/v1/keys/usage', { key })).body.tier, 'pro');
 });
+
+test('a key claimed by a pack (200 once) that takes Pro and cancels comes back claimed, lifetime, 200, with its usage', async () => {
+  const card = await startCardService();
+  const key = await card.service.newKey();
+  const plan = async () => {
+    const u = (await card.service.call('/v1/keys/usage', { key })).body;
+    return [u.tier, u.basis, u.limit, u.used];
+  };
+  await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key });
+  await card.buy('pack_1k', key);
+  for (let i = 0; i < 3; i++) assert.equal((await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key })).status, 200);
+  assert.deepEqual(await plan(), ['claimed', 'lifetime', 200, 3]);
+
+  const { sessionId } = await card.buy('pro', key);
+  assert.equal((await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key })).status, 200);
+  assert.deepEqual((await plan()).slice(0, 3), ['pro', 'monthly', 10000]);
+
+  card.service.clock.set('2026-12-02T00:00:00Z');
+  await card.deliver('customer.subscription.deleted', card.api.subscription(sessionId, 'canceled'));
+  assert.deepEqual(await plan(), ['claimed', 'lifetime', 200, 3], 'the one-off grant, not 200 a month, and its usage kept');
+});

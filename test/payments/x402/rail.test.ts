@@ -35,7 +35,11 @@ before(async () => {
     MOD97_X402_NETWORK: NETWORK,
   })!;
   app = Fastify();
-  await app.register(x402Plugin, { rail: createX402Rail(config, { store, clock: Date.now }), publicUrl: 'http://mod97.test' });
+  await app.register(x402Plugin, {
+    rail: createX402Rail(config, { store, clock: Date.now }),
+    publicUrl: 'http://mod97.test',
+    optionsFor: async (_req, priceUsd) => [{ type: 'x402', price_usd: priceUsd }],
+  });
   const ibans = (body: unknown) => ((body as { ibans?: unknown[] } | null)?.ibans ?? []).length;
   app.post('/v1/iban/batch', { config: { x402Price: (req) => 0.002 * ibans(req.body), x402Required: true } }, async (req) => {
     served.push('batch');
@@ -91,7 +95,9 @@ describe('x402 pay-per-call', { skip }, () => {
   test('an unpaid call answers 402 with requirements for the exact price in Base Sepolia USDC', async () => {
     const res = await fetch(`${base}/v1/iban/batch`, batch(3));
     assert.equal(res.status, 402);
-    assert.equal((await res.json()).error, 'payment_required');
+    const body = await res.json();
+    assert.equal(body.error, 'payment_required');
+    assert.deepEqual(body.options, [{ type: 'x402', price_usd: 0.006 }], 'the options the app gives for this price');
     const [offer] = decodePaymentRequiredHeader(res.headers.get('payment-required')!).accepts;
     assert.equal(offer.amount, '6000');
     assert.equal(offer.asset, chain.usdc);
@@ -223,6 +229,7 @@ describe('x402 pay-per-call', { skip }, () => {
     const body = await res.text();
     assert.doesNotMatch(body, /handler-output/);
     assert.equal(JSON.parse(body).cause.reason, 'settlement_failed');
+    assert.deepEqual(JSON.parse(body).options, [{ type: 'x402', price_usd: 0.002 }]);
     assert.ok(!body.includes(INTERNAL_FAILURE_TEXT) && !JSON.stringify([...res.headers]).includes('10.0.0.7'));
     assert.ok(res.headers.get('payment-required'), 'the client can pay again');
     assert.deepEqual(await balances(), before);
@@ -231,6 +238,8 @@ describe('x402 pay-per-call', { skip }, () => {
   test('a payment header that is not a payment is refused with 402', async () => {
     const res = await fetch(`${base}/v1/iban/batch`, { ...batch(1), headers: { 'content-type': 'application/json', 'PAYMENT-SIGNATURE': 'not-base64-json' } });
     assert.equal(res.status, 402);
-    assert.equal((await res.json()).cause.reason, 'malformed_payment');
+    const body = await res.json();
+    assert.equal(body.cause.reason, 'malformed_payment');
+    assert.deepEqual(body.options, [{ type: 'x402', price_usd: 0.002 }]);
   });
 });

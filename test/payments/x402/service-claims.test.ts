@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
+import type { IssuedKey } from '../../../src/keys/service.ts';
 import { anvilBinary } from '../../support/x402/chain.ts';
 import { ibans, startPaidService, type PaidService } from './paid-service.ts';
 
@@ -13,6 +15,24 @@ const paid = (skip ? null : await startPaidService()) as PaidService;
 after(() => paid?.stop());
 
 const usage = async (key: string) => (await paid.service.call('/v1/keys/usage', { key })).body;
+const types = (options: { type: string; pack?: string }[]) => options.map((o) => (o.pack ? `${o.type}:${o.pack}` : o.type));
+
+/** Records every key the service makes while `run` goes on. */
+async function keysMadeDuring<T>(run: () => Promise<T>): Promise<{ result: T; made: IssuedKey[] }> {
+  const keys = paid.service.services.keys;
+  const insert = keys.insert;
+  const made: IssuedKey[] = [];
+  keys.insert = async (spec) => {
+    const issued = await insert.call(keys, spec);
+    made.push(issued);
+    return issued;
+  };
+  try {
+    return { result: await run(), made };
+  } finally {
+    keys.insert = insert;
+  }
+}
 const plan = (u: { tier: string; basis: string; limit: number; used: number }) => [u.tier, u.basis, u.limit, u.used];
 
 describe('claims and packs paid with x402', { skip }, () => {
@@ -84,19 +104,73 @@ describe('claims and packs paid with x402', { skip }, () => {
     assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
   });
 
-  test('a pack whose payment fails to settle shows no key, claims nothing and moves nothing', async () => {
+  test('a pack route without a payment answers 402 offering this pack by x402 and the other packs', async () => {
+    const res = await paid.service.call('/v1/credits/buy/5k', { method: 'POST', from: '127.0.6.3' });
+    assert.equal(res.status, 402);
+    assert.deepEqual([res.body.error, res.body.cause.reason], ['payment_required', 'payment_required']);
+    assert.deepEqual(res.body.options, [
+      { type: 'credits', pack: '1k', credits: 1000, price_usd: 4, url: `${paid.service.url}/v1/credits/buy/1k` },
+      { type: 'credits', pack: '25k', credits: 25000, price_usd: 80, url: `${paid.service.url}/v1/credits/buy/25k` },
+      { type: 'x402', price_usd: 20 },
+    ]);
+    assert.equal(decodePaymentRequiredHeader(res.headers['payment-required'] as string).accepts[0].amount, '20000000');
+  });
+
+  test('a pack refused for a malformed payment still offers how to pay', async () => {
+    const res = await paid.service.call('/v1/credits/buy/1k', { method: 'POST', headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' }, from: '127.0.6.4' });
+    assert.equal(res.status, 402);
+    assert.equal(res.body.cause.reason, 'malformed_payment');
+    assert.deepEqual(types(res.body.options), ['credits:5k', 'credits:25k', 'x402']);
+    assert.ok(res.headers['payment-required']);
+  });
+
+  test('a pack whose payment fails to settle shows no key, leaves none live, claims nothing and moves nothing', async () => {
     const from = '127.0.6.2';
     const key = await paid.service.newKey(from);
     const payer = await paid.chain.newPayer(5_000_000n);
     const before = await paid.balances(payer);
     paid.facilitator.failNextSettle();
-    const res = await paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key });
+    const { result: res, made } = await keysMadeDuring(() => paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key }));
     assert.equal(res.status, 402);
     const text = await res.text();
-    assert.equal(JSON.parse(text).cause.reason, 'settlement_failed');
+    const body = JSON.parse(text);
+    assert.equal(body.cause.reason, 'settlement_failed');
+    assert.deepEqual(types(body.options), ['credits:5k', 'credits:25k', 'x402']);
     assert.doesNotMatch(text, /ifk_|10\.0\.0\.7/);
     assert.ok(res.headers.get('payment-required'), 'the client can pay again');
     assert.deepEqual(plan(await usage(key)), ['anonymous', 'monthly', 25, 0]);
     assert.deepEqual(await paid.balances(payer), before);
+
+    assert.deepEqual(made.map((m) => m.key.tier), ['credits'], 'the handler made the key before settling');
+    const unpaid = await paid.service.call('/v1/keys/usage', { key: made[0].secret });
+    assert.equal(unpaid.status, 401, 'the unpaid credits key does not work');
+    assert.equal(unpaid.body.error, 'invalid_api_key');
+    assert.notEqual((await paid.service.services.store.keyById(made[0].key.id))?.revokedAt, null);
+  });
+
+  test('a paid pack whose claim step fails still gives the buyer a working key, and the failure is logged', async () => {
+    const from = '127.0.6.5';
+    const key = await paid.service.newKey(from);
+    const payer = await paid.chain.newPayer(5_000_000n);
+    const store = paid.service.services.store;
+    const changePlan = store.changePlan;
+    store.changePlan = async () => {
+      throw new Error('the store failed after settlement');
+    };
+    let res: Response;
+    try {
+      res = await paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key });
+    } finally {
+      store.changePlan = changePlan;
+    }
+    assert.equal(res.status, 201);
+    assert.ok(res.headers.get('payment-response'));
+    const bought = await res.json();
+    assert.deepEqual(plan(await usage(bought.api_key)), ['credits', 'credits', 1000, 0]);
+    assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
+    const logged = paid.service.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'x402: the step after settlement failed');
+    assert.ok(logged, 'the failure is logged');
+    assert.match(logged.txHash, /^0x[0-9a-f]{64}$/);
+    assert.equal(logged.err.message, 'the store failed after settlement');
   });
 });

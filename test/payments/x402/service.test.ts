@@ -123,6 +123,17 @@ describe('x402 pay-per-call through the service', { skip }, () => {
     assert.equal(await paid.chain.balanceOf(payer.address), 996_000n);
   });
 
+  test("a refused payment's 402 carries our options as well as the requirements", async () => {
+    const from = '127.0.9.1';
+    const key = await paid.service.newKey(from);
+    const res = await paid.service.call('/v1/iban/validate', { json: { iban: IBAN }, key, headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' }, from });
+    assert.equal(res.status, 402);
+    assert.equal(res.body.cause.reason, 'malformed_payment');
+    assert.deepEqual(res.body.options.map((o: { type: string }) => o.type), ['claim', 'credits', 'credits', 'credits', 'x402', 'wait']);
+    assert.deepEqual(res.body.options.find((o: { type: string }) => o.type === 'x402'), { type: 'x402', price_usd: 0.005 });
+    assert.equal(amountAsked(res.headers['payment-required']), '5000');
+  });
+
   test('a paid call answered 400 is not settled, and its payment is still good for a valid call', async () => {
     const payer = await paid.chain.newPayer(1_000_000n);
     const before = await paid.balances(payer);

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { readConfig } from '../src/config.ts';
+
+describe('configuration (DECISIONS.md section 1)', () => {
+  test('no variables at all gives the embedded defaults', () => {
+    const c = readConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.databaseUrl, 'sqlite:./data/mod97.db');
+    assert.equal(c.outboxDir, './data/outbox');
+    assert.equal(c.publicUrl, 'http://localhost:3000');
+    assert.equal(c.mxCheck, true);
+    assert.equal(c.smtpUrl, null);
+    assert.equal(c.mailFrom, 'mod97 <no-reply@localhost>');
+    assert.deepEqual([c.trustProxy, c.dnsServers, c.keyPepper], [[], [], null]);
+  });
+
+  test('an empty or blank variable counts as unset, for every variable', () => {
+    const names = ['PORT', 'HOST', 'MOD97_PUBLIC_URL', 'MOD97_DATABASE_URL', 'MOD97_SMTP_URL', 'MOD97_MAIL_FROM', 'MOD97_OUTBOX_DIR', 'MOD97_DNS_SERVERS', 'MOD97_MX_CHECK', 'MOD97_TRUST_PROXY', 'MOD97_KEY_PEPPER', 'MOD97_LOG_LEVEL', 'STRIPE_SECRET_KEY'];
+    const blank = readConfig(Object.fromEntries(names.map((n, i) => [n, i % 2 ? '' : ' '])));
+    const { env: blankEnv, ...blankRest } = blank;
+    const { env: _unused, ...defaults } = readConfig({});
+    assert.deepEqual(blankRest, defaults);
+    assert.deepEqual(blankEnv, {}, 'modules reading config.env see them as unset too');
+  });
+
+  test('set values are used', () => {
+    const c = readConfig({ PORT: '8080', HOST: '0.0.0.0', MOD97_DATABASE_URL: 'sqlite::memory:', MOD97_MX_CHECK: 'OFF', MOD97_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1', MOD97_OUTBOX_DIR: '/tmp/outbox' });
+    assert.deepEqual([c.port, c.host, c.databaseUrl, c.mxCheck, c.outboxDir], [8080, '0.0.0.0', 'sqlite::memory:', false, '/tmp/outbox']);
+    assert.equal(c.publicUrl, 'http://localhost:8080', 'the public URL follows PORT');
+    assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '192.0.2.1']);
+    assert.equal(readConfig({ MOD97_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com', 'no trailing slash');
+  });
+
+  test('a PORT that is not a port number is refused', () => {
+    for (const PORT of ['abc', '-1', '70000', '3000.5', '1e3']) {
+      assert.throws(() => readConfig({ PORT }), /PORT must be a port number/, PORT);
+    }
+  });
+});
