@@ -22,6 +22,8 @@ export interface Load {
   headers?: (i: number) => Record<string, string>;
   /** CPU ms used so far by the processes under load. */
   cpuMs?: () => number;
+  /** Concurrent connections; CONNECTIONS unless set. */
+  connections?: number;
 }
 
 export async function measure(load: Load, opts: { runs: number; seconds: number; warmupSeconds: number }): Promise<Figures> {
@@ -48,7 +50,7 @@ let counter = 0;
 function once(load: Load, seconds: number) {
   return autocannon({
     url: load.urls.map((u) => `${u}${load.path}`),
-    connections: CONNECTIONS,
+    connections: load.connections ?? CONNECTIONS,
     duration: seconds,
     requests: [{
       method: 'POST',
@@ -62,7 +64,7 @@ function once(load: Load, seconds: number) {
   });
 }
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }

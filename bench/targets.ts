@@ -14,6 +14,10 @@ export interface Target {
   url: string;
   /** CPU time (user + system) the target process has used so far, in ms. */
   cpuMs(): number;
+  /** Resident memory of the target process now, in MB. */
+  rssMb(): number;
+  /** From spawn until /healthz first answered, in ms. */
+  startMs: number;
   stop(): Promise<void>;
 }
 
@@ -22,19 +26,22 @@ export async function startTarget(script: string, env: Record<string, string> = 
   const port = await freePort();
   // BENCH_CPU_PROF=<dir> writes a .cpuprofile per target process, to find a hot path.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  // The same command as `npm start`.
+  const child = spawn(process.execPath, [...profile, '--import', './scripts/preload.mjs', '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MOD97_LOG_LEVEL: 'warn', MOD97_KEY_PEPPER: PEPPER, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 100) {
+  const spawned = performance.now();
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
     if (await answers(`${url}/healthz`)) break;
-    if (waited > 30_000) throw new Error(`${script} did not start`);
-    await sleep(100);
+    if (performance.now() - spawned > 30_000) throw new Error(`${script} did not start`);
+    await sleep(10);
   }
-  return { url, cpuMs: () => cpuMsOf(child.pid!), stop: () => stopChild(child) };
+  const startMs = performance.now() - spawned;
+  return { url, startMs, cpuMs: () => cpuMsOf(child.pid!), rssMb: () => rssMbOf(child.pid!), stop: () => stopChild(child) };
 }
 
 /** Inserts `count` keys with a quota that will not run out, and returns their secrets. */
@@ -63,6 +70,11 @@ function cpuMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function rssMbOf(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kb) / 1024);
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -18,6 +18,8 @@ function sourceRef(name: string, as_of: string | null): SourceRef {
 
 /** Lookups over the loaded indexes. Every method is synchronous and allocation-light. */
 export class Lookups {
+  private readonly byCountry = new Map<string, SepaAnswer>();
+
   constructor(
     protected readonly ix: Indexes,
     protected readonly imported: ImportedData,
@@ -39,7 +41,13 @@ export class Lookups {
     const member = SEPA_COUNTRIES.members.has(country);
     const register = this.imported.epc;
     if (register.length === 0) {
-      return { country, member, schemes: member ? [...SEPA_SCHEMES] : [], basis: 'country', source: SEPA_COUNTRIES.source, as_of: SEPA_COUNTRIES.as_of, bank: null };
+      // The same few answers for every IBAN of a country: built once, shared (read-only).
+      let answer = this.byCountry.get(country);
+      if (!answer) {
+        answer = Object.freeze({ country, member, schemes: member ? [...SEPA_SCHEMES] : [], basis: 'country', source: SEPA_COUNTRIES.source, as_of: SEPA_COUNTRIES.as_of, bank: null });
+        this.byCountry.set(country, answer);
+      }
+      return answer;
     }
     const bic11 = bic ? toBic11(bic.toUpperCase()) : null;
     return {

@@ -37,6 +37,16 @@ function format(iban: string): string {
 
 const part = (iban: string, range: Range | null): string | null => (range === null ? null : iban.slice(range.start + 4, range.end + 4));
 
+// Shared rather than allocated per call: a batch builds thousands of results, and the garbage
+// collector is what a busy batch route spends its time on.
+const NONE: never[] = Object.freeze([]) as never[];
+const countryRefs = new Map<string, IbanResult['country']>();
+const countryOfSpec = (spec: CountrySpec): IbanResult['country'] => {
+  let ref = countryRefs.get(spec.code);
+  if (!ref) countryRefs.set(spec.code, (ref = Object.freeze({ code: spec.code, name: spec.name })));
+  return ref;
+};
+
 function result(iban: string, spec: CountrySpec | undefined, errors: IbanError[], sized: boolean, suggestions: string[]): IbanResult {
   let bban: IbanResult['bban'] = null;
   if (sized && spec !== undefined) {
@@ -46,7 +56,7 @@ function result(iban: string, spec: CountrySpec | undefined, errors: IbanError[]
     iban,
     formatted: format(iban),
     valid: errors.length === 0,
-    country: spec === undefined ? null : { code: spec.code, name: spec.name },
+    country: spec === undefined ? null : countryOfSpec(spec),
     check_digits: iban.length >= 4 ? iban.slice(2, 4) : null,
     bban,
     qr_iban: sized && spec !== undefined && isQrIban(iban, spec),
@@ -56,13 +66,13 @@ function result(iban: string, spec: CountrySpec | undefined, errors: IbanError[]
 }
 
 function judge(iban: string): IbanResult {
-  if (iban.length === 0) return result(iban, undefined, [ERRORS.empty], false, []);
-  if (!isUpperAlnum(iban)) return result(iban, countryOf(iban), [ERRORS.invalid_characters], false, []);
+  if (iban.length === 0) return result(iban, undefined, [ERRORS.empty], false, NONE);
+  if (!isUpperAlnum(iban)) return result(iban, countryOf(iban), [ERRORS.invalid_characters], false, NONE);
   const spec = countryOf(iban);
-  if (spec === undefined) return result(iban, undefined, [ERRORS.unknown_country], false, []);
-  if (iban.length !== spec.length) return result(iban, spec, [ERRORS.invalid_length], false, []);
+  if (spec === undefined) return result(iban, undefined, [ERRORS.unknown_country], false, NONE);
+  if (iban.length !== spec.length) return result(iban, spec, [ERRORS.invalid_length], false, NONE);
   const errors = collectErrors(iban, spec);
-  if (errors === null) return result(iban, spec, [], true, []);
+  if (errors === null) return result(iban, spec, NONE, true, NONE);
   return result(iban, spec, errors, true, suggest(iban, spec));
 }
 

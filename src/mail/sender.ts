@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DomainError } from '../errors.ts';
 import type { MailLog } from './log.ts';
 
@@ -64,7 +64,7 @@ function unavailable(): DomainError {
   return new DomainError('verification_unavailable', 'The verification mail could not be sent; please try again later.');
 }
 
-function smtpTransport(smtpUrl: string, timeoutMs: number) {
+function checkSmtpUrl(smtpUrl: string): URL {
   let url: URL;
   try {
     url = new URL(smtpUrl);
@@ -74,24 +74,33 @@ function smtpTransport(smtpUrl: string, timeoutMs: number) {
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
     throw new DomainError('invalid_config', 'MOD97_SMTP_URL must start with smtp:// or smtps://');
   }
-  return nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: timeoutMs / 2,
-    greetingTimeout: timeoutMs / 2,
-    socketTimeout: timeoutMs,
-    // Plain SMTP to this machine never leaves it; elsewhere STARTTLS is used when offered.
-    ignoreTLS: url.protocol === 'smtp:' && LOOPBACK.has(url.hostname),
-    // nodemailer's own logger could print the message, and with it the code.
-    logger: false,
-    debug: false,
-  });
+  return url;
 }
 
 export function createMailer(config: MailerConfig, log: MailLog): Mailer {
   const timeoutMs = config.timeoutMs ?? 10_000;
-  const transport = config.smtpUrl
-    ? smtpTransport(config.smtpUrl, timeoutMs)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', logger: false });
+  // A bad URL stops the start-up; nodemailer itself is loaded on the first mail, since most
+  // processes never send one and it adds to every start.
+  const smtp = config.smtpUrl ? checkSmtpUrl(config.smtpUrl) : null;
+  let transport: Transporter | null = null;
+  const transportNow = async (): Promise<Transporter> => {
+    if (transport) return transport;
+    const { default: nodemailer } = await import('nodemailer');
+    transport = smtp
+      ? nodemailer.createTransport({
+        url: config.smtpUrl!,
+        connectionTimeout: timeoutMs / 2,
+        greetingTimeout: timeoutMs / 2,
+        socketTimeout: timeoutMs,
+        // Plain SMTP to this machine never leaves it; elsewhere STARTTLS is used when offered.
+        ignoreTLS: smtp.protocol === 'smtp:' && LOOPBACK.has(smtp.hostname),
+        // nodemailer's own logger could print the message, and with it the code.
+        logger: false,
+        debug: false,
+      })
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', logger: false });
+    return transport;
+  };
 
   const writeToOutbox = async (to: string, message: Buffer): Promise<void> => {
     await mkdir(config.outboxDir, { recursive: true });
@@ -106,7 +115,7 @@ export function createMailer(config: MailerConfig, log: MailLog): Mailer {
   return {
     async sendCode(to, code, purpose, meta) {
       try {
-        const info = await transport.sendMail({
+        const info = await (await transportNow()).sendMail({
           from: config.from,
           // An address object, not a string: a string is parsed as a list of recipients.
           to: { name: '', address: to },
@@ -124,7 +133,7 @@ export function createMailer(config: MailerConfig, log: MailLog): Mailer {
       }
     },
     close() {
-      transport.close();
+      transport?.close();
     },
   };
 }

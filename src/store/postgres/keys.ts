@@ -1,29 +1,9 @@
-import type { Basis, KeyRow, KeyStore, NewKey, PlanChange, Tier } from '../types.ts';
+import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
+import type { KeyStore, NewKey, PlanChange } from '../types.ts';
 import type { Pg } from './index.ts';
 
-const COLUMNS = `id, key_hash AS "keyHash", key_prefix AS "keyPrefix", tier, basis, cap AS "limit",
-  lifetime_period AS "lifetimePeriod", email_hash AS "emailHash", network, created_at AS "createdAt",
-  alert_born AS "alertBorn", alert_id AS "alertId", first_served_at AS "firstServedAt", paid_micros AS "paidMicros",
-  fallback_tier AS "fallbackTier", fallback_basis AS "fallbackBasis", fallback_cap AS "fallbackLimit",
-  fallback_lifetime_period AS "fallbackLifetimePeriod", subscription_id AS "subscriptionId", revoked_at AS "revokedAt",
-  plan_rev AS "planRev"`;
-
-type Raw = Omit<KeyRow, 'alertBorn' | 'fallback'> & {
-  alertBorn: number;
-  fallbackTier: Tier | null;
-  fallbackBasis: Basis | null;
-  fallbackLimit: number | null;
-  fallbackLifetimePeriod: string | null;
-};
-function toRow(raw: Raw | undefined): KeyRow | null {
-  if (!raw) return null;
-  const { alertBorn, fallbackTier: tier, fallbackBasis: basis, fallbackLimit: limit, fallbackLifetimePeriod: lifetimePeriod, ...row } = raw;
-  const fallback = tier && basis && limit !== null ? { tier, basis, limit, lifetimePeriod } : null;
-  return { ...row, alertBorn: alertBorn === 1, fallback };
-}
-
 export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
-  const cols = sql.unsafe(COLUMNS);
+  const cols = sql.unsafe(KEY_COLUMNS);
   return {
     async insertKey(key: NewKey) {
       await once(() => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
@@ -32,12 +12,12 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
         ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer, ${key.alertId ?? null}::bigint)`);
     },
     async keyByHash(keyHash) {
-      const rows = await idempotent(() => sql<Raw[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`);
-      return toRow(rows[0]);
+      const rows = await idempotent(() => sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`);
+      return toKeyRow(rows[0]);
     },
     async keyById(id) {
-      const rows = await idempotent(() => sql<Raw[]>`SELECT ${cols} FROM api_keys WHERE id = ${id}`);
-      return toRow(rows[0]);
+      const rows = await idempotent(() => sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE id = ${id}`);
+      return toKeyRow(rows[0]);
     },
     async rotateKey(id, oldHash, newHash, newPrefix) {
       const result = await once(() => sql`UPDATE api_keys SET key_hash = ${newHash}, key_prefix = ${newPrefix}

@@ -1,34 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import type { Basis, KeyRow, KeyStore, NewKey, PlanChange, Tier } from '../types.ts';
-
-const COLUMNS = `id, key_hash AS keyHash, key_prefix AS keyPrefix, tier, basis, cap AS "limit",
-  lifetime_period AS lifetimePeriod, email_hash AS emailHash, network, created_at AS createdAt,
-  alert_born AS alertBorn, alert_id AS alertId, first_served_at AS firstServedAt, paid_micros AS paidMicros,
-  fallback_tier AS fallbackTier, fallback_basis AS fallbackBasis, fallback_cap AS fallbackLimit,
-  fallback_lifetime_period AS fallbackLifetimePeriod, subscription_id AS subscriptionId, revoked_at AS revokedAt,
-  plan_rev AS planRev`;
-
-type Raw = Omit<KeyRow, 'alertBorn' | 'fallback'> & {
-  alertBorn: number;
-  fallbackTier: Tier | null;
-  fallbackBasis: Basis | null;
-  fallbackLimit: number | null;
-  fallbackLifetimePeriod: string | null;
-};
-function toRow(raw: Raw | undefined): KeyRow | null {
-  if (!raw) return null;
-  const { alertBorn, fallbackTier: tier, fallbackBasis: basis, fallbackLimit: limit, fallbackLifetimePeriod: lifetimePeriod, ...row } = raw;
-  const fallback = tier && basis && limit !== null ? { tier, basis, limit, lifetimePeriod } : null;
-  return { ...row, alertBorn: alertBorn === 1, fallback };
-}
+import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
+import type { KeyRow, KeyStore, NewKey, PlanChange } from '../types.ts';
 
 /** `forget` drops the lookup cache; other writers to api_keys call it too. */
 export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void } {
   const insert = db.prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
     email_hash, network, created_at, alert_born, alert_id) VALUES (@id, @keyHash, @keyPrefix, @tier, @basis, @limit,
     @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn, @alertId)`);
-  const byHash = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
-  const byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
+  const byHash = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
+  const byId = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
   const rotate = db.prepare('UPDATE api_keys SET key_hash = ?, key_prefix = ? WHERE id = ? AND key_hash = ? AND revoked_at IS NULL');
   const plan = db.prepare(`UPDATE api_keys SET tier = @tier, basis = @basis, cap = @limit, lifetime_period = @lifetimePeriod,
     email_hash = COALESCE(@emailHash, email_hash),
@@ -57,13 +37,13 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
     async keyByHash(keyHash) {
       const cached = cache.get(keyHash);
       if (cached !== undefined) return cached && { ...cached };
-      const row = toRow(byHash.get(keyHash) as Raw | undefined);
+      const row = toKeyRow(byHash.get(keyHash) as RawKeyRow | undefined);
       if (cache.size >= CACHE_MAX) forget();
       cache.set(keyHash, row);
       return row && { ...row };
     },
     async keyById(id) {
-      return toRow(byId.get(id) as Raw | undefined);
+      return toKeyRow(byId.get(id) as RawKeyRow | undefined);
     },
     async rotateKey(id, oldHash, newHash, newPrefix) {
       forget();
