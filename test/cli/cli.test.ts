@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { SHARED_DATA as shared, skipUnlessShared } from '../data/shared-files.ts';
+import { SHARED_DATA as shared, skipUnlessShared } from '../support/shared-data.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

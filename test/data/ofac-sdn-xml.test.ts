@@ -5,7 +5,7 @@ import { loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importFile, importerFor } from '../../src/data/importers/index.ts';
 import type { SanctionRecord } from '../../src/data/types.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { SHARED_DATA, skipUnlessShared } from './shared-files.ts';
+import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
 
 /** One DistinctParty of the Advanced Sanctions Data Model, with its primary name and features. */
 function party(ref: string, names: string[], features: [typeId: string, value: string][]): string {

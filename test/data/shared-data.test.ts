@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import { type DataPlane, loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { SHARED_DATA as shared, skipUnlessShared } from './shared-files.ts';
+import { SHARED_DATA as shared, skipUnlessShared } from '../support/shared-data.ts';
 
 const file = (path: string) => ({ bytes: readFileSync(shared + path), name: path });
 const SIX = 'six-bankmaster-v3/bankmaster_V3.csv';

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { importFile } from '../../src/data/importers/index.ts';
 import { computeCheckDigits } from '../../src/iban/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
 import { startService, type TestService } from '../support/app.ts';
 
-const shared = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 
 async function proKey(svc: TestService): Promise<string> {
   const secret = await svc.newKey();
@@ -79,14 +78,14 @@ describe('GET /v1/ch/clearing/:iid', () => {
     assert.equal(malformed.headers['x-quota-used'], '0');
   });
 
-  test('with the SIX BankMaster V3 file imported, every one of its IIDs resolves through the route', { skip: !existsSync(shared) && 'no ../shared/data' }, async () => {
+  test('with the SIX BankMaster V3 file imported, every one of its IIDs resolves through the route', { skip: skipUnlessShared('six-bankmaster-v3/bankmaster_V3.csv') }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mod97-six-'));
     const url = `sqlite:${join(dir, 'six.db')}`;
     const store = openSqliteStore(url);
     const path = 'six-bankmaster-v3/bankmaster_V3.csv';
-    await importFile(store, 'six-bankmaster', { bytes: readFileSync(shared + path), name: path }, Date.now());
+    await importFile(store, 'six-bankmaster', { bytes: readFileSync(SHARED_DATA + path), name: path }, Date.now());
     await store.close();
-    const iids = readFileSync(shared + path, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((line) => line.split(';')[0]);
+    const iids = readFileSync(SHARED_DATA + path, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((line) => line.split(';')[0]);
     const svc = await startService({ databaseUrl: url });
     const key = await proKey(svc);
     const missing: string[] = [];
@@ -126,11 +125,11 @@ describe('POST /v1/iban/compliance', () => {
     assert.equal(bad.headers['x-quota-used'], '0');
   });
 
-  test('with OFAC sdn.csv imported, a listed bank\'s BIC is high risk and names the list and its date', { skip: !existsSync(shared) && 'no ../shared/data' }, async () => {
+  test('with OFAC sdn.csv imported, a listed bank\'s BIC is high risk and names the list and its date', { skip: skipUnlessShared('ofac-sdn/sdn.csv') }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mod97-ofac-'));
     const url = `sqlite:${join(dir, 'ofac.db')}`;
     const store = openSqliteStore(url);
-    const parsed = await importFile(store, 'ofac-sdn', { bytes: readFileSync(shared + 'ofac-sdn/sdn.csv'), name: 'sdn.csv', asOf: '2024-05-03' }, Date.now());
+    const parsed = await importFile(store, 'ofac-sdn', { bytes: readFileSync(SHARED_DATA + 'ofac-sdn/sdn.csv'), name: 'sdn.csv', asOf: '2024-05-03' }, Date.now());
     await store.close();
     const listed = (parsed.records as { bic: string }[])[0].bic;
     const svc = await startService({ databaseUrl: url });
