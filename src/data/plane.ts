@@ -105,17 +105,18 @@ export class Lookups {
       // only the institution is known: its name applies, a sibling office's address does not
       entries = this.ix.bics.get(sibling)!.map((e) => ({ ...e, city: null, address: null, postcode: null }));
     }
-    const first = <K extends 'name' | 'city' | 'address' | 'postcode'>(k: K) => entries.find((e) => e[k])?.[k] ?? null;
+    // The place comes whole from one entry: a street from one source and a postcode from another could name no real address.
+    const place = entries.find((e) => e.address) ?? entries.find((e) => e.city) ?? entries[0]!;
     const country = bic11.slice(4, 6);
     return {
       bic: code.replace(/\s+/g, '').toUpperCase(),
       bic8,
       bic11,
       match,
-      name: first('name'),
-      city: first('city'),
-      address: first('address'),
-      postcode: first('postcode'),
+      name: place.name ?? entries.find((e) => e.name)?.name ?? null,
+      city: place.city,
+      address: place.address,
+      postcode: place.postcode,
       country: { code: country, name: regionNames.of(country) ?? null },
       branch: { code: bic11.slice(8), primary_office: format.primary_office },
       lei: this.ix.leis.get(bic11) ?? this.ix.leis.get(`${bic8}XXX`) ?? null,

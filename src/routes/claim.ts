@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { monthOf } from '../clock.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { errorResponses, Open } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 
@@ -11,23 +11,23 @@ const ClaimBody = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' })),
 });
 
-const CodeSent = Type.Object({
+const CodeSent = Open({
   status: Type.Literal('code_sent'),
   key_prefix: Type.String(),
   expires_in_minutes: Type.Integer(),
   message: Type.String(),
 });
 
-const Claimed = Type.Object({
+const Claimed = Open({
   claimed: Type.Literal(true),
   tier: Type.String(),
   basis: Type.String(),
   key_prefix: Type.String(),
-  monthly_limit: Type.Integer(),
+  monthly_limit: Type.Integer({ description: 'The same as `limit`: the cap of the claimed plan.' }),
   limit: Type.Integer(),
-  used: Type.Integer(),
+  used: Type.Integer({ description: 'The use so far carried over to the claimed plan.' }),
   remaining: Type.Integer(),
-  month: Type.String(),
+  month: Type.String({ description: 'The current month (YYYY-MM).' }),
 });
 
 export const claimRoutes = (services: Services): FastifyPluginAsync => async (app) => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { errorResponses, Open } from '../http/schemas.ts';
 import { LIMITS, PACKS, type Pack } from '../plans.ts';
 import type { Services } from '../services.ts';
 
@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-const PackBought = Type.Object({
+const PackBought = Open({
   api_key: Type.String({ description: 'The credits key, shown once.' }),
   key_prefix: Type.String(),
   tier: Type.Literal('credits'),
@@ -24,7 +24,10 @@ const PackBought = Type.Object({
   balance: Type.Integer(),
   price_usd: Type.Number(),
   message: Type.String(),
-  claimed_key: Type.Optional(Type.Object({ key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() })),
+  claimed_key: Type.Optional(Open(
+    { key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() },
+    { description: 'Present when an anonymous key was sent: it is claimed once the payment settles.' },
+  )),
 });
 
 export const creditsRoutes = (services: Services): FastifyPluginAsync => async (app) => {

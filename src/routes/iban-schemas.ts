@@ -4,37 +4,21 @@
  * OpenAPI document. Nullable fields use a type list, which the serialiser handles without
  * trying each branch of an `anyOf`.
  */
-import { Type, type TSchema } from 'typebox';
-import { Attribution } from '../http/schemas.ts';
+import { Type } from 'typebox';
+import { Attribution, BankByCode, NullableBoolean, NullableString, orNull, SepaAnswer } from '../http/schemas.ts';
 
-const orNull = (schema: TSchema & { type: string }, description?: string) =>
-  Type.Unsafe({ ...schema, type: [schema.type, 'null'], ...(description ? { description } : {}) });
 const Str = Type.String();
-const NullableStr = orNull(Type.String());
-const NullableBool = orNull(Type.Boolean());
-
-const Bank = Type.Object({ bic: NullableStr, name: NullableStr, city: NullableStr, source: Str, as_of: NullableStr });
-
-const Sepa = Type.Object({
-  country: Str,
-  member: Type.Boolean(),
-  schemes: Type.Array(Str),
-  basis: Type.String({ description: '`country` (EPC geographical scope) or `epc_register` (an imported register).' }),
-  source: Str,
-  as_of: NullableStr,
-  bank: orNull(Type.Object({ bic: Str, schemes: Type.Array(Str) })),
-});
 
 const Clearing = Type.Object({
   iid: Str,
-  name: NullableStr,
-  bic: NullableStr,
-  sic: NullableBool,
-  eurosic: NullableBool,
-  instant_payments: NullableBool,
+  name: NullableString,
+  bic: NullableString,
+  sic: NullableBoolean,
+  eurosic: NullableBoolean,
+  instant_payments: NullableBoolean,
   qr_iid: Type.Boolean(),
-  successor_iid: NullableStr,
-  valid_on: NullableStr,
+  successor_iid: NullableString,
+  valid_on: NullableString,
   source: Str,
 });
 
@@ -51,13 +35,13 @@ export const IbanResult = Type.Object({
   formatted: Str,
   valid: Type.Boolean(),
   country: orNull(Type.Object({ code: Str, name: Str }), 'null when the country is unknown.'),
-  check_digits: NullableStr,
-  bban: orNull(Type.Object({ bank_code: NullableStr, branch_code: NullableStr, account_number: NullableStr })),
+  check_digits: NullableString,
+  bban: orNull(Type.Object({ bank_code: NullableString, branch_code: NullableString, account_number: NullableString })),
   qr_iban: Type.Boolean(),
   errors: Type.Array(Type.Object({ code: Str, message: Str })),
   suggestions: Type.Array(Str),
-  bank: orNull(Bank, 'Looked up for valid IBANs only.'),
-  sepa: orNull(Sepa),
+  bank: orNull(BankByCode, 'Looked up for valid IBANs only.'),
+  sepa: orNull(SepaAnswer),
   clearing: Type.Optional(orNull(Clearing, 'CH and LI only: the Swiss clearing entry of the IID.')),
   data_version: Str,
 });

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
+import { Open, StringEnum } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { IssuedKey } from '../keys/service.ts';
+import type { Basis as BasisName, Tier as TierName } from '../store/types.ts';
 
 export const GenerateBody = Type.Object({
   source: Type.Optional(Type.String({ maxLength: 200, description: 'Where the caller came from; no other effect.' })),
@@ -8,17 +10,27 @@ export const GenerateBody = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 16 })),
 });
 
-export const KeyCreated = Type.Object({
+// store/types.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
+export const TIERS = ['anonymous', 'email', 'claimed', 'pro', 'credits'] as const satisfies readonly TierName[];
+export const BASES = ['monthly', 'lifetime', 'credits'] as const satisfies readonly BasisName[];
+const Tier = StringEnum(TIERS);
+const Basis = StringEnum(BASES, 'The counter the cap applies to: per month, over the key\'s life, or credits bought.');
+
+/*
+ * The answers below let unlisted fields through (Open), so a field added in code is never
+ * dropped by the serialiser, only missing from the OpenAPI document until it is declared.
+ */
+export const KeyCreated = Open({
   api_key: Type.String({ description: 'The secret, shown once.' }),
   key_prefix: Type.String(),
-  tier: Type.String(),
-  basis: Type.String(),
-  monthly_limit: Type.Integer(),
-  claim_url: Type.Optional(Type.String()),
+  tier: Tier,
+  basis: Basis,
+  monthly_limit: Type.Integer({ description: 'The cap of the key\'s basis: per month, or over its life while `basis` is `lifetime`.' }),
+  claim_url: Type.Optional(Type.String({ description: 'Anonymous keys only.' })),
   message: Type.String(),
   terms_url: Type.String(),
-  notice: Type.Optional(Type.String()),
-  email: Type.Optional(Type.String()),
+  notice: Type.Optional(Type.String({ description: 'Present when a creation alert reduced the key.' })),
+  email: Type.Optional(Type.String({ description: 'The address the key was issued to, when one was given.' })),
 });
 
 export function creationResponse(issued: IssuedKey, baseUrl: string, email?: string) {
@@ -37,32 +49,33 @@ export function creationResponse(issued: IssuedKey, baseUrl: string, email?: str
   };
 }
 
-const Claim = Type.Object({
+const Claim = Open({
   url: Type.String(),
   raises_limit_to: Type.Integer(),
   methods: Type.Array(Type.String()),
-  paid_so_far_usd: Type.Number(),
+  paid_so_far_usd: Type.Number({ description: 'x402 payments made with this key so far.' }),
   paid_needed_usd: Type.Number(),
-});
+}, { description: 'Anonymous keys only: how to raise the limit.' });
 
-export const Usage = Type.Object({
+/** With a key: `month` and `key_prefix`; without one, the trial form: `day`, tier `trial`, basis `daily`. */
+export const Usage = Open({
   used: Type.Integer(),
   limit: Type.Integer(),
   remaining: Type.Integer(),
-  month: Type.Optional(Type.String()),
-  day: Type.Optional(Type.String()),
-  key_prefix: Type.Optional(Type.String()),
-  basis: Type.String(),
-  tier: Type.String(),
+  month: Type.Optional(Type.String({ description: 'With a key: the month counted (YYYY-MM).' })),
+  day: Type.Optional(Type.String({ description: 'Without a key (trial): the day counted (YYYY-MM-DD).' })),
+  key_prefix: Type.Optional(Type.String({ description: 'With a key only.' })),
+  basis: StringEnum([...BASES, 'daily'], '`daily` is the keyless trial.'),
+  tier: StringEnum([...TIERS, 'trial'], '`trial` when no key was sent.'),
   claim: Type.Optional(Claim),
 });
 
-export const Rotated = Type.Object({
-  api_key: Type.String(),
+export const Rotated = Open({
+  api_key: Type.String({ description: 'The new secret, shown once.' }),
   key_prefix: Type.String(),
   previous_key_prefix: Type.String(),
-  tier: Type.String(),
-  basis: Type.String(),
-  monthly_limit: Type.Integer(),
+  tier: Tier,
+  basis: Basis,
+  monthly_limit: Type.Integer({ description: 'The cap of the key\'s current basis (not necessarily monthly).' }),
   message: Type.String(),
 });

@@ -3,9 +3,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { UnscreenableSubject } from '../data/index.ts';
 import { DomainError } from '../errors.ts';
-import { errorResponses, Open } from '../http/schemas.ts';
+import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import { BicAnswer, ClearingAnswer, ComplianceAnswer } from './lookup-schemas.ts';
 import { attributionFor } from './presentation.ts';
 
 const one = () => 1;
@@ -17,7 +18,7 @@ export const lookupRoutes = (services: Services): FastifyPluginAsync => async (a
     config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'bic' } } },
     schema: {
       params: Type.Object({ code: Type.String({ maxLength: 32, description: 'A BIC (ISO 9362), 8 or 11 characters.' }) }),
-      response: { 200: Open({ bic: Type.String(), bic8: Type.String(), bic11: Type.String() }), ...errorResponses(400, 401, 402, 404) },
+      response: { 200: BicAnswer, ...errorResponses(400, 401, 402, 404) },
     },
   }, async (req) => {
     const { code } = req.params as { code: string };
@@ -35,7 +36,7 @@ export const lookupRoutes = (services: Services): FastifyPluginAsync => async (a
         iban: Type.Optional(Type.String({ maxLength: LIMITS.ibanMaxChars })),
         bic: Type.Optional(Type.String({ maxLength: 32 })),
       }),
-      response: { 200: Open({ score: Type.Integer(), level: Type.String() }), ...errorResponses(400, 401, 402) },
+      response: { 200: ComplianceAnswer, ...errorResponses(400, 401, 402) },
     },
   }, async (req) => {
     const { iban, bic } = req.body as { iban?: string; bic?: string };
@@ -56,7 +57,7 @@ export const lookupRoutes = (services: Services): FastifyPluginAsync => async (a
     config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'clearing' } } },
     schema: {
       params: Type.Object({ iid: Type.String({ pattern: '^[0-9]{1,5}$', description: 'A Swiss/Liechtenstein IID (bank clearing number); leading zeros optional.' }) }),
-      response: { 200: Open({ iid: Type.String() }), ...errorResponses(400, 401, 402, 404) },
+      response: { 200: ClearingAnswer, ...errorResponses(400, 401, 402, 404) },
     },
   }, async (req) => {
     const { iid } = req.params as { iid: string };

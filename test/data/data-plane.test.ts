@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { type DataPlane, loadDataPlane } from '../../src/data/index.ts';
 import { importFile } from '../../src/data/importers/index.ts';
+import { Indexes } from '../../src/data/indexes.ts';
+import { Lookups } from '../../src/data/plane.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
 let plane: DataPlane;
@@ -106,4 +108,14 @@ test('provenance lists every bundled source and the country lists, and the data 
   assert.notEqual(withImport.dataVersion(), plane.dataVersion());
   assert.deepEqual(withImport.bic('DEUTDEFF')?.lei, { lei: '7LTWFZYICNSX8D621K86', source: 'GLEIF BIC-to-LEI relationship file', as_of: '2026-11-01' });
   assert.equal(plane.bic('DEUTDEFF')?.lei, null);
+});
+
+test('a BIC known to two sources takes its whole place from one of them, never a street from one and a postcode from another', () => {
+  const ix = new Indexes();
+  const base = { bic11: 'TESTDEFFXXX', name: null, city: null, address: null, postcode: null, as_of: '2026-01-01' };
+  ix.addBic({ ...base, name: 'Test Bank AG', city: 'Frankfurt am Main', address: 'Hauptstrasse 1', postcode: '60311', source: 'full' });
+  ix.addBic({ ...base, city: 'Frankfurt', postcode: '60000', source: 'partial' });
+  const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: [] }, 'none').bic('TESTDEFF');
+  assert.deepEqual([answer?.name, answer?.city, answer?.address, answer?.postcode], ['Test Bank AG', 'Frankfurt am Main', 'Hauptstrasse 1', '60311']);
+  assert.deepEqual(answer?.sources.map((s) => s.name).sort(), ['full', 'partial']);
 });
