@@ -15,6 +15,8 @@ export interface Row {
   /** Why a row has no figures (e.g. no PostgreSQL configured). */
   missing?: string;
   note?: string;
+  /** A different request from the baseline's: no ratio to it. */
+  noRatio?: boolean;
 }
 
 export function machine(postgresVersion: string | null): string {
@@ -43,7 +45,7 @@ export function table(rows: Row[], baseline: number): string {
       continue;
     }
     const f = r.figures;
-    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${Math.round((f.reqPerSec / baseline) * 100)} % | ${f.cpuUsPerReq === null ? '–' : fmt(f.cpuUsPerReq)} | ${f.failures} |`);
+    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${r.noRatio ? '–' : `${Math.round((f.reqPerSec / baseline) * 100)} %`} | ${f.cpuUsPerReq === null ? '–' : fmt(f.cpuUsPerReq)} | ${f.failures} |`);
   }
   return lines.join('\n');
 }
