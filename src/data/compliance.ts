@@ -12,6 +12,7 @@ export const RISK_WEIGHTS = {
   fatf_call_for_action: 70,
   eu_high_risk_third_countries: 40,
   fatf_increased_monitoring: 30,
+  country_not_identified: 60,
   sanctions_not_screened: 15,
   bank_not_identified: 15,
   outside_sepa: 10,
@@ -42,10 +43,12 @@ export interface SanctionsAnswer {
 }
 
 export interface ComplianceAnswer {
-  subject: { iban: string | null; iban_valid: boolean | null; bic: string | null; country: string; bank: BankByCode | null };
+  /** `country` is null when the IBAN names none: then nothing country-wide is known. */
+  subject: { iban: string | null; iban_valid: boolean | null; bic: string | null; country: string | null; bank: BankByCode | null };
   sanctions: SanctionsAnswer;
-  country_lists: { id: CountryList['id']; title: string; listed: boolean; source: string; as_of: string }[];
-  sepa: SepaAnswer;
+  /** `listed` is null when the country is unknown: "not listed" would be a claim never checked. */
+  country_lists: { id: CountryList['id']; title: string; listed: boolean | null; source: string; as_of: string }[];
+  sepa: SepaAnswer | null;
   score: number;
   level: 'low' | 'medium' | 'high';
   flags: RiskFlag[];
@@ -54,13 +57,10 @@ export interface ComplianceAnswer {
 
 export type ComplianceQuery = { iban: string } | { bic: string };
 
-/**
- * A subject that names no country cannot be screened: every country list would answer "not
- * listed" for a country never identified. The route answers it 400 (refunded), not 200.
- */
+/** A BIC that is not one: refused (400 invalid_bic) as GET /v1/bic refuses it. */
 export class UnscreenableSubject extends Error {
   constructor(
-    readonly code: 'invalid_request' | 'invalid_bic',
+    readonly code: 'invalid_bic',
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
@@ -107,7 +107,8 @@ function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
 /**
  * Who is being screened: an IBAN's country (countries outside the IBAN registry, such as Iran,
  * which issues IBANs, are still screened by their prefix) and its bank's BIC where a source
- * knows it, or a BIC's own country. Throws UnscreenableSubject when no country is named.
+ * knows it, or a BIC's own country. An IBAN naming no country is still answered (DECISIONS.md
+ * section 8: an IBAN that fails validation is a successful call), with the country unknown.
  */
 function subjectOf(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer['subject'] {
   if ('bic' in query) {
@@ -118,12 +119,8 @@ function subjectOf(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnsw
   const result = validateIban(query.iban);
   const prefix = result.iban.slice(0, 2);
   const country = result.country?.code ?? (isCountryCode(prefix) ? prefix : null);
-  if (!country) {
-    const why = prefix ? `"${prefix}" is not a country code` : 'it is empty';
-    throw new UnscreenableSubject('invalid_request', `The IBAN names no country (${why}), so there is nothing to screen. Send an IBAN that starts with its country code, or a BIC.`, { iban_errors: result.errors });
-  }
   const subject: ComplianceAnswer['subject'] = { iban: result.iban, iban_valid: result.valid, bic: null, country, bank: null };
-  if (result.valid && result.bban) {
+  if (country && result.valid && result.bban) {
     subject.bank = deps.bankForIban(country, result.bban.bank_code, result.bban.branch_code);
     const format = subject.bank?.bic ? checkBicFormat(subject.bank.bic) : null;
     subject.bic = format?.ok ? format.bic11 : null;
@@ -143,14 +140,16 @@ export function compliance(query: ComplianceQuery, deps: ComplianceDeps): Compli
   else if (!subject.bic) flag('bank_not_identified', sanctions.explanation, { source: 'mod97', as_of: null });
 
   const country = subject.country;
+  // Unknown is not clean: a payee that cannot be placed in a country is scored high.
+  if (!country) flag('country_not_identified', 'The IBAN names no country, so no country list or SEPA reach could be checked.', { source: 'mod97', as_of: null });
   const countryLists = COUNTRY_LISTS.map((list) => {
-    const listed = list.countries.has(country);
-    if (listed) flag(LIST_FLAGS[list.id], `${list.countries.get(country)} is on the ${list.title}`, list);
+    const listed = country ? list.countries.has(country) : null;
+    if (country && listed) flag(LIST_FLAGS[list.id], `${list.countries.get(country)} is on the ${list.title}`, list);
     return { id: list.id, title: list.title, listed, source: list.source, as_of: list.as_of };
   });
 
-  const sepa = deps.sepa(country, subject.bic ?? undefined);
-  if (!sepa.member) flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
+  const sepa = country ? deps.sepa(country, subject.bic ?? undefined) : null;
+  if (country && sepa && !sepa.member) flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
 
   const score = Math.min(100, flags.reduce((sum, f) => sum + f.weight, 0));
   const level = score >= RISK_LEVELS.high ? 'high' : score >= RISK_LEVELS.medium ? 'medium' : 'low';

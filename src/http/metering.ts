@@ -49,11 +49,12 @@ export function registerMetering(app: FastifyInstance, services: Services): void
       if (access.auth !== 'none') await authenticate(req);
       if (access.meter) await admit(req, reply, access.meter);
     }
-    if (req.body === UNSUPPORTED_MEDIA) {
-      // The body was left unread on the socket: close it rather than drain it.
-      reply.header('connection', 'close');
-      throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
-    }
+    // The body was left unread on the socket: close it rather than drain it.
+    if (req.body === UNSUPPORTED_MEDIA) reply.header('connection', 'close');
+    // A route sold only by x402 (a pack) reads no body: its payment is judged first, by the x402
+    // plugin, and whatever body came with it is ignored.
+    if (req.routeOptions.config.x402Required) return;
+    if (req.body === UNSUPPORTED_MEDIA) throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
     if (req.body === INVALID_JSON) throw new DomainError('invalid_json', 'The body is not valid JSON.');
   });
 

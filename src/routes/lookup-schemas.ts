@@ -38,7 +38,7 @@ const SanctionMatch = Open({
 });
 
 const RiskFlag = Open({
-  code: StringEnum(['sanctioned_bic', 'fatf_call_for_action', 'eu_high_risk_third_countries', 'fatf_increased_monitoring', 'sanctions_not_screened', 'bank_not_identified', 'outside_sepa']),
+  code: StringEnum(['sanctioned_bic', 'fatf_call_for_action', 'eu_high_risk_third_countries', 'fatf_increased_monitoring', 'country_not_identified', 'sanctions_not_screened', 'bank_not_identified', 'outside_sepa']),
   weight: Type.Integer({ description: 'What the flag adds to the score.' }),
   detail: Str,
   source: Str,
@@ -50,7 +50,7 @@ export const ComplianceAnswer = Open({
     iban: orNull(Type.String(), 'The IBAN in electronic form; null when a BIC was sent.'),
     iban_valid: orNull(Type.Boolean(), 'null when a BIC was sent.'),
     bic: orNull(Type.String(), 'The BIC screened (11 characters); null when the bank could not be identified.'),
-    country: Str,
+    country: orNull(Type.String(), 'null when the IBAN names no country (flag `country_not_identified`).'),
     bank: orNull(BankByCode, 'The bank behind a valid IBAN\'s bank code, where a source knows it.'),
   }),
   sanctions: Open({
@@ -63,11 +63,11 @@ export const ComplianceAnswer = Open({
   country_lists: Type.Array(Open({
     id: StringEnum(['fatf_call_for_action', 'fatf_increased_monitoring', 'eu_high_risk_third_countries']),
     title: Str,
-    listed: Type.Boolean(),
+    listed: orNull(Type.Boolean(), 'null when the country is unknown.'),
     source: Str,
     as_of: Str,
   })),
-  sepa: SepaAnswer,
+  sepa: orNull(SepaAnswer, 'null when the country is unknown.'),
   score: Type.Integer({ minimum: 0, maximum: 100, description: 'The sum of the flags\' weights, capped at 100.' }),
   level: StringEnum(['low', 'medium', 'high']),
   flags: Type.Array(RiskFlag),

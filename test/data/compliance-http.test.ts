@@ -1,4 +1,4 @@
-/** POST /v1/iban/compliance through HTTP: a subject with no country is 400 and refunded. */
+/** POST /v1/iban/compliance through HTTP: subjects with no country, or a malformed BIC. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startService } from '../support/app.ts';
@@ -9,14 +9,15 @@ async function service() {
   return { svc, key: await svc.newKey() };
 }
 
-test('an IBAN naming no country is 400 invalid_request, refunded, with the validation errors', async () => {
+test('an IBAN naming no country is answered and charged (DECISIONS section 8), high risk, with nothing claimed of a country', async () => {
   const { svc, key } = await service();
-  for (const iban of ['', 'XX', '12 34']) {
+  for (const [i, iban] of ['', 'XX', '12 34'].entries()) {
     const r = await svc.call('/v1/iban/compliance', { key, json: { iban } });
-    assert.deepEqual([r.status, r.body.error], [400, 'invalid_request'], JSON.stringify(iban));
-    assert.match(r.body.message, /names no country/);
-    assert.ok(Array.isArray(r.body.iban_errors) && r.body.iban_errors.length > 0);
-    assert.equal(r.headers['x-quota-used'], '0', 'refunded');
+    assert.equal(r.status, 200, JSON.stringify(iban));
+    assert.deepEqual([r.body.subject.country, r.body.sepa, r.body.level], [null, null, 'high']);
+    assert.ok(r.body.country_lists.every((l: { listed: unknown }) => l.listed === null));
+    assert.ok(r.body.flags.some((f: { code: string }) => f.code === 'country_not_identified'));
+    assert.equal(r.headers['x-quota-used'], String(i + 1), 'charged');
   }
 });
 

@@ -98,9 +98,14 @@ test('every flag names a weight from the one table, and every part names its sou
   assert.ok(a.sepa?.source && a.sepa.as_of);
 });
 
-test('an IBAN that names no country is refused, never answered "not listed" for a country never identified', () => {
+test('an IBAN that names no country is answered high risk with the country unknown, never "not listed"', () => {
   for (const iban of ['', 'XX', '  ', '12345', 'XX00 1234']) {
-    assert.throws(() => screened.compliance({ iban }), (e: unknown) => e instanceof UnscreenableSubject && e.code === 'invalid_request' && /names no country/.test(e.message), JSON.stringify(iban));
+    const a = screened.compliance({ iban });
+    assert.equal(a.subject.country, null, JSON.stringify(iban));
+    assert.ok(a.country_lists.every((l) => l.listed === null));
+    assert.equal(a.sepa, null);
+    assert.ok(a.flags.some((f) => f.code === 'country_not_identified'));
+    assert.equal(a.level, 'high');
   }
   assert.throws(() => screened.compliance({ bic: 'DEUTXXFF' }), (e: unknown) => e instanceof UnscreenableSubject && e.code === 'invalid_bic' && e.details.reason === 'country_code');
 });

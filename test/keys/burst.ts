@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { TestService } from '../support/app.ts';
 
-export const IBAN = 'DE89 3704 0044 0532 0130 00';
+const IBAN = 'DE89 3704 0044 0532 0130 00';
 export const HOUR = 3600_000;
 /** An alert lasts 3 hours after its last burst; a minute more is safely past it. */
 export const PAST_ALERT = 3 * HOUR + 60_000;

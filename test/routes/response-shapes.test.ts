@@ -157,7 +157,7 @@ describe('lookup answers on the wire', () => {
     const listed = rich.services.data.compliance({ iban: 'DE89370400440532013000' });
     assert.deepEqual(listed.sanctions.matches.map((m) => m.match), ['exact']);
     assert.ok(listed.sanctions.lists[0]?.as_of_note);
-    assert.deepEqual(listed.sepa.bank, { bic: 'COBADEFFXXX', schemes: ['SCT'] });
+    assert.deepEqual(listed.sepa?.bank, { bic: 'COBADEFFXXX', schemes: ['SCT'] });
     assert.deepEqual(rich.services.data.compliance({ bic: 'COBADEFF370' }).sanctions.matches.map((m) => m.match), ['institution']);
   });
 

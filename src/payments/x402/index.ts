@@ -1,6 +1,5 @@
 /** The x402 pay-per-call rail (DECISIONS.md section 9). Prices live in src/plans.ts. */
 export { readX402Config, type X402Config } from './config.ts';
 export { createX402Rail, usdToMicros, type RailDeps, type X402Rail } from './rail.ts';
-export { hasPayment, PAYMENT_HEADER } from './header.ts';
 export { x402Plugin, type X402PluginOptions } from './plugin.ts';
 export type { PaymentRecord, PaymentRequiredHeader, PaymentStore, Quote, SettleOutcome, VerifiedPayment, VerifyOutcome } from './types.ts';

@@ -103,6 +103,7 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     const settled = await rail.settle(payment, keyIdOf?.(req) ?? null);
     if (settled.ok) {
       reply.header(settled.header.name, settled.header.value);
+      if (settled.recordError) req.log.error({ err: settled.recordError, txHash: settled.txHash, payer: settled.payer }, 'x402: a settled payment could not be recorded');
       await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () => onSettled?.(req, settled));
       return payload;
     }

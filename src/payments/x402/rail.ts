@@ -139,6 +139,9 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
       }
       if (!result.success) return { ok: false, reason: publicReason(result.errorReason, 'settlement_failed') };
       const payer = result.payer ?? payment.payer;
+      const header = { name: 'PAYMENT-RESPONSE' as const, value: result.headers['PAYMENT-RESPONSE'] };
+      // The money has moved: a store that fails now must not cost the payer the answer. A replay
+      // of the unrecorded payment is still refused, by the chain, whose nonce is spent.
       const recorded = await store.recordPayment({
         id: payment.id,
         network: payment.requirements.network,
@@ -150,11 +153,12 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
         resourceUrl: payment.quote.resourceUrl,
         keyId,
         settledAt: clock(),
-      });
+      }).catch((recordError: unknown) => ({ recordError }));
+      const settled = { ok: true as const, header, payer, amountMicros: payment.amountMicros, txHash: result.transaction };
+      if (typeof recorded === 'object') return { ...settled, recordError: recorded.recordError };
       // A facilitator may answer a repeated settle with the first transaction: paid once, served once.
       if (!recorded) return { ok: false, reason: 'payment_already_used' };
-      const header = { name: 'PAYMENT-RESPONSE' as const, value: result.headers['PAYMENT-RESPONSE'] };
-      return { ok: true, header, payer, amountMicros: payment.amountMicros, txHash: result.transaction };
+      return settled;
     },
   };
 }

@@ -114,6 +114,11 @@ describe('claims and packs paid with x402', { skip }, () => {
       { type: 'x402', price_usd: 20 },
     ]);
     assert.equal(decodePaymentRequiredHeader(res.headers['payment-required'] as string).accepts[0].amount, '20000000');
+    // The payment is judged before any body: a broken or foreign one changes nothing.
+    for (const [raw, type] of [['{nope', 'application/json'], ['hello', 'text/plain']]) {
+      const odd = await paid.service.call('/v1/credits/buy/5k', { method: 'POST', from: '127.0.6.3', raw: Buffer.from(raw), headers: { 'content-type': type } });
+      assert.deepEqual([odd.status, odd.body.cause?.reason], [402, 'payment_required'], `${type} ${raw}`);
+    }
   });
 
   test('a pack refused for a malformed payment still offers how to pay', async () => {
@@ -172,5 +177,32 @@ describe('claims and packs paid with x402', { skip }, () => {
     assert.ok(logged, 'the failure is logged');
     assert.match(logged.txHash, /^0x[0-9a-f]{64}$/);
     assert.equal(logged.err.message, 'the store failed after settlement');
+  });
+
+  test('a pack whose settled payment cannot be recorded still gives the buyer its key, and a replay of it is refused', async () => {
+    const payer = await paid.chain.newPayer(5_000_000n);
+    const store = paid.service.services.store;
+    const recordPayment = store.recordPayment;
+    store.recordPayment = async () => {
+      throw new Error('the payments table is unreachable');
+    };
+    const pay = paid.payingFetch(payer, '127.0.6.6', 4);
+    let res: Response;
+    try {
+      res = await pay('/v1/credits/buy/1k', { method: 'POST' });
+    } finally {
+      store.recordPayment = recordPayment;
+    }
+    assert.equal(res.status, 201);
+    const bought = await res.json();
+    assert.deepEqual(plan(await usage(bought.api_key)), ['credits', 'credits', 1000, 0]);
+    assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
+    const logged = paid.service.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'x402: a settled payment could not be recorded');
+    assert.match(logged?.txHash ?? '', /^0x[0-9a-f]{64}$/);
+    // The chain has spent the authorisation's nonce, so the unrecorded payment cannot buy twice.
+    const signature = pay.sent.map((h) => h.get('payment-signature')).find(Boolean)!;
+    const replay = await paid.service.call('/v1/credits/buy/1k', { method: 'POST', headers: { 'payment-signature': signature } });
+    assert.equal(replay.status, 402);
+    assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
   });
 });
