@@ -53,7 +53,7 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   const stripe = readStripeConfig(config.env);
   // The payment SDKs (viem above all) take about a second to import: a service whose rails are
   // off never loads them.
-  const x402Sdk = config.env.MOD97_X402_FACILITATOR_URL?.trim() ? await import('./payments/x402/index.ts') : null;
+  const x402Sdk = config.env.MOD97_X402_FACILITATOR_URL ? await import('./payments/x402/index.ts') : null;
   const x402 = x402Sdk?.readX402Config(config.env) ?? null;
   const cardSdk = stripe ? await import('./payments/stripe/index.ts') : null;
   const mailLog = relayLog();

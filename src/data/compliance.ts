@@ -1,3 +1,4 @@
+import { DomainError } from '../errors.ts';
 import { validateIban } from '../iban/index.ts';
 import type { SepaAnswer, SourceRef } from './answers.ts';
 import { checkBicFormat } from './bic-format.ts';
@@ -57,17 +58,6 @@ export interface ComplianceAnswer {
 
 export type ComplianceQuery = { iban: string } | { bic: string };
 
-/** A BIC that is not one: refused (400 invalid_bic) as GET /v1/bic refuses it. */
-export class UnscreenableSubject extends Error {
-  constructor(
-    readonly code: 'invalid_bic',
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
 export interface ComplianceDeps {
   sanctions: SanctionsList[];
   bankForIban(country: string, bankCode: string | null, branchCode?: string | null): BankByCode | null;
@@ -113,7 +103,8 @@ function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
 function subjectOf(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer['subject'] {
   if ('bic' in query) {
     const format = checkBicFormat(query.bic);
-    if (!format.ok) throw new UnscreenableSubject('invalid_bic', format.message, { reason: format.reason });
+    // refused as GET /v1/bic refuses it
+    if (!format.ok) throw new DomainError('invalid_bic', format.message, { reason: format.reason });
     return { iban: null, iban_valid: null, bic: format.bic11, country: format.bic11.slice(4, 6), bank: null };
   }
   const result = validateIban(query.iban);

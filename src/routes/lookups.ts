@@ -1,7 +1,6 @@
 /** GET /v1/bic/:code, POST /v1/iban/compliance, GET /v1/ch/clearing/:iid. */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { UnscreenableSubject } from '../data/index.ts';
 import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
@@ -43,14 +42,8 @@ export const lookupRoutes = (services: Services): FastifyPluginAsync => async (a
     if ((iban === undefined) === (bic === undefined)) {
       throw new DomainError('invalid_request', 'Send exactly one of `iban` or `bic`.');
     }
-    try {
-      const answer = data.compliance(iban !== undefined ? { iban } : { bic: bic! });
-      return { ...answer, ...attributionFor(req.caller, services) };
-    } catch (e) {
-      // no country named (an IBAN without one, a malformed BIC): 400 and refunded, never "not listed"
-      if (e instanceof UnscreenableSubject) throw new DomainError(e.code, e.message, e.details);
-      throw e;
-    }
+    const answer = data.compliance(iban !== undefined ? { iban } : { bic: bic! });
+    return { ...answer, ...attributionFor(req.caller, services) };
   });
 
   app.get('/v1/ch/clearing/:iid', {

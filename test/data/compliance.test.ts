@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, UnscreenableSubject, loadDataPlane } from '../../src/data/index.ts';
+import { DomainError } from '../../src/errors.ts';
+import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, loadDataPlane } from '../../src/data/index.ts';
 import { importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
@@ -107,5 +108,5 @@ test('an IBAN that names no country is answered high risk with the country unkno
     assert.ok(a.flags.some((f) => f.code === 'country_not_identified'));
     assert.equal(a.level, 'high');
   }
-  assert.throws(() => screened.compliance({ bic: 'DEUTXXFF' }), (e: unknown) => e instanceof UnscreenableSubject && e.code === 'invalid_bic' && e.details.reason === 'country_code');
+  assert.throws(() => screened.compliance({ bic: 'DEUTXXFF' }), (e: unknown) => e instanceof DomainError && e.code === 'invalid_bic' && e.details.reason === 'country_code');
 });

@@ -1,3 +1,4 @@
+import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterRef, CounterStore } from '../types.ts';
 import type { Pg, Sql } from './index.ts';
 
@@ -11,8 +12,6 @@ interface Pending {
 
 const MAX_GROUP = 64;
 
-/** Thrown inside a transaction to roll it back when one counter refuses. */
-class Refused extends Error {}
 
 export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
   // One statement creates the period's row or adds to it, and its WHERE refuses without
@@ -51,20 +50,15 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     // refusal rolls every one back.
     async admitAll(parts, cost) {
       const order = parts.map((_, i) => i).sort((a, b) => compare(parts[a].ref, parts[b].ref));
-      try {
-        return await once(() => sql.begin(async (tx) => {
-          const out: number[] = [];
-          for (const i of order) {
-            const rows = await admitStatement(tx as unknown as Sql, { ...parts[i], cost });
-            if (rows.length === 0) throw new Refused();
-            out[i] = rows[0].used;
-          }
-          return out;
-        }));
-      } catch (err) {
-        if (err instanceof Refused) return null;
-        throw err;
-      }
+      return unlessRefused(() => once(() => sql.begin(async (tx) => {
+        const out: number[] = [];
+        for (const i of order) {
+          const rows = await admitStatement(tx as unknown as Sql, { ...parts[i], cost });
+          if (rows.length === 0) throw new Refused();
+          out[i] = rows[0].used;
+        }
+        return out;
+      })));
     },
     async refundAll(refs, cost) {
       const order = refs.map((_, i) => i).sort((a, b) => compare(refs[a], refs[b]));

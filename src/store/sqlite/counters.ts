@@ -1,8 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterLimit, CounterRef, CounterStore } from '../types.ts';
-
-/** Thrown inside a transaction to roll it back when one counter refuses. */
-class Refused extends Error {}
 
 interface Pending {
   params: Record<string, unknown>;
@@ -45,7 +43,7 @@ export function sqliteCounters(db: Database): CounterStore {
 
   // Several counters charged together (a key reduced by a creation alert also counts in its
   // month): each is the same conditional statement, and a refusal rolls every one back.
-  const admitAllTx = db.transaction((parts: CounterLimit[], cost: number): number[] | null => {
+  const admitAllTx = db.transaction((parts: CounterLimit[], cost: number): number[] => {
     const counts: number[] = [];
     for (const { ref, limit } of parts) {
       const rows = admit.all({ ...ref, cost, limit }) as { used: number }[];
@@ -58,13 +56,8 @@ export function sqliteCounters(db: Database): CounterStore {
     refs.map((ref) => (refund.all({ ...ref, cost }) as { used: number }[])[0]?.used ?? 0));
 
   return {
-    async admitAll(parts, cost) {
-      try {
-        return admitAllTx.immediate(parts, cost);
-      } catch (err) {
-        if (err instanceof Refused) return null;
-        throw err;
-      }
+    admitAll(parts, cost) {
+      return unlessRefused(() => admitAllTx.immediate(parts, cost));
     },
     async refundAll(refs, cost) {
       return refundAllTx.immediate(refs, cost);
