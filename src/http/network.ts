@@ -38,22 +38,22 @@ export function createNetworkResolver(trustProxy: string[]): (peer: string | und
 
   // Every request resolves its peer; parsing it with ipaddr.js shows in profiles, and a
   // server sees the same peers again and again (a proxy, keep-alive clients).
-  const direct = new Map<string, string | null>();
-  const directNetwork = (peer: string): string | null => {
-    let network = direct.get(peer);
-    if (network === undefined) {
+  const peers = new Map<string, { ip: Parsed; network: string | null }>();
+  const peerOf = (peer: string) => {
+    let known = peers.get(peer);
+    if (!known) {
       const ip = parse(peer) ?? ipaddr.parse('0.0.0.0');
-      network = trusted.length === 0 || !isTrusted(ip) ? networkOf(ip) : null;
-      if (direct.size >= 10_000) direct.clear();
-      direct.set(peer, network);
+      // null: a trusted proxy, whose X-Forwarded-For names the caller
+      known = { ip, network: trusted.length === 0 || !isTrusted(ip) ? networkOf(ip) : null };
+      if (peers.size >= 10_000) peers.clear();
+      peers.set(peer, known);
     }
-    return network;
+    return known;
   };
 
   return (peer, forwardedFor) => {
-    const network = directNetwork(peer ?? '');
+    const { ip: peerIp, network } = peerOf(peer ?? '');
     if (network !== null) return network;
-    const peerIp = parse(peer ?? '') ?? ipaddr.parse('0.0.0.0');
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor ?? '').split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = parse(hops[i]);
