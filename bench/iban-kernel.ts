@@ -40,17 +40,28 @@ function buildSet(): string[] {
     const iban = validIban(codes[i % codes.length]!);
     const r = random();
     if (r < 0.6) set.push(iban);
-    else if (r < 0.7) set.push(iban.toLowerCase().replace(/(.{4})/g, '$1 ').trim());
+    else if (r < 0.7)
+      set.push(
+        iban
+          .toLowerCase()
+          .replace(/(.{4})/g, '$1 ')
+          .trim(),
+      );
     else if (r < 0.9) {
       const at = 4 + Math.floor(random() * (iban.length - 4));
-      set.push(iban.slice(0, at) + (/[0-9]/.test(iban[at]!) ? String((Number(iban[at]) + 1) % 10) : 'A') + iban.slice(at + 1));
+      set.push(
+        iban.slice(0, at) + (/[0-9]/.test(iban[at]!) ? String((Number(iban[at]) + 1) % 10) : 'A') + iban.slice(at + 1),
+      );
     } else if (r < 0.95) set.push(iban.slice(0, -1));
-    else set.push('XX' + iban.slice(2));
+    else set.push(`XX${iban.slice(2)}`);
   }
   return set;
 }
 
-interface Candidate { set: string[]; fn: (s: string) => unknown }
+interface Candidate {
+  set: string[];
+  fn: (s: string) => unknown;
+}
 
 /**
  * Median ops/s of each candidate after warming up. Time is the process's CPU time, not
@@ -59,7 +70,13 @@ interface Candidate { set: string[]; fn: (s: string) => unknown }
  * freshly compiled timing loop, so that one's type feedback cannot slow down another.
  */
 function measureAll(candidates: Candidate[]): number[] {
-  const loops = candidates.map(() => new Function('set', 'fn', 'let n = 0; for (let i = 0; i < set.length; i++) if (fn(set[i])) n++; return n;') as (set: string[], fn: (s: string) => unknown) => number);
+  const loops = candidates.map(
+    () =>
+      new Function('set', 'fn', 'let n = 0; for (let i = 0; i < set.length; i++) if (fn(set[i])) n++; return n;') as (
+        set: string[],
+        fn: (s: string) => unknown,
+      ) => number,
+  );
   const rates: number[][] = candidates.map(() => []);
   let sink = 0;
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
@@ -102,7 +119,9 @@ function batchOf1000(set: string[]): number {
 const set = buildSet();
 const electronic = set.map((s) => s.replace(/ /g, '').toUpperCase());
 const validOnly = set.filter((s) => validateIban(s).valid && !s.includes(' '));
-const typosOnly = set.filter((s) => validateIban(s).errors.some((e) => e.code !== 'invalid_length' && e.code !== 'unknown_country'));
+const typosOnly = set.filter((s) =>
+  validateIban(s).errors.some((e) => e.code !== 'invalid_length' && e.code !== 'unknown_country'),
+);
 
 const [bare, full, fullValid, fullTypos, ibantoolsIsValid, ibantoolsFull, ibantoolsFullValid] = measureAll([
   { set: electronic, fn: (s) => ibanRemainder(s) === 1 },
@@ -110,8 +129,20 @@ const [bare, full, fullValid, fullTypos, ibantoolsIsValid, ibantoolsFull, ibanto
   { set: validOnly, fn: (s) => validateIban(s).valid },
   { set: typosOnly, fn: (s) => validateIban(s).valid },
   { set, fn: (s) => isValidIBAN(s) },
-  { set, fn: (s) => { const e = extractIBAN(s); return validateIBAN(e.iban).valid && e.valid; } },
-  { set: validOnly, fn: (s) => { const e = extractIBAN(s); return validateIBAN(e.iban).valid && e.valid; } },
+  {
+    set,
+    fn: (s) => {
+      const e = extractIBAN(s);
+      return validateIBAN(e.iban).valid && e.valid;
+    },
+  },
+  {
+    set: validOnly,
+    fn: (s) => {
+      const e = extractIBAN(s);
+      return validateIBAN(e.iban).valid && e.valid;
+    },
+  },
 ]) as [number, number, number, number, number, number, number];
 const batchMs = batchOf1000(set);
 
@@ -147,5 +178,8 @@ const current = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n'
 const block = `${START}\n${section}\n${END}`;
 const at = current.indexOf(START);
 const endAt = current.indexOf(END);
-const next = at >= 0 && endAt > at ? current.slice(0, at) + block + current.slice(endAt + END.length) : `${current.trimEnd()}\n\n${block}\n`;
+const next =
+  at >= 0 && endAt > at
+    ? current.slice(0, at) + block + current.slice(endAt + END.length)
+    : `${current.trimEnd()}\n\n${block}\n`;
 writeFileSync(docs, next);

@@ -26,7 +26,10 @@ export interface Load {
   connections?: number;
 }
 
-export async function measure(load: Load, opts: { runs: number; seconds: number; warmupSeconds: number }): Promise<Figures> {
+export async function measure(
+  load: Load,
+  opts: { runs: number; seconds: number; warmupSeconds: number },
+): Promise<Figures> {
   await once(load, opts.warmupSeconds);
   const results = [];
   const cpuPerReq: number[] = [];
@@ -34,7 +37,8 @@ export async function measure(load: Load, opts: { runs: number; seconds: number;
     const cpuBefore = load.cpuMs?.();
     const result = await once(load, opts.seconds);
     results.push(result);
-    if (cpuBefore !== undefined && result.requests.total > 0) cpuPerReq.push(((load.cpuMs!() - cpuBefore) * 1000) / result.requests.total);
+    if (cpuBefore !== undefined && result.requests.total > 0)
+      cpuPerReq.push(((load.cpuMs!() - cpuBefore) * 1000) / result.requests.total);
   }
   return {
     reqPerSec: median(results.map((x) => x.requests.average)),
@@ -52,15 +56,17 @@ function once(load: Load, seconds: number) {
     url: load.urls.map((u) => `${u}${load.path}`),
     connections: load.connections ?? CONNECTIONS,
     duration: seconds,
-    requests: [{
-      method: 'POST',
-      path: load.path,
-      setupRequest: (req) => {
-        const i = counter++;
-        const body = typeof load.body === 'string' ? load.body : load.body(i);
-        return { ...req, body, headers: { 'content-type': 'application/json', ...load.headers?.(i) } };
+    requests: [
+      {
+        method: 'POST',
+        path: load.path,
+        setupRequest: (req) => {
+          const i = counter++;
+          const body = typeof load.body === 'string' ? load.body : load.body(i);
+          return { ...req, body, headers: { 'content-type': 'application/json', ...load.headers?.(i) } };
+        },
       },
-    }],
+    ],
   });
 }
 

@@ -22,13 +22,21 @@ export interface Row {
 export function machine(postgresVersion: string | null): string {
   const version = (pkg: string) => {
     try {
-      return JSON.parse(readFileSync(fileURLToPath(new URL(`../node_modules/${pkg}/package.json`, import.meta.url)), 'utf8')).version as string;
+      return JSON.parse(
+        readFileSync(fileURLToPath(new URL(`../node_modules/${pkg}/package.json`, import.meta.url)), 'utf8'),
+      ).version as string;
     } catch {
       return '?';
     }
   };
   const cores = cpus();
-  const kernel = (() => { try { return execFileSync('uname', ['-r']).toString().trim(); } catch { return '?'; } })();
+  const kernel = (() => {
+    try {
+      return execFileSync('uname', ['-r']).toString().trim();
+    } catch {
+      return '?';
+    }
+  })();
   return [
     `- Machine: ${cores[0]?.model ?? '?'}, ${cores.length} cores, Linux ${kernel}`,
     `- Node ${process.version}; fastify ${version('fastify')}, better-sqlite3 ${version('better-sqlite3')}, postgres ${version('postgres')}, prom-client ${version('prom-client')}, autocannon ${version('autocannon')}`,
@@ -38,14 +46,19 @@ export function machine(postgresVersion: string | null): string {
 
 export function table(rows: Row[], baseline: number): string {
   const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const lines = ['| target | req/s | p50 ms | p99 ms | vs baseline | server CPU µs/req | failed |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| target | req/s | p50 ms | p99 ms | vs baseline | server CPU µs/req | failed |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
     if (!r.figures) {
       lines.push(`| ${r.name} | – | – | – | – | – | ${r.missing ?? ''} |`);
       continue;
     }
     const f = r.figures;
-    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${r.noRatio ? '–' : `${Math.round((f.reqPerSec / baseline) * 100)} %`} | ${f.cpuUsPerReq === null ? '–' : fmt(f.cpuUsPerReq)} | ${f.failures} |`);
+    lines.push(
+      `| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(f.reqPerSec)} | ${f.p50} | ${f.p99} | ${r.noRatio ? '–' : `${Math.round((f.reqPerSec / baseline) * 100)} %`} | ${f.cpuUsPerReq === null ? '–' : fmt(f.cpuUsPerReq)} | ${f.failures} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -55,8 +68,9 @@ export function writeSection(body: string): void {
   const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
   const from = current.indexOf(START);
   const to = current.indexOf(END);
-  const next = from !== -1 && to > from
-    ? current.slice(0, from) + section + current.slice(to + END.length)
-    : `${current.trimEnd()}\n\n${section}\n`;
+  const next =
+    from !== -1 && to > from
+      ? current.slice(0, from) + section + current.slice(to + END.length)
+      : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(DOC, next);
 }

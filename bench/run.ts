@@ -14,10 +14,23 @@ import { BENCH_IBAN, CONNECTIONS, measure, median, type Figures, type Load } fro
 import { machine, table, writeSection, type Row } from './report.ts';
 import { seedKeys, startTarget, type Target } from './targets.ts';
 
-const opts = { runs: Number(process.env.BENCH_RUNS ?? 3), seconds: Number(process.env.BENCH_SECONDS ?? 5), warmupSeconds: 2 };
+const opts = {
+  runs: Number(process.env.BENCH_RUNS ?? 3),
+  seconds: Number(process.env.BENCH_SECONDS ?? 5),
+  warmupSeconds: 2,
+};
 const KEYS = 1000;
 const VALIDATE = JSON.stringify({ iban: BENCH_IBAN });
-const SAMPLES = ['DE89 3704 0044 0532 0130 00', 'GB82 WEST 1234 5698 7654 32', 'FR14 2004 1010 0505 0001 3M02 606', 'NL91 ABNA 0417 1643 00', 'BE68 5390 0754 7034', 'CH93 0076 2011 6238 5295 7', 'IT60 X054 2811 1010 0000 0123 456', 'ES91 2100 0418 4502 0005 1332'];
+const SAMPLES = [
+  'DE89 3704 0044 0532 0130 00',
+  'GB82 WEST 1234 5698 7654 32',
+  'FR14 2004 1010 0505 0001 3M02 606',
+  'NL91 ABNA 0417 1643 00',
+  'BE68 5390 0754 7034',
+  'CH93 0076 2011 6238 5295 7',
+  'IT60 X054 2811 1010 0000 0123 456',
+  'ES91 2100 0418 4502 0005 1332',
+];
 const BATCH = JSON.stringify({ ibans: Array.from({ length: 1000 }, (_, i) => SAMPLES[i % SAMPLES.length]) });
 const pgUrl = process.env.MOD97_BENCH_POSTGRES_URL ?? process.env.MOD97_TEST_POSTGRES_URL;
 
@@ -29,11 +42,16 @@ const forwarded = (i: number) => {
 };
 
 /** The URLs of the targets under load, and their summed CPU time. */
-const at = (...targets: Target[]) => ({ urls: targets.map((t) => t.url), cpuMs: () => targets.reduce((ms, t) => ms + t.cpuMs(), 0) });
+const at = (...targets: Target[]) => ({
+  urls: targets.map((t) => t.url),
+  cpuMs: () => targets.reduce((ms, t) => ms + t.cpuMs(), 0),
+});
 
 async function bench(name: string, load: Load): Promise<Figures> {
   const f = await measure(load, opts);
-  console.log(`${name}: ${Math.round(f.reqPerSec)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${Math.round(f.cpuUsPerReq ?? NaN)} µs CPU/req, failed ${f.failures}`);
+  console.log(
+    `${name}: ${Math.round(f.reqPerSec)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${Math.round(f.cpuUsPerReq ?? NaN)} µs CPU/req, failed ${f.failures}`,
+  );
   return f;
 }
 
@@ -61,14 +79,42 @@ console.log(`start-up: ${Math.round(startMs)} ms, RSS ${startRss} MB`);
 const sqliteUrl = `sqlite:${join(dir, 'bench.db')}`;
 const sqliteKeys = await seedKeys(sqliteUrl, KEYS);
 const sqlite = await startTarget('src/server.ts', { MOD97_DATABASE_URL: sqliteUrl, MOD97_TRUST_PROXY: '127.0.0.1' });
-const sqliteMany = await bench('sqlite 1000 keys', { ...at(sqlite), path: '/v1/iban/validate', body: VALIDATE, headers: bearer(sqliteKeys) });
+const sqliteMany = await bench('sqlite 1000 keys', {
+  ...at(sqlite),
+  path: '/v1/iban/validate',
+  body: VALIDATE,
+  headers: bearer(sqliteKeys),
+});
 rows.push({ name: 'mod97 SQLite, validate, 1,000 keys', figures: sqliteMany });
-rows.push({ name: 'mod97 SQLite, validate, one key', figures: await bench('sqlite 1 key', { ...at(sqlite), path: '/v1/iban/validate', body: VALIDATE, headers: bearer(sqliteKeys.slice(0, 1)) }) });
-rows.push({ name: 'mod97 SQLite, no-key trial', note: 'new network every 20 calls', figures: await bench('trial', { ...at(sqlite), path: '/v1/iban/validate', body: VALIDATE, headers: forwarded }) });
+rows.push({
+  name: 'mod97 SQLite, validate, one key',
+  figures: await bench('sqlite 1 key', {
+    ...at(sqlite),
+    path: '/v1/iban/validate',
+    body: VALIDATE,
+    headers: bearer(sqliteKeys.slice(0, 1)),
+  }),
+});
+rows.push({
+  name: 'mod97 SQLite, no-key trial',
+  note: 'new network every 20 calls',
+  figures: await bench('trial', { ...at(sqlite), path: '/v1/iban/validate', body: VALIDATE, headers: forwarded }),
+});
 const batch = await bench('batch', { ...at(sqlite), path: '/v1/iban/batch', body: BATCH, headers: bearer(sqliteKeys) });
-rows.push({ name: 'mod97 SQLite, batch of 1000', note: `${Math.round(batch.reqPerSec * 1000).toLocaleString('en-US')} IBANs/s`, figures: batch, noRatio: true });
+rows.push({
+  name: 'mod97 SQLite, batch of 1000',
+  note: `${Math.round(batch.reqPerSec * 1000).toLocaleString('en-US')} IBANs/s`,
+  figures: batch,
+  noRatio: true,
+});
 // Server time of one batch, measured where it is not queued behind 49 others.
-const batchAlone = await bench('batch, one connection', { ...at(sqlite), path: '/v1/iban/batch', body: BATCH, headers: bearer(sqliteKeys), connections: 1 });
+const batchAlone = await bench('batch, one connection', {
+  ...at(sqlite),
+  path: '/v1/iban/batch',
+  body: BATCH,
+  headers: bearer(sqliteKeys),
+  connections: 1,
+});
 rows.push({ name: 'mod97 SQLite, batch of 1000, one connection', figures: batchAlone, noRatio: true });
 const rssAfterLoad = sqlite.rssMb();
 await sqlite.stop();
@@ -86,10 +132,20 @@ if (pgUrl) {
     const keys = await seedKeys(url, KEYS);
     const env = { MOD97_DATABASE_URL: url };
     const one = await startTarget('src/server.ts', env);
-    pgOne = await bench('postgres 1 process', { ...at(one), path: '/v1/iban/validate', body: VALIDATE, headers: bearer(keys) });
+    pgOne = await bench('postgres 1 process', {
+      ...at(one),
+      path: '/v1/iban/validate',
+      body: VALIDATE,
+      headers: bearer(keys),
+    });
     await one.stop();
     const two = await Promise.all([startTarget('src/server.ts', env), startTarget('src/server.ts', env)]);
-    pgTwo = await bench('postgres 2 processes', { ...at(...two), path: '/v1/iban/validate', body: VALIDATE, headers: bearer(keys) });
+    pgTwo = await bench('postgres 2 processes', {
+      ...at(...two),
+      path: '/v1/iban/validate',
+      body: VALIDATE,
+      headers: bearer(keys),
+    });
     await Promise.all(two.map((t) => t.stop()));
   } finally {
     await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -105,9 +161,15 @@ const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 const targets = [
   `- Start-up with the whole bundled data set ≤ 1.5 s and RSS ≤ 250 MB: ${Math.round(startMs)} ms (median of 5 starts, spawn to the first /healthz answer), ${verdict(startMs <= 1500)}; RSS ${startRss} MB at start, ${verdict(startRss <= 250)} (${rssAfterLoad} MB after all the SQLite runs above, 50 batches of 1000 in flight included: V8 keeps the heap it grew).`,
   `- SQLite, authenticated validate ≥ 80 % of the baseline's req/s: ${pct(sqliteMany.reqPerSec, base.reqPerSec)}, ${verdict(sqliteMany.reqPerSec >= 0.8 * base.reqPerSec)}; p99 ≤ 10 ms: ${sqliteMany.p99} ms, ${verdict(sqliteMany.p99 <= 10)}.`,
-  batchAlone.cpuUsPerReq !== null ? `- A batch of 1000 in under 15 ms of server time: ${(batchAlone.cpuUsPerReq / 1000).toFixed(1)} ms of server CPU per batch sent one at a time (p50 round trip ${batchAlone.p50} ms, receiving about 670 kB included), ${verdict(batchAlone.cpuUsPerReq < 15_000)}; at 50 connections ${((batch.cpuUsPerReq ?? NaN) / 1000).toFixed(1)} ms, most of it garbage collection of 50 batches in flight at once.` : '',
-  pgOne ? `- PostgreSQL, one process ≥ 50 % of SQLite: ${pct(pgOne.reqPerSec, sqliteMany.reqPerSec)}, ${verdict(pgOne.reqPerSec >= 0.5 * sqliteMany.reqPerSec)}.` : '- PostgreSQL: not measured in this run.',
-  pgOne && pgTwo ? `- Two PostgreSQL processes above one: ${pct(pgTwo.reqPerSec, pgOne.reqPerSec)} of one, ${verdict(pgTwo.reqPerSec > pgOne.reqPerSec)}.` : '',
+  batchAlone.cpuUsPerReq !== null
+    ? `- A batch of 1000 in under 15 ms of server time: ${(batchAlone.cpuUsPerReq / 1000).toFixed(1)} ms of server CPU per batch sent one at a time (p50 round trip ${batchAlone.p50} ms, receiving about 670 kB included), ${verdict(batchAlone.cpuUsPerReq < 15_000)}; at 50 connections ${((batch.cpuUsPerReq ?? NaN) / 1000).toFixed(1)} ms, most of it garbage collection of 50 batches in flight at once.`
+    : '',
+  pgOne
+    ? `- PostgreSQL, one process ≥ 50 % of SQLite: ${pct(pgOne.reqPerSec, sqliteMany.reqPerSec)}, ${verdict(pgOne.reqPerSec >= 0.5 * sqliteMany.reqPerSec)}.`
+    : '- PostgreSQL: not measured in this run.',
+  pgOne && pgTwo
+    ? `- Two PostgreSQL processes above one: ${pct(pgTwo.reqPerSec, pgOne.reqPerSec)} of one, ${verdict(pgTwo.reqPerSec > pgOne.reqPerSec)}.`
+    : '',
 ].filter(Boolean);
 
 writeSection(`## Load (\`npm run bench\`)

@@ -29,7 +29,14 @@ export async function startTarget(script: string, env: Record<string, string> = 
   // The same command as `npm start`.
   const child = spawn(process.execPath, [...profile, '--import', './scripts/preload.mjs', '--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MOD97_LOG_LEVEL: 'warn', MOD97_KEY_PEPPER: PEPPER, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MOD97_LOG_LEVEL: 'warn',
+      MOD97_KEY_PEPPER: PEPPER,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -41,7 +48,13 @@ export async function startTarget(script: string, env: Record<string, string> = 
     await sleep(10);
   }
   const startMs = performance.now() - spawned;
-  return { url, startMs, cpuMs: () => cpuMsOf(child.pid!), rssMb: () => rssMbOf(child.pid!), stop: () => stopChild(child) };
+  return {
+    url,
+    startMs,
+    cpuMs: () => cpuMsOf(child.pid!),
+    rssMb: () => rssMbOf(child.pid!),
+    stop: () => stopChild(child),
+  };
 }
 
 /** Inserts `count` keys with a quota that will not run out, and returns their secrets. */
@@ -50,14 +63,25 @@ export async function seedKeys(databaseUrl: string, count: number): Promise<stri
   const secrets: string[] = [];
   try {
     for (let i = 0; i < count; i += 100) {
-      await Promise.all(Array.from({ length: Math.min(100, count - i) }, async () => {
-        const { secret, prefix } = newSecret();
-        secrets.push(secret);
-        await store.insertKey({
-          id: crypto.randomUUID(), keyHash: keyedHash(PEPPER, secret), keyPrefix: prefix, tier: 'pro', basis: 'monthly',
-          limit: 1e12, lifetimePeriod: null, emailHash: null, network: '127.0.0.1', createdAt: Date.now(), alertBorn: false,
-        });
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(100, count - i) }, async () => {
+          const { secret, prefix } = newSecret();
+          secrets.push(secret);
+          await store.insertKey({
+            id: crypto.randomUUID(),
+            keyHash: keyedHash(PEPPER, secret),
+            keyPrefix: prefix,
+            tier: 'pro',
+            basis: 'monthly',
+            limit: 1e12,
+            lifetimePeriod: null,
+            emailHash: null,
+            network: '127.0.0.1',
+            createdAt: Date.now(),
+            alertBorn: false,
+          });
+        }),
+      );
     }
   } finally {
     await store.close();

@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Strict TypeScript is part of the suite: tsx runs the code without checking its types.
 npm run --silent typecheck
+# Formatting and lint rules (biome.json) are part of the suite too.
+npm run --silent lint
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 log=$(mktemp)

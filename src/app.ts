@@ -36,11 +36,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // Malformed requests that never reach a route still get the error body.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify(tooLarge
-        ? { error: 'header_too_large', message: 'The request headers are too large.' }
-        : { error: 'invalid_request', message: 'The request is not valid HTTP.' });
+      const body = JSON.stringify(
+        tooLarge
+          ? { error: 'header_too_large', message: 'The request headers are too large.' }
+          : { error: 'invalid_request', message: 'The request is not valid HTTP.' },
+      );
       if (socket.writable) {
-        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(
+          `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
       } else {
         socket.destroy(err);
       }
@@ -60,7 +64,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     openapi: {
       info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },
       servers: [{ url: services.config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -77,7 +86,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         const key = req.caller?.key ?? null;
         const plan = key && (await services.meter.planFor(key));
         return offers({
-          baseUrl: services.config.publicUrl, rails: services.rails, now: clock(), x402PriceUsd: priceUsd,
+          baseUrl: services.config.publicUrl,
+          rails: services.rails,
+          now: clock(),
+          x402PriceUsd: priceUsd,
           key: key && plan ? { tier: key.tier, basis: plan.basis } : undefined,
         });
       },

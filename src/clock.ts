@@ -24,7 +24,9 @@ export const monthOf = (ms: number): string => dayOf(ms).slice(0, 7);
 /** Start of the next UTC day, ISO 8601 with a `Z`. */
 export function nextDayStart(ms: number): string {
   const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString().replace('.000Z', 'Z');
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1))
+    .toISOString()
+    .replace('.000Z', 'Z');
 }
 
 /** Start of the next UTC month, ISO 8601 with a `Z`. */

@@ -18,7 +18,10 @@ export interface Config {
 }
 
 const list = (v: string | undefined): string[] =>
-  (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function readConfig(given: Record<string, string | undefined> = process.env): Config {
   // An empty (or blank) variable counts as unset, for every variable, here and for the modules

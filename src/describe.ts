@@ -22,7 +22,7 @@ export function createDescribe(data: DataPlane): Describe {
     const r = validateIban(input);
     const country = r.country?.code;
     // An IBAN that fails validation names no bank reliably: only valid ones are looked up.
-    const bankCode = r.valid ? r.bban?.bank_code ?? null : null;
+    const bankCode = r.valid ? (r.bban?.bank_code ?? null) : null;
     const bank = country && bankCode ? data.bankForIban(country, bankCode, r.bban?.branch_code) : null;
     // Completed in place: a copy (let alone a spread) of each result costs more than the validation.
     const described = r as Described;

@@ -17,7 +17,21 @@ describe('configuration (DECISIONS.md section 1)', () => {
   });
 
   test('an empty or blank variable counts as unset, for every variable', () => {
-    const names = ['PORT', 'HOST', 'MOD97_PUBLIC_URL', 'MOD97_DATABASE_URL', 'MOD97_SMTP_URL', 'MOD97_MAIL_FROM', 'MOD97_OUTBOX_DIR', 'MOD97_DNS_SERVERS', 'MOD97_MX_CHECK', 'MOD97_TRUST_PROXY', 'MOD97_KEY_PEPPER', 'MOD97_LOG_LEVEL', 'STRIPE_SECRET_KEY'];
+    const names = [
+      'PORT',
+      'HOST',
+      'MOD97_PUBLIC_URL',
+      'MOD97_DATABASE_URL',
+      'MOD97_SMTP_URL',
+      'MOD97_MAIL_FROM',
+      'MOD97_OUTBOX_DIR',
+      'MOD97_DNS_SERVERS',
+      'MOD97_MX_CHECK',
+      'MOD97_TRUST_PROXY',
+      'MOD97_KEY_PEPPER',
+      'MOD97_LOG_LEVEL',
+      'STRIPE_SECRET_KEY',
+    ];
     const blank = readConfig(Object.fromEntries(names.map((n, i) => [n, i % 2 ? '' : ' '])));
     const { env: blankEnv, ...blankRest } = blank;
     const { env: _unused, ...defaults } = readConfig({});
@@ -26,11 +40,25 @@ describe('configuration (DECISIONS.md section 1)', () => {
   });
 
   test('set values are used', () => {
-    const c = readConfig({ PORT: '8080', HOST: '0.0.0.0', MOD97_DATABASE_URL: 'sqlite::memory:', MOD97_MX_CHECK: 'OFF', MOD97_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1', MOD97_OUTBOX_DIR: '/tmp/outbox' });
-    assert.deepEqual([c.port, c.host, c.databaseUrl, c.mxCheck, c.outboxDir], [8080, '0.0.0.0', 'sqlite::memory:', false, '/tmp/outbox']);
+    const c = readConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      MOD97_DATABASE_URL: 'sqlite::memory:',
+      MOD97_MX_CHECK: 'OFF',
+      MOD97_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1',
+      MOD97_OUTBOX_DIR: '/tmp/outbox',
+    });
+    assert.deepEqual(
+      [c.port, c.host, c.databaseUrl, c.mxCheck, c.outboxDir],
+      [8080, '0.0.0.0', 'sqlite::memory:', false, '/tmp/outbox'],
+    );
     assert.equal(c.publicUrl, 'http://localhost:8080', 'the public URL follows PORT');
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '192.0.2.1']);
-    assert.equal(readConfig({ MOD97_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com', 'no trailing slash');
+    assert.equal(
+      readConfig({ MOD97_PUBLIC_URL: 'https://api.example.com/' }).publicUrl,
+      'https://api.example.com',
+      'no trailing slash',
+    );
   });
 
   test('a PORT that is not a port number is refused', () => {

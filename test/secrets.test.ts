@@ -20,10 +20,16 @@ test('after creating, using and rotating keys, no key secret is in the SQLite fi
   const rotated = await svc.call('/v1/keys/rotate', { method: 'POST', key: secrets[0] });
   secrets.push(rotated.body.api_key);
   svc.app.log.info({ headers: { authorization: `Bearer ${secrets[1]}` } }, `a careless line with ${secrets[2]}`);
-  const bytes = Buffer.concat([readFileSync(dbPath), existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0)]);
+  const bytes = Buffer.concat([
+    readFileSync(dbPath),
+    existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0),
+  ]);
   const log = svc.logs.join('');
   await svc.close();
-  const dbBytes = Buffer.concat([readFileSync(dbPath), existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0)]);
+  const dbBytes = Buffer.concat([
+    readFileSync(dbPath),
+    existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0),
+  ]);
   assert.ok(log.length > 0, 'the log captured something');
   for (const secret of secrets) {
     const hex = secret.slice(4);
@@ -31,6 +37,9 @@ test('after creating, using and rotating keys, no key secret is in the SQLite fi
     assert.equal(dbBytes.includes(hex), false, 'the database (after close) holds no secret');
     assert.equal(log.includes(hex), false, 'the log holds no secret');
   }
-  assert.ok(bytes.includes(secrets[1].slice(0, 8)), 'the key prefix is stored, so the test is looking at the right file');
+  assert.ok(
+    bytes.includes(secrets[1].slice(0, 8)),
+    'the key prefix is stored, so the test is looking at the right file',
+  );
   rmSync(dir, { recursive: true, force: true });
 });

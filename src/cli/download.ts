@@ -14,7 +14,11 @@ export const urlVariable = (kind: string): string => `MOD97_DATA_URL_${kind.toUp
 
 export function urlsFor(kind: string, env: NodeJS.ProcessEnv): string[] {
   const configured = env[urlVariable(kind)];
-  if (configured) return configured.split(',').map((u) => u.trim()).filter(Boolean);
+  if (configured)
+    return configured
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
   return importerFor(kind).defaultUrls;
 }
 
@@ -24,7 +28,8 @@ const TIMEOUT_MS = 120_000;
 
 /** One retry on a connection-level failure (a reused keep-alive socket the server had closed). */
 async function fetchOnceMore(url: string): Promise<Response> {
-  const get = () => fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'mod97-data-update' } });
+  const get = () =>
+    fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'mod97-data-update' } });
   try {
     return await get();
   } catch (err) {

@@ -24,13 +24,24 @@ download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
 class UsageError extends Error {}
 
 /** Runs one command line; returns the exit code (0 ok, 1 failed, 2 wrong usage). */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, now: () => number = Date.now): Promise<number> {
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  now: () => number = Date.now,
+): Promise<number> {
   try {
-    const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { 'as-of': { type: 'string' }, scheme: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    const { positionals, values } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { 'as-of': { type: 'string' }, scheme: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
     const [group, command, ...rest] = positionals;
-    if (values.help || group !== 'data' || !command) throw new UsageError(group && group !== 'data' ? `unknown command "${group}"` : '');
+    if (values.help || group !== 'data' || !command)
+      throw new UsageError(group && group !== 'data' ? `unknown command "${group}"` : '');
     const asOf = values['as-of'];
-    if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) throw new UsageError('--as-of takes a date YYYY-MM-DD');
+    if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf))
+      throw new UsageError('--as-of takes a date YYYY-MM-DD');
     const store = await openStore(env.MOD97_DATABASE_URL || 'sqlite:./data/mod97.db');
     try {
       if (command === 'list') return await list(store, io);
@@ -38,7 +49,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, 
         const [kind, file] = rest;
         if (!kind || !file || rest.length > 2) throw new UsageError('data import takes <kind> <file>');
         // no file date here: a local file's modification time says when it was copied, not issued
-        const parsed = await importFile(store, kind, { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme }, now());
+        const parsed = await importFile(
+          store,
+          kind,
+          { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme },
+          now(),
+        );
         io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
         return 0;
       }
@@ -64,20 +80,35 @@ const dated = (p: ParsedDataset<unknown>): string => `as of ${p.asOf} (${AS_OF_B
 async function list(store: Store, io: CliIo): Promise<number> {
   const datasets = await store.listDatasets();
   io.out(datasets.length ? 'imported:' : 'imported: none');
-  for (const d of datasets) io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}\timported ${new Date(d.importedAt).toISOString()}\t${d.source}`);
+  for (const d of datasets)
+    io.out(
+      `  ${d.kind}\t${d.count} records\tas of ${d.asOf}\timported ${new Date(d.importedAt).toISOString()}\t${d.source}`,
+    );
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return 0;
 }
 
 /** Downloads and imports each kind; one failing download does not stop the others. */
-async function update(store: Store, kinds: string[], env: NodeJS.ProcessEnv, io: CliIo, now: () => number, asOf?: string): Promise<number> {
+async function update(
+  store: Store,
+  kinds: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  now: () => number,
+  asOf?: string,
+): Promise<number> {
   let failed = 0;
   for (const kind of kinds) {
     for (const url of urlsFor(kind, env)) {
       try {
         const file = await download(url, now());
-        const parsed = await importFile(store, kind, { bytes: file.bytes, name: file.name, download: file.date, asOf }, now());
+        const parsed = await importFile(
+          store,
+          kind,
+          { bytes: file.bytes, name: file.name, download: file.date, asOf },
+          now(),
+        );
         io.out(`updated ${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
       } catch (e) {
         failed++;

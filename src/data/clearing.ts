@@ -8,8 +8,12 @@ export const normalizeIid = (iid: string): string | null => {
 };
 
 const yn = (v: string | undefined): boolean | null => (v === 'Y' ? true : v === 'N' ? false : null);
-const text = (v: string | undefined): string | null => (v && v.trim() ? v.trim() : null);
-const IID_TYPES: Record<string, ClearingRecord['iid_type']> = { '1': 'headquarters', '2': 'main_branch', '4': 'qr_iid' };
+const text = (v: string | undefined): string | null => (v?.trim() ? v.trim() : null);
+const IID_TYPES: Record<string, ClearingRecord['iid_type']> = {
+  '1': 'headquarters',
+  '2': 'main_branch',
+  '4': 'qr_iid',
+};
 
 /** One row of the SIX BankMaster V3 CSV, already split on ';', in the file's column order. */
 export function clearingFromSixV3(f: string[]): ClearingRecord | null {
@@ -25,7 +29,13 @@ export function clearingFromSixV3(f: string[]): ClearingRecord | null {
     iid_type: IID_TYPES[f[6] ?? ''] ?? null,
     qr_iid_allocation: f[7] ? normalizeIid(f[7]) : null,
     name: text(f[8]),
-    address: { street: text(f[9]), building_number: text(f[10]), postal_code: text(f[11]), city: text(f[12]), country: text(f[13]) },
+    address: {
+      street: text(f[9]),
+      building_number: text(f[10]),
+      postal_code: text(f[11]),
+      city: text(f[12]),
+      country: text(f[13]),
+    },
     bic: text(f[14]),
     sic_participation: yn(f[15]),
     rtgs_customer_payments_chf: yn(f[16]),
@@ -54,7 +64,11 @@ export interface SixV2Entry {
   bic?: string;
 }
 
-const V2_TYPES: Record<string, ClearingRecord['iid_type']> = { HEADQUARTERS: 'headquarters', MAIN_BRANCH: 'main_branch', BRANCH: 'branch' };
+const V2_TYPES: Record<string, ClearingRecord['iid_type']> = {
+  HEADQUARTERS: 'headquarters',
+  MAIN_BRANCH: 'main_branch',
+  BRANCH: 'branch',
+};
 
 /** V2 has no instant-payments, RTGS or QR-IID columns: those stay null rather than guessed. */
 export function clearingFromSixV2(e: SixV2Entry, validOn: string): ClearingRecord {
@@ -68,7 +82,13 @@ export function clearingFromSixV2(e: SixV2Entry, validOn: string): ClearingRecor
     iid_type: V2_TYPES[e.iidType] ?? null,
     qr_iid_allocation: null,
     name: e.bankOrInstitutionName || null,
-    address: { street: e.domicileAddress || null, building_number: null, postal_code: e.zipCode || null, city: e.place || null, country: e.countryCode || null },
+    address: {
+      street: e.domicileAddress || null,
+      building_number: null,
+      postal_code: e.zipCode || null,
+      city: e.place || null,
+      country: e.countryCode || null,
+    },
     bic: e.bic || null,
     sic_participation: e.sicParticipation !== 'NO_PARTICIPATION',
     rtgs_customer_payments_chf: null,

@@ -45,7 +45,13 @@ export interface SanctionsAnswer {
 
 export interface ComplianceAnswer {
   /** `country` is null when the IBAN names none: then nothing country-wide is known. */
-  subject: { iban: string | null; iban_valid: boolean | null; bic: string | null; country: string | null; bank: BankByCode | null };
+  subject: {
+    iban: string | null;
+    iban_valid: boolean | null;
+    bic: string | null;
+    country: string | null;
+    bank: BankByCode | null;
+  };
   sanctions: SanctionsAnswer;
   /** `listed` is null when the country is unknown: "not listed" would be a claim never checked. */
   country_lists: { id: CountryList['id']; title: string; listed: boolean | null; source: string; as_of: string }[];
@@ -72,25 +78,51 @@ const LIST_FLAGS: Record<CountryList['id'], RiskFlagCode> = {
 
 /** An 8-character listing covers every office of the institution; an 11-character one only itself. */
 function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
-  const refs = lists.map((l): SourceRef => ({ name: l.name, as_of: l.as_of, ...(l.as_of_note && { as_of_note: l.as_of_note }) }));
+  const refs = lists.map(
+    (l): SourceRef => ({ name: l.name, as_of: l.as_of, ...(l.as_of_note && { as_of_note: l.as_of_note }) }),
+  );
   if (lists.length === 0) {
-    return { screened: false, explanation: 'No sanctions list has been imported into this service, so the bank was not screened. This is not a clean result.', bic, lists: refs, matches: [] };
+    return {
+      screened: false,
+      explanation:
+        'No sanctions list has been imported into this service, so the bank was not screened. This is not a clean result.',
+      bic,
+      lists: refs,
+      matches: [],
+    };
   }
   if (!bic) {
-    return { screened: false, explanation: 'The bank could not be identified (no BIC known for this bank code), so it was not screened.', bic, lists: refs, matches: [] };
+    return {
+      screened: false,
+      explanation: 'The bank could not be identified (no BIC known for this bank code), so it was not screened.',
+      bic,
+      lists: refs,
+      matches: [],
+    };
   }
   const bic8 = bic.slice(0, 8);
   const matches: SanctionsAnswer['matches'] = [];
   for (const list of lists) {
-    for (const [listed, records] of [[bic, list.byBic.get(bic)], [bic8, list.byBic.get(bic8)], [`${bic8}XXX`, list.byBic.get(`${bic8}XXX`)]] as const) {
+    for (const [listed, records] of [
+      [bic, list.byBic.get(bic)],
+      [bic8, list.byBic.get(bic8)],
+      [`${bic8}XXX`, list.byBic.get(`${bic8}XXX`)],
+    ] as const) {
       for (const r of records ?? []) {
         if (!matches.some((m) => m.reference === r.reference && m.list === list.name)) {
-          matches.push({ ...r, list: list.name, as_of: list.as_of, match: listed === bic || (bic.endsWith('XXX') && listed === bic8) ? 'exact' : 'institution' });
+          matches.push({
+            ...r,
+            list: list.name,
+            as_of: list.as_of,
+            match: listed === bic || (bic.endsWith('XXX') && listed === bic8) ? 'exact' : 'institution',
+          });
         }
       }
     }
   }
-  const explanation = matches.length ? `The BIC is listed on ${[...new Set(matches.map((m) => m.list))].join(', ')}.` : 'The BIC is on none of the loaded lists.';
+  const explanation = matches.length
+    ? `The BIC is listed on ${[...new Set(matches.map((m) => m.list))].join(', ')}.`
+    : 'The BIC is on none of the loaded lists.';
   return { screened: true, explanation, bic, lists: refs, matches };
 }
 
@@ -110,7 +142,13 @@ function subjectOf(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnsw
   const result = validateIban(query.iban);
   const prefix = result.iban.slice(0, 2);
   const country = result.country?.code ?? (isCountryCode(prefix) ? prefix : null);
-  const subject: ComplianceAnswer['subject'] = { iban: result.iban, iban_valid: result.valid, bic: null, country, bank: null };
+  const subject: ComplianceAnswer['subject'] = {
+    iban: result.iban,
+    iban_valid: result.valid,
+    bic: null,
+    country,
+    bank: null,
+  };
   if (country && result.valid && result.bban) {
     subject.bank = deps.bankForIban(country, result.bban.bank_code, result.bban.branch_code);
     const format = subject.bank?.bic ? checkBicFormat(subject.bank.bic) : null;
@@ -126,13 +164,22 @@ export function compliance(query: ComplianceQuery, deps: ComplianceDeps): Compli
     flags.push({ code, weight: RISK_WEIGHTS[code], detail, source: ref.source, as_of: ref.as_of });
 
   const sanctions = screen(subject.bic, deps.sanctions);
-  for (const m of sanctions.matches) flag('sanctioned_bic', `${m.bic} ${m.name} (${m.programs.join(', ')}), ${m.reference}`, { source: m.list, as_of: m.as_of });
-  if (deps.sanctions.length === 0) flag('sanctions_not_screened', sanctions.explanation, { source: 'mod97', as_of: null });
+  for (const m of sanctions.matches)
+    flag('sanctioned_bic', `${m.bic} ${m.name} (${m.programs.join(', ')}), ${m.reference}`, {
+      source: m.list,
+      as_of: m.as_of,
+    });
+  if (deps.sanctions.length === 0)
+    flag('sanctions_not_screened', sanctions.explanation, { source: 'mod97', as_of: null });
   else if (!subject.bic) flag('bank_not_identified', sanctions.explanation, { source: 'mod97', as_of: null });
 
   const country = subject.country;
   // Unknown is not clean: a payee that cannot be placed in a country is scored high.
-  if (!country) flag('country_not_identified', 'The IBAN names no country, so no country list or SEPA reach could be checked.', { source: 'mod97', as_of: null });
+  if (!country)
+    flag('country_not_identified', 'The IBAN names no country, so no country list or SEPA reach could be checked.', {
+      source: 'mod97',
+      as_of: null,
+    });
   const countryLists = COUNTRY_LISTS.map((list) => {
     const listed = country ? list.countries.has(country) : null;
     if (country && listed) flag(LIST_FLAGS[list.id], `${list.countries.get(country)} is on the ${list.title}`, list);
@@ -140,9 +187,22 @@ export function compliance(query: ComplianceQuery, deps: ComplianceDeps): Compli
   });
 
   const sepa = country ? deps.sepa(country, subject.bic ?? undefined) : null;
-  if (country && sepa && !sepa.member) flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
+  if (country && sepa && !sepa.member)
+    flag('outside_sepa', `${country} is outside the SEPA schemes' geographical scope`, SEPA_COUNTRIES);
 
-  const score = Math.min(100, flags.reduce((sum, f) => sum + f.weight, 0));
+  const score = Math.min(
+    100,
+    flags.reduce((sum, f) => sum + f.weight, 0),
+  );
   const level = score >= RISK_LEVELS.high ? 'high' : score >= RISK_LEVELS.medium ? 'medium' : 'low';
-  return { subject, sanctions, country_lists: countryLists, sepa, score, level, flags, disclaimer: COMPLIANCE_DISCLAIMER };
+  return {
+    subject,
+    sanctions,
+    country_lists: countryLists,
+    sepa,
+    score,
+    level,
+    flags,
+    disclaimer: COMPLIANCE_DISCLAIMER,
+  };
 }

@@ -29,7 +29,7 @@ export const FATF_INCREASED_MONITORING: CountryList = {
   source: 'FATF "Jurisdictions under Increased Monitoring", plenary of 17-19 June 2026',
   as_of: '2026-06-19',
   countries: list(
-    'AO:Angola;BO:Bolivia;BA:Bosnia and Herzegovina;BG:Bulgaria;CM:Cameroon;CI:Cote d\'Ivoire;' +
+    "AO:Angola;BO:Bolivia;BA:Bosnia and Herzegovina;BG:Bulgaria;CM:Cameroon;CI:Cote d'Ivoire;" +
       'CD:Democratic Republic of the Congo;HT:Haiti;IQ:Iraq;KE:Kenya;KW:Kuwait;LA:Lao PDR;LB:Lebanon;' +
       'MC:Monaco;NP:Nepal;PG:Papua New Guinea;SS:South Sudan;SY:Syria;VE:Venezuela;VN:Vietnam;' +
       'VG:Virgin Islands (UK);YE:Yemen',
@@ -42,7 +42,7 @@ export const EU_HIGH_RISK: CountryList = {
   source: 'Commission Delegated Regulation (EU) 2016/1675 as amended, latest by (EU) 2026/46 and (EU) 2026/83',
   as_of: '2026-01-29',
   countries: list(
-    'AF:Afghanistan;DZ:Algeria;AO:Angola;BO:Bolivia;VG:British Virgin Islands;CM:Cameroon;CI:Cote d\'Ivoire;' +
+    "AF:Afghanistan;DZ:Algeria;AO:Angola;BO:Bolivia;VG:British Virgin Islands;CM:Cameroon;CI:Cote d'Ivoire;" +
       "KP:Democratic People's Republic of Korea;CD:Democratic Republic of the Congo;HT:Haiti;IR:Iran;KE:Kenya;" +
       'LA:Laos;LB:Lebanon;MC:Monaco;MM:Myanmar;NA:Namibia;NP:Nepal;RU:Russian Federation;SS:South Sudan;' +
       'SY:Syria;TT:Trinidad and Tobago;VU:Vanuatu;VE:Venezuela;VN:Vietnam;YE:Yemen',

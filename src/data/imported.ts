@@ -56,7 +56,16 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
   await load<BlzRecord>('bundesbank-blz', (records, meta) => {
     for (const r of records) {
       ix.setBankCode('DE', r.blz, { bic: r.bic, name: r.name, city: r.city, source: meta.source, as_of: meta.asOf });
-      if (r.bic) ix.addBic({ bic11: toBic11(r.bic), name: r.name, city: r.city, address: null, postcode: r.postcode, source: meta.source, as_of: meta.asOf });
+      if (r.bic)
+        ix.addBic({
+          bic11: toBic11(r.bic),
+          name: r.name,
+          city: r.city,
+          address: null,
+          postcode: r.postcode,
+          source: meta.source,
+          as_of: meta.asOf,
+        });
     }
   });
   await load<ClearingRecord>('six-bankmaster', (records, meta) => {
@@ -65,12 +74,26 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
   });
   for (const scheme of SEPA_SCHEMES) {
     await load<SchemeParticipant>(epcDatasetKind(scheme), (records, meta) => {
-      const entry: EpcScheme = { scheme, source: meta.source, as_of: meta.asOf, byBic11: new Map(), countries: new Set() };
+      const entry: EpcScheme = {
+        scheme,
+        source: meta.source,
+        as_of: meta.asOf,
+        byBic11: new Map(),
+        countries: new Set(),
+      };
       for (const r of records) {
         const bic11 = toBic11(r.bic);
         entry.byBic11.set(bic11, r);
         entry.countries.add(bic11.slice(4, 6));
-        ix.addBic({ bic11, name: r.name, city: r.city, address: r.address, postcode: null, source: meta.source, as_of: meta.asOf });
+        ix.addBic({
+          bic11,
+          name: r.name,
+          city: r.city,
+          address: r.address,
+          postcode: null,
+          source: meta.source,
+          as_of: meta.asOf,
+        });
       }
       out.epc.push(entry);
     });

@@ -14,7 +14,14 @@ import type { BankByCode, Provenance } from './types.ts';
 export type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer, SourceRef } from './answers.ts';
 export type { BicFormat, BicFormatReason } from './bic-format.ts';
 export { checkBicFormat } from './bic-format.ts';
-export { COMPLIANCE_DISCLAIMER, RISK_LEVELS, RISK_WEIGHTS, type ComplianceAnswer, type ComplianceQuery, type RiskFlag } from './compliance.ts';
+export {
+  COMPLIANCE_DISCLAIMER,
+  RISK_LEVELS,
+  RISK_WEIGHTS,
+  type ComplianceAnswer,
+  type ComplianceQuery,
+  type RiskFlag,
+} from './compliance.ts';
 export { COUNTRY_LISTS, EU_HIGH_RISK, FATF_CALL_FOR_ACTION, FATF_INCREASED_MONITORING } from './country-lists.ts';
 export { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 export type { BankByCode, ClearingRecord, Provenance } from './types.ts';
@@ -44,15 +51,30 @@ export interface DataPlaneOptions {
 export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<DataPlane> {
   const ix = new Indexes();
   const kinds = await importedKinds(store);
-  const bundled = loadBundled(ix, opts.now ?? Date.now(), { germanBlz: kinds.has('bundesbank-blz'), swissClearing: kinds.has('six-bankmaster') });
+  const bundled = loadBundled(ix, opts.now ?? Date.now(), {
+    germanBlz: kinds.has('bundesbank-blz'),
+    swissClearing: kinds.has('six-bankmaster'),
+  });
   const imported = await overlayImported(store, ix);
   ix.completeBankNames();
 
-  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({ name: l.source, as_of: l.as_of, kind: 'bundled' }));
+  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
+    name: l.source,
+    as_of: l.as_of,
+    kind: 'bundled',
+  }));
   const provenance = [...bundled, ...imported.provenance, ...lists];
-  const clearingSource = imported.provenance.find((p) => p.note?.startsWith('dataset six-bankmaster'))?.name ?? BUNDLED_SOURCES.swissBanks.name;
-  const newest = provenance.map((p) => p.as_of ?? '').sort().at(-1);
-  const digest = createHash('sha256').update(JSON.stringify(provenance.map((p) => [p.name, p.as_of]))).digest('hex').slice(0, 8);
+  const clearingSource =
+    imported.provenance.find((p) => p.note?.startsWith('dataset six-bankmaster'))?.name ??
+    BUNDLED_SOURCES.swissBanks.name;
+  const newest = provenance
+    .map((p) => p.as_of ?? '')
+    .sort()
+    .at(-1);
+  const digest = createHash('sha256')
+    .update(JSON.stringify(provenance.map((p) => [p.name, p.as_of])))
+    .digest('hex')
+    .slice(0, 8);
   const lookups = new Lookups(ix, imported, clearingSource);
 
   return {
@@ -62,7 +84,12 @@ export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions 
     clearingSummary: (iid) => lookups.clearingSummary(iid),
     bic: (code) => lookups.bic(code),
     checkBicFormat,
-    compliance: (query) => compliance(query, { sanctions: imported.sanctions, bankForIban: lookups.bankForIban.bind(lookups), sepa: lookups.sepa.bind(lookups) }),
+    compliance: (query) =>
+      compliance(query, {
+        sanctions: imported.sanctions,
+        bankForIban: lookups.bankForIban.bind(lookups),
+        sepa: lookups.sepa.bind(lookups),
+      }),
     provenance: () => provenance.map((p) => ({ ...p })),
     dataVersion: () => `${newest}.${digest}`,
   };

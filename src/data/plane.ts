@@ -44,7 +44,15 @@ export class Lookups {
       // The same few answers for every IBAN of a country: built once, shared (read-only).
       let answer = this.byCountry.get(country);
       if (!answer) {
-        answer = Object.freeze({ country, member, schemes: member ? [...SEPA_SCHEMES] : [], basis: 'country', source: SEPA_COUNTRIES.source, as_of: SEPA_COUNTRIES.as_of, bank: null });
+        answer = Object.freeze({
+          country,
+          member,
+          schemes: member ? [...SEPA_SCHEMES] : [],
+          basis: 'country',
+          source: SEPA_COUNTRIES.source,
+          as_of: SEPA_COUNTRIES.as_of,
+          bank: null,
+        });
         this.byCountry.set(country, answer);
       }
       return answer;
@@ -68,7 +76,9 @@ export class Lookups {
     const next = record.successor_iid ? this.ix.clearing.get(record.successor_iid) : undefined;
     return {
       ...record,
-      successor: record.successor_iid ? { iid: record.successor_iid, name: next?.name ?? null, bic: next?.bic ?? null } : null,
+      successor: record.successor_iid
+        ? { iid: record.successor_iid, name: next?.name ?? null, bic: next?.bic ?? null }
+        : null,
       source: this.clearingSource,
       as_of: record.valid_on,
     };

@@ -40,7 +40,13 @@ export interface ClearingRecord {
   iid_type: 'headquarters' | 'main_branch' | 'branch' | 'qr_iid' | null;
   qr_iid_allocation: string | null;
   name: string | null;
-  address: { street: string | null; building_number: string | null; postal_code: string | null; city: string | null; country: string | null };
+  address: {
+    street: string | null;
+    building_number: string | null;
+    postal_code: string | null;
+    city: string | null;
+    country: string | null;
+  };
   bic: string | null;
   sic_participation: boolean | null;
   rtgs_customer_payments_chf: boolean | null;

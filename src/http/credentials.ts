@@ -14,7 +14,9 @@ export function readCredential(headers: IncomingHttpHeaders): Credential {
   }
   if (apiKey !== undefined) {
     const value = Array.isArray(apiKey) ? apiKey[0] : apiKey;
-    return value.length > 0 && value.length <= MAX_LENGTH ? { kind: 'key', secret: value.trim() } : { kind: 'malformed' };
+    return value.length > 0 && value.length <= MAX_LENGTH
+      ? { kind: 'key', secret: value.trim() }
+      : { kind: 'malformed' };
   }
   return { kind: 'none' };
 }

@@ -68,14 +68,26 @@ export function toHttpError(err: unknown): HttpError {
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) {
       return { status: 400, body: { error: 'batch_too_large', message: 'A batch holds at most 1000 IBANs.' } };
     }
-    return { status: 400, body: { error: 'invalid_request', message: `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}` } };
+    return {
+      status: 400,
+      body: {
+        error: 'invalid_request',
+        message: `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`,
+      },
+    };
   }
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return { status: STATUS[mapped[0]], body: { error: mapped[0], message: mapped[1] } };
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return { status: fe.statusCode, body: { error: 'invalid_request', message: 'The request could not be understood.' } };
+    return {
+      status: fe.statusCode,
+      body: { error: 'invalid_request', message: 'The request could not be understood.' },
+    };
   }
-  return { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side; the call was not charged.' } };
+  return {
+    status: 500,
+    body: { error: 'internal_error', message: 'Something went wrong on our side; the call was not charged.' },
+  };
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
@@ -85,5 +97,7 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
 }
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
-  reply.code(404).send({ error: 'not_found', message: `No route for ${req.method} at this path; see ${'/openapi.json'}.` });
+  reply
+    .code(404)
+    .send({ error: 'not_found', message: `No route for ${req.method} at this path; see ${'/openapi.json'}.` });
 }

@@ -8,14 +8,27 @@ import type { FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 const KEY_VALUE = /ifk_[0-9a-fA-F]{64}/g;
-export const maskKeys = (line: string): string => (line.includes('ifk_') ? line.replace(KEY_VALUE, 'ifk_[redacted]') : line);
+export const maskKeys = (line: string): string =>
+  line.includes('ifk_') ? line.replace(KEY_VALUE, 'ifk_[redacted]') : line;
 
-export function loggerOptions(level: string, stream?: NodeJS.WritableStream): LoggerOptions & { stream?: NodeJS.WritableStream } {
+export function loggerOptions(
+  level: string,
+  stream?: NodeJS.WritableStream,
+): LoggerOptions & { stream?: NodeJS.WritableStream } {
   return {
     level,
     stream,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'headers.authorization', 'headers["x-api-key"]', '*.api_key', 'api_key', '*.code', 'code'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'headers.authorization',
+        'headers["x-api-key"]',
+        '*.api_key',
+        'api_key',
+        '*.code',
+        'code',
+      ],
       censor: '[redacted]',
     },
     serializers: {

@@ -4,7 +4,7 @@
  * another content type). Only a body over 1 MiB is refused earlier (413), before it is read.
  * A call answered 4xx or 5xx is refunded, and the X-Quota-* headers show the balance after that.
  */
-import { unescape } from 'node:querystring';
+import { unescape as percentDecode } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { monthOf } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -34,9 +34,19 @@ export function registerMetering(app: FastifyInstance, services: Services): void
   });
 
   app.addHook('onRequest', async (req) => {
-    req.caller = { network: services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']), key: null, balance: null, charge: null, trialUsed: null, paidByX402: false };
+    req.caller = {
+      network: services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']),
+      key: null,
+      balance: null,
+      charge: null,
+      trialUsed: null,
+      paidByX402: false,
+    };
     if (keyInUrl(req.url)) {
-      throw new DomainError('key_in_url', 'Never put an API key in a URL: send it in the Authorization: Bearer header. This key was not used.');
+      throw new DomainError(
+        'key_in_url',
+        'Never put an API key in a URL: send it in the Authorization: Bearer header. This key was not used.',
+      );
     }
   });
 
@@ -44,7 +54,10 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     const access = req.routeOptions.config.access;
     if (access) {
       if (req[KEY_IN_BODY]) {
-        throw new DomainError('key_in_body', 'Never put an API key in a request body: send it in the Authorization: Bearer header. This key was not used.');
+        throw new DomainError(
+          'key_in_body',
+          'Never put an API key in a request body: send it in the Authorization: Bearer header. This key was not used.',
+        );
       }
       if (access.auth !== 'none') await authenticate(req);
       if (access.meter) await admit(req, reply, access.meter);
@@ -54,7 +67,8 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     // A route sold only by x402 (a pack) reads no body: its payment is judged first, by the x402
     // plugin, and whatever body came with it is ignored.
     if (req.routeOptions.config.x402Required) return;
-    if (req.body === UNSUPPORTED_MEDIA) throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+    if (req.body === UNSUPPORTED_MEDIA)
+      throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
     if (req.body === INVALID_JSON) throw new DomainError('invalid_json', 'The body is not valid JSON.');
   });
 
@@ -62,7 +76,10 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     const credential = readCredential(req.headers);
     if (credential.kind === 'none') {
       if (req.routeOptions.config.access?.auth === 'key') {
-        throw new DomainError('missing_api_key', 'Send your key as Authorization: Bearer <API_KEY> (or X-API-Key). Create one with POST /v1/keys/generate.');
+        throw new DomainError(
+          'missing_api_key',
+          'Send your key as Authorization: Bearer <API_KEY> (or X-API-Key). Create one with POST /v1/keys/generate.',
+        );
       }
       return;
     }
@@ -87,28 +104,46 @@ export function registerMetering(app: FastifyInstance, services: Services): void
       if (!admission.admitted) {
         reply.header('X-Quota-Exhausted', 'true');
         const { basis, limit } = admission.plan;
-        throw new DomainError('quota_exhausted', `This key has used ${admission.used} of its ${limit} ${basis === 'monthly' ? 'monthly ' : ''}requests${cost > 1 ? ` and this call needs ${cost}` : ''}.`, {
-          used: admission.used,
-          limit,
-          month: monthOf(now),
-          basis,
-          options: offers({ baseUrl: config.publicUrl, rails: services.rails, now, x402PriceUsd: x402PriceOf(routeMeter, body), key: { tier: key.tier, basis } }),
-        });
+        throw new DomainError(
+          'quota_exhausted',
+          `This key has used ${admission.used} of its ${limit} ${basis === 'monthly' ? 'monthly ' : ''}requests${cost > 1 ? ` and this call needs ${cost}` : ''}.`,
+          {
+            used: admission.used,
+            limit,
+            month: monthOf(now),
+            basis,
+            options: offers({
+              baseUrl: config.publicUrl,
+              rails: services.rails,
+              now,
+              x402PriceUsd: x402PriceOf(routeMeter, body),
+              key: { tier: key.tier, basis },
+            }),
+          },
+        );
       }
       req.caller.charge = { counter: admission.plan.counter, cost };
       return;
     }
-    const noKeyOffers = () => offers({ baseUrl: config.publicUrl, rails: services.rails, now, x402PriceUsd: x402PriceOf(routeMeter, body) });
+    const noKeyOffers = () =>
+      offers({ baseUrl: config.publicUrl, rails: services.rails, now, x402PriceUsd: x402PriceOf(routeMeter, body) });
     if (!routeMeter.trial) {
-      throw new DomainError('payment_required', 'This route needs an API key or an x402 payment.', { cause: { reason: 'key_or_payment_required' }, options: noKeyOffers() });
+      throw new DomainError('payment_required', 'This route needs an API key or an x402 payment.', {
+        cause: { reason: 'key_or_payment_required' },
+        options: noKeyOffers(),
+      });
     }
     const trial = await meter.admitTrial(req.caller.network);
     if (!trial.admitted) {
       const day = trial.counter.period;
-      throw new DomainError('payment_required', 'The no-key trial allows 25 validations a day from one network; create a free key to go on.', {
-        cause: { reason: 'trial_exhausted', limit: 25, day, resets_at: nextDay(day) },
-        options: noKeyOffers(),
-      });
+      throw new DomainError(
+        'payment_required',
+        'The no-key trial allows 25 validations a day from one network; create a free key to go on.',
+        {
+          cause: { reason: 'trial_exhausted', limit: 25, day, resets_at: nextDay(day) },
+          options: noKeyOffers(),
+        },
+      );
     }
     req.caller.trialUsed = trial.used;
     req.caller.charge = { counter: trial.counter, cost: 1 };
@@ -137,12 +172,11 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     }
     return payload;
   });
-
 }
 
 /** A key-shaped value in the URL, as sent or percent-decoded (decoding only when there is a %). */
 function keyInUrl(url: string): boolean {
-  return KEY_ANYWHERE.test(url) || (url.includes('%') && KEY_ANYWHERE.test(unescape(url)));
+  return KEY_ANYWHERE.test(url) || (url.includes('%') && KEY_ANYWHERE.test(percentDecode(url)));
 }
 
 function nextDay(day: string): string {

@@ -9,7 +9,10 @@ import ipaddr from 'ipaddr.js';
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
 function parse(address: string): Parsed | null {
-  const bare = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const bare = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   // node's own check first: ipaddr.isValid throws and catches inside, about 14 µs for every
   // address it refuses (an empty or forged X-Forwarded-For hop), against 0.1 µs here.
   if (isIP(bare) === 0) return null;
@@ -24,17 +27,26 @@ export function networkOf(ip: Parsed): string {
   return `${new ipaddr.IPv6(parts).toString()}/64`;
 }
 
-export function createNetworkResolver(trustProxy: string[]): (peer: string | undefined, forwardedFor: string | string[] | undefined) => string {
+export function createNetworkResolver(
+  trustProxy: string[],
+): (peer: string | undefined, forwardedFor: string | string[] | undefined) => string {
   const trusted = trustProxy.map((entry) => {
     if (entry.includes('/')) {
       const [range, bits] = ipaddr.parseCIDR(entry);
-      return { range: range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range, bits };
+      return {
+        range:
+          range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress()
+            ? (range as ipaddr.IPv6).toIPv4Address()
+            : range,
+        bits,
+      };
     }
     const ip = parse(entry);
     if (!ip) throw new Error(`MOD97_TRUST_PROXY: "${entry}" is not an address or CIDR`);
     return { range: ip, bits: ip.kind() === 'ipv4' ? 32 : 128 };
   });
-  const isTrusted = (ip: Parsed) => trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range as never, t.bits));
+  const isTrusted = (ip: Parsed) =>
+    trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range as never, t.bits));
 
   // Every request resolves its peer; parsing it with ipaddr.js shows in profiles, and a
   // server sees the same peers again and again (a proxy, keep-alive clients).
@@ -54,7 +66,7 @@ export function createNetworkResolver(trustProxy: string[]): (peer: string | und
   return (peer, forwardedFor) => {
     const { ip: peerIp, network } = peerOf(peer ?? '');
     if (network !== null) return network;
-    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor ?? '').split(',');
+    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '')).split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = parse(hops[i]);
       if (!hop) break;

@@ -6,8 +6,7 @@ export const ErrorBody = Type.Object(
   { additionalProperties: true, description: 'Every error: a machine code and a sentence for people.' },
 );
 
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 export const Attribution = Type.Object({ text: Type.String(), url: Type.String(), note: Type.String() });
 
@@ -47,7 +46,9 @@ export const NullableBoolean = orNull(Type.Boolean());
 export const SourceRef = Open({
   name: Type.String(),
   as_of: NullableString,
-  as_of_note: Type.Optional(Type.String({ description: 'Present when as_of is only the date the file was downloaded.' })),
+  as_of_note: Type.Optional(
+    Type.String({ description: 'Present when as_of is only the date the file was downloaded.' }),
+  ),
 });
 
 /*
@@ -58,14 +59,26 @@ export const SourceRef = Open({
  * checks at compile time that they list every field of BankByCode and SepaAnswer, so nothing is
  * dropped unnoticed.
  */
-export const BankByCode = Type.Object({ bic: NullableString, name: NullableString, city: NullableString, source: Type.String(), as_of: NullableString });
+export const BankByCode = Type.Object({
+  bic: NullableString,
+  name: NullableString,
+  city: NullableString,
+  source: Type.String(),
+  as_of: NullableString,
+});
 
 export const SepaAnswer = Type.Object({
   country: Type.String(),
   member: Type.Boolean(),
   schemes: Type.Array(Type.String()),
-  basis: StringEnum(['country', 'epc_register'], '`country` (EPC geographical scope) or `epc_register` (an imported register).'),
+  basis: StringEnum(
+    ['country', 'epc_register'],
+    '`country` (EPC geographical scope) or `epc_register` (an imported register).',
+  ),
   source: Type.String(),
   as_of: NullableString,
-  bank: orNull(Type.Object({ bic: Type.String(), schemes: Type.Array(Type.String()) }), 'null unless the bank\'s BIC is known and an EPC register was imported.'),
+  bank: orNull(
+    Type.Object({ bic: Type.String(), schemes: Type.Array(Type.String()) }),
+    "null unless the bank's BIC is known and an EPC register was imported.",
+  ),
 });

@@ -63,8 +63,11 @@ export function collectErrors(iban: string, spec: CountrySpec): IbanError[] | nu
  * `structureKnown` skips the structure scan when the caller knows the structure holds.
  */
 export function passesBesidesMod97(iban: string, spec: CountrySpec, structureKnown: boolean): boolean {
-  return checkDigitsInRange(iban) && (structureKnown || matchesStructure(iban, spec)) &&
-    (spec.national === null || spec.national.check(iban));
+  return (
+    checkDigitsInRange(iban) &&
+    (structureKnown || matchesStructure(iban, spec)) &&
+    (spec.national === null || spec.national.check(iban))
+  );
 }
 
 /** Swiss and Liechtenstein QR-IBANs carry an IID from 30000 to 31999 (IBAN positions 5-9). */
@@ -72,5 +75,10 @@ export function isQrIban(iban: string, spec: CountrySpec): boolean {
   if (spec.code !== 'CH' && spec.code !== 'LI') return false;
   if (iban.charCodeAt(4) !== 51) return false; // '3'
   const c5 = iban.charCodeAt(5);
-  return (c5 === 48 || c5 === 49) && isDigit(iban.charCodeAt(6)) && isDigit(iban.charCodeAt(7)) && isDigit(iban.charCodeAt(8));
+  return (
+    (c5 === 48 || c5 === 49) &&
+    isDigit(iban.charCodeAt(6)) &&
+    isDigit(iban.charCodeAt(7)) &&
+    isDigit(iban.charCodeAt(8))
+  );
 }

@@ -5,7 +5,7 @@ export const ERROR_CODES = {
   unknown_country: 'The IBAN does not start with the code of a country that uses IBANs.',
   invalid_length: 'The IBAN does not have the length the registry fixes for its country.',
   invalid_check_digits: 'The IBAN check digits (positions 3-4) must be two digits from 02 to 98.',
-  invalid_structure: 'The account part (BBAN) does not match the country\'s format of digits and letters.',
+  invalid_structure: "The account part (BBAN) does not match the country's format of digits and letters.",
   checksum_failed: 'The IBAN check digits do not match (ISO 7064 mod 97-10): probably a typing error.',
   al_check_failed: 'The Albanian bank and branch check digit does not match.',
   ba_check_failed: 'The Bosnian account check digits (mod 97) do not match.',
@@ -33,9 +33,14 @@ export const ERROR_CODES = {
 
 export type IbanErrorCode = keyof typeof ERROR_CODES;
 
-export interface IbanError { code: IbanErrorCode; message: string }
+export interface IbanError {
+  code: IbanErrorCode;
+  message: string;
+}
 
 /** One frozen object per code, so a result's errors cost no allocation beyond the array. */
 export const ERRORS: Readonly<Record<IbanErrorCode, IbanError>> = Object.freeze(
-  Object.fromEntries(Object.entries(ERROR_CODES).map(([code, message]) => [code, Object.freeze({ code, message })])) as Record<IbanErrorCode, IbanError>,
+  Object.fromEntries(
+    Object.entries(ERROR_CODES).map(([code, message]) => [code, Object.freeze({ code, message })]),
+  ) as Record<IbanErrorCode, IbanError>,
 );

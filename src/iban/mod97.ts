@@ -22,6 +22,6 @@ export function ibanRemainder(iban: string): number {
 
 /** Check digits that make `countryCode + cd + bban` pass mod 97. */
 export function computeCheckDigits(countryCode: string, bban: string): string {
-  const cd = 98 - (foldMod97(countryCode + '00', 0, 4, foldMod97(bban, 0, bban.length, 0)) % 97);
-  return cd < 10 ? '0' + cd : String(cd);
+  const cd = 98 - (foldMod97(`${countryCode}00`, 0, 4, foldMod97(bban, 0, bban.length, 0)) % 97);
+  return cd < 10 ? `0${cd}` : String(cd);
 }

@@ -27,7 +27,10 @@ const CZ_NUMBER_WEIGHTS = [6, 3, 7, 9, 10, 5, 8, 4, 2, 1];
 const IS_WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2];
 
 /** BBAN mod 97 (letters as in IBANs) equals `want`: 1 for ISO 7064 mod 97-10, 0 for RIB-style keys. */
-const bbanMod97 = (want: number): Check => (iban) => foldMod97(iban, B, iban.length, 0) % 97 === want;
+const bbanMod97 =
+  (want: number): Check =>
+  (iban) =>
+    foldMod97(iban, B, iban.length, 0) % 97 === want;
 
 /** French RIB: the 11-character account may hold letters, which count as A,J=1 B,K,S=2 ... I,R,Z=9. */
 const RIB_LETTER = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -56,7 +59,10 @@ const italianCin: Check = (iban) => {
 const ES_WEIGHTS = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6];
 /** Bank + branch are weighted as if preceded by 00, i.e. from the third weight on. */
 const ES_BANK_WEIGHTS = ES_WEIGHTS.slice(2);
-const esDigit = (sum: number): number => { const d = 11 - (sum % 11); return d === 11 ? 0 : d === 10 ? 1 : d; };
+const esDigit = (sum: number): number => {
+  const d = 11 - (sum % 11);
+  return d === 11 ? 0 : d === 10 ? 1 : d;
+};
 const spanishDc: Check = (iban) =>
   esDigit(weighted(iban, 0, ES_BANK_WEIGHTS)) === digit(iban, 8) &&
   esDigit(weighted(iban, 10, ES_WEIGHTS)) === digit(iban, 9);
@@ -68,7 +74,10 @@ const belgian: Check = (iban) => {
 };
 
 /** Mod 11 check digit written as 11 - remainder, remainder 0 giving 0 and 1 being impossible. */
-const mod11Digit = (sum: number): number => { const r = sum % 11; return r === 0 ? 0 : 11 - r; };
+const mod11Digit = (sum: number): number => {
+  const r = sum % 11;
+  return r === 0 ? 0 : 11 - r;
+};
 
 /**
  * Norwegian mod 11 over the 11 digits. Accounts whose 5th and 6th digits are 00 follow
@@ -82,7 +91,10 @@ const finnish: Check = (iban) => {
   let sum = 0;
   for (let i = 0; i < 14; i++) {
     let d = digit(iban, 13 - i);
-    if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
     sum += d;
   }
   return sum % 10 === 0;
@@ -110,7 +122,10 @@ const albanian: Check = (iban) => weighted(iban, 0, W9731_8) % 10 === 0;
 /** Icelandic kennitala (last 10 BBAN digits): 9th digit is the mod 11 check of the first 8. */
 const icelandic: Check = (iban) => mod11Digit(weighted(iban, 12, IS_WEIGHTS)) === digit(iban, 20);
 
-export interface NationalCheck { code: IbanErrorCode; check: Check }
+export interface NationalCheck {
+  code: IbanErrorCode;
+  check: Check;
+}
 
 export const NATIONAL_CHECKS: Readonly<Record<string, NationalCheck>> = {
   AL: { code: 'al_check_failed', check: albanian },

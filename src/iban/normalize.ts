@@ -20,8 +20,20 @@ function isElectronicForm(input: string): boolean {
  */
 function isSeparator(c: number): boolean {
   if (c < 128) return c === 32 || (c >= 9 && c <= 13) || c === 45 || c === 46 || c === 47;
-  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || (c >= 0x2010 && c <= 0x2015) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x2212 || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    (c >= 0x2010 && c <= 0x2015) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x2212 ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 export function normalizeIban(input: string): string {

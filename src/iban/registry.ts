@@ -128,7 +128,10 @@ export interface CountrySpec {
   national: NationalCheck | null;
 }
 
-export interface Range { start: number; end: number }
+export interface Range {
+  start: number;
+  end: number;
+}
 
 function parseRange(text: string): Range | null {
   if (text === '') return null;
@@ -144,15 +147,24 @@ function compile(code: string, entry: string): CountrySpec {
     for (let i = 0; i < Number(count); i++) classes.push(value);
   }
   return {
-    code, name, structure, length: classes.length + 4, classes: Uint8Array.from(classes),
-    bank: parseRange(bank), branch: parseRange(branch), account: parseRange(account),
+    code,
+    name,
+    structure,
+    length: classes.length + 4,
+    classes: Uint8Array.from(classes),
+    bank: parseRange(bank),
+    branch: parseRange(branch),
+    account: parseRange(account),
     national: NATIONAL_CHECKS[code] ?? null,
   };
 }
 
 /** The registry, keyed by ISO 3166 country code. */
 export const COUNTRIES: Readonly<Record<CountryCode, CountrySpec>> = Object.freeze(
-  Object.fromEntries(Object.entries(REGISTRY).map(([code, entry]) => [code, compile(code, entry)])) as Record<CountryCode, CountrySpec>,
+  Object.fromEntries(Object.entries(REGISTRY).map(([code, entry]) => [code, compile(code, entry)])) as Record<
+    CountryCode,
+    CountrySpec
+  >,
 );
 
 /** Lookup by the two upper-case letters' char codes without building a string: index (c0-65)*26 + (c1-65). */

@@ -47,16 +47,28 @@ function substitutionRank(from: number, to: number): number {
 }
 
 /** A candidate's order: by rank, then by the IBAN index of its (first) edited character. */
-interface Candidate { iban: string; rank: number; at: number }
+interface Candidate {
+  iban: string;
+  rank: number;
+  at: number;
+}
 
-const precedes = (rank: number, at: number, other: Candidate): boolean => rank < other.rank || (rank === other.rank && at < other.at);
+const precedes = (rank: number, at: number, other: Candidate): boolean =>
+  rank < other.rank || (rank === other.rank && at < other.at);
 
 /**
  * Adds the candidate (whose mod 97 passes) if it passes the other checks, keeping `found`
  * ordered and at most MAX_SUGGESTIONS long. Candidates never repeat: a transposition
  * changes two positions, a substitution one.
  */
-function admit(found: Candidate[], iban: string, rank: number, at: number, spec: CountrySpec, structureKnown: boolean): void {
+function admit(
+  found: Candidate[],
+  iban: string,
+  rank: number,
+  at: number,
+  spec: CountrySpec,
+  structureKnown: boolean,
+): void {
   if (!passesBesidesMod97(iban, spec, structureKnown)) return;
   let slot = found.length;
   while (slot > 0 && precedes(rank, at, found[slot - 1]!)) slot--;
@@ -80,7 +92,7 @@ function transpose(found: Candidate[], iban: string, i: number, spec: CountrySpe
   admit(found, iban.slice(0, i) + iban[i + 1] + iban[i] + iban.slice(i + 2), 0, i, spec, false);
 }
 
-const valueOf = (c: number): number => (c < 65 ? c - 48 : c - 55);
+const digitValueOf = (c: number): number => (c < 65 ? c - 48 : c - 55);
 const widthOf = (c: number): number => (c < 65 ? 1 : 2);
 
 /** Up to MAX_SUGGESTIONS valid IBANs one edit away, best first (by rank, then left to right). */
@@ -102,7 +114,7 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
   for (let k = 0; k < n; k++) {
     const i = k < n - 4 ? k + 4 : k - (n - 4);
     const c = iban.charCodeAt(i);
-    const v = valueOf(c);
+    const v = digitValueOf(c);
     const w = widthOf(c);
     const after = totalWidth - prefixWidth - w;
     if (i >= 2 && (fault === -1 || fault === i)) {
@@ -131,7 +143,7 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
       // Swapping with IBAN index i + 1, the next rearranged position (3 and 4 are not neighbours there).
       const c2 = iban.charCodeAt(i + 1);
       if (c2 !== c) {
-        const v2 = valueOf(c2);
+        const v2 = digitValueOf(c2);
         const w2 = widthOf(c2);
         const change = mod(v2 * (w === 1 ? 10 : 100) + v - v * (w2 === 1 ? 10 : 100) - v2);
         if (mulAddMod(change, POW10[after - w2]!, 0) === needed) transpose(found, iban, i, spec);
@@ -140,7 +152,10 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
     prefix = mulAddMod(prefix, POW10[w]!, v);
     prefixWidth += w;
   }
-  if (iban.charCodeAt(3) !== iban.charCodeAt(4) && ibanRemainder(iban.slice(0, 3) + iban[4] + iban[3] + iban.slice(5)) === 1) {
+  if (
+    iban.charCodeAt(3) !== iban.charCodeAt(4) &&
+    ibanRemainder(iban.slice(0, 3) + iban[4] + iban[3] + iban.slice(5)) === 1
+  ) {
     transpose(found, iban, 3, spec);
   }
   return found.map((f) => f.iban);

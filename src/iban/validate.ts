@@ -31,11 +31,12 @@ export interface IbanResult {
 function format(iban: string): string {
   if (iban.length <= 4) return iban;
   let out = iban.slice(0, 4);
-  for (let i = 4; i < iban.length; i += 4) out += ' ' + iban.slice(i, i + 4);
+  for (let i = 4; i < iban.length; i += 4) out += ` ${iban.slice(i, i + 4)}`;
   return out;
 }
 
-const part = (iban: string, range: Range | null): string | null => (range === null ? null : iban.slice(range.start + 4, range.end + 4));
+const part = (iban: string, range: Range | null): string | null =>
+  range === null ? null : iban.slice(range.start + 4, range.end + 4);
 
 // Shared rather than allocated per call: a batch builds thousands of results, and the garbage
 // collector is what a busy batch route spends its time on.
@@ -47,10 +48,20 @@ const countryOfSpec = (spec: CountrySpec): IbanResult['country'] => {
   return ref;
 };
 
-function result(iban: string, spec: CountrySpec | undefined, errors: IbanError[], sized: boolean, suggestions: string[]): IbanResult {
+function result(
+  iban: string,
+  spec: CountrySpec | undefined,
+  errors: IbanError[],
+  sized: boolean,
+  suggestions: string[],
+): IbanResult {
   let bban: IbanResult['bban'] = null;
   if (sized && spec !== undefined) {
-    bban = { bank_code: part(iban, spec.bank), branch_code: part(iban, spec.branch), account_number: part(iban, spec.account) };
+    bban = {
+      bank_code: part(iban, spec.bank),
+      branch_code: part(iban, spec.branch),
+      account_number: part(iban, spec.account),
+    };
   }
   return {
     iban,

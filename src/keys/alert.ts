@@ -15,7 +15,10 @@ import type { AlertState, Store } from '../store/types.ts';
 const MINUTE = 60_000;
 
 export class CreationAlert {
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
 
   /** The alert on right now, or null. */
   async current(): Promise<AlertState | null> {

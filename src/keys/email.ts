@@ -26,10 +26,15 @@ export interface EmailKeyDeps {
   mx: MxChecker;
 }
 
-const addressRequired = () => new DomainError('invalid_email', 'Send `email`, an address of the form local@domain.tld.');
-const onePerDay = () => new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
+const addressRequired = () =>
+  new DomainError('invalid_email', 'Send `email`, an address of the form local@domain.tld.');
+const onePerDay = () =>
+  new DomainError('rate_limited', 'This address already got a key today (UTC); one key per address per day.');
 const elsewhere = () =>
-  new DomainError('already_claimed_elsewhere', 'This address already holds a free key, or claimed one in the last 24 hours. Use that key (rotate it if it was lost).');
+  new DomainError(
+    'already_claimed_elsewhere',
+    'This address already holds a free key, or claimed one in the last 24 hours. Use that key (rotate it if it was lost).',
+  );
 
 export class EmailKeys {
   constructor(private readonly d: EmailKeyDeps) {}
@@ -58,7 +63,10 @@ export class EmailKeys {
       return { issued: await this.d.keys.generateAnonymous(network) };
     } else if (await store.freeKeyFromNetworkSince(network, now - DAY)) {
       await verification.challenge('generate', emailHash, address);
-      throw new DomainError('verification_required', `A free key was issued from your network in the last 24 hours, so we mailed a 6-digit code to ${address}. Send the same request again with \`code\` within ${LIMITS.codeMinutes} minutes.`);
+      throw new DomainError(
+        'verification_required',
+        `A free key was issued from your network in the last 24 hours, so we mailed a 6-digit code to ${address}. Send the same request again with \`code\` within ${LIMITS.codeMinutes} minutes.`,
+      );
     }
     if ((await store.admit(addressToday, 1, 1)) === null) throw onePerDay();
     try {
@@ -72,10 +80,18 @@ export class EmailKeys {
   }
 
   /** POST /v1/keys/claim: without `code` mails one; with the right `code` raises the key to 200 a month. */
-  async claim(key: KeyRow, network: string, email: string | undefined, code: string | undefined): Promise<ClaimOutcome> {
+  async claim(
+    key: KeyRow,
+    network: string,
+    email: string | undefined,
+    code: string | undefined,
+  ): Promise<ClaimOutcome> {
     const { store, clock, verification } = this.d;
     if (key.tier !== 'anonymous') {
-      throw new DomainError('already_claimed', `This key is already at its full quota (tier ${key.tier}); there is nothing to claim.`);
+      throw new DomainError(
+        'already_claimed',
+        `This key is already at its full quota (tier ${key.tier}); there is nothing to claim.`,
+      );
     }
     if (key.firstServedAt === null) {
       throw new DomainError('unused_key', 'Use this key for at least one call before claiming it.');
@@ -85,11 +101,15 @@ export class EmailKeys {
     const emailHash = verification.emailHash(address);
     const now = clock();
     const lastBound = await store.lastEmailBinding(emailHash);
-    if ((await store.liveFreeKeyForEmail(emailHash)) || (lastBound !== null && lastBound > now - DAY)) throw elsewhere();
+    if ((await store.liveFreeKeyForEmail(emailHash)) || (lastBound !== null && lastBound > now - DAY))
+      throw elsewhere();
 
     const networkToday = { scope: 'claims_per_network', subject: network, period: dayOf(now) };
     const tooManyClaims = () =>
-      new DomainError('claim_rate_limited', `At most ${LIMITS.claimsPerNetworkPerDay} keys can be claimed from one network per day (UTC). This key stays as it is; try again tomorrow.`);
+      new DomainError(
+        'claim_rate_limited',
+        `At most ${LIMITS.claimsPerNetworkPerDay} keys can be claimed from one network per day (UTC). This key stays as it is; try again tomorrow.`,
+      );
     // A read refuses early once the network's claims are used up, with or without a code.
     if ((await store.read(networkToday)) >= LIMITS.claimsPerNetworkPerDay) throw tooManyClaims();
     if (code === undefined) {
@@ -118,7 +138,11 @@ export class EmailKeys {
         // A proved mailbox lifts the creation-alert reduction for good.
         alertBorn: false,
       });
-      if (!changed) throw new DomainError('already_claimed', 'This key changed meanwhile (claimed or upgraded); there is nothing left to claim.');
+      if (!changed)
+        throw new DomainError(
+          'already_claimed',
+          'This key changed meanwhile (claimed or upgraded); there is nothing left to claim.',
+        );
       await store.bindEmail(emailHash, key.id, now);
     } catch (err) {
       await store.refund(networkToday, 1);

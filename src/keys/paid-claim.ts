@@ -8,7 +8,11 @@ import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
 import type { KeyRow, PlanChange, Store } from '../store/types.ts';
 
 /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
-export async function changePlanIf(store: Store, keyId: string, change: (key: KeyRow) => PlanChange | null): Promise<boolean> {
+export async function changePlanIf(
+  store: Store,
+  keyId: string,
+  change: (key: KeyRow) => PlanChange | null,
+): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const key = await store.keyById(keyId);
     if (!key || key.revokedAt !== null) return false;
@@ -21,13 +25,17 @@ export async function changePlanIf(store: Store, keyId: string, change: (key: Ke
 
 /** Lifetime 200 for a still-anonymous key; false when the key was no longer anonymous. */
 export function claimLifetime(store: Store, clock: Clock, keyId: string): Promise<boolean> {
-  return changePlanIf(store, keyId, (key) => key.tier !== 'anonymous' ? null : {
-    tier: 'claimed',
-    basis: 'lifetime',
-    limit: LIMITS.paidClaimLifetime,
-    lifetimePeriod: `lifetime:${clock()}`,
-    alertBorn: false,
-  });
+  return changePlanIf(store, keyId, (key) =>
+    key.tier !== 'anonymous'
+      ? null
+      : {
+          tier: 'claimed',
+          basis: 'lifetime',
+          limit: LIMITS.paidClaimLifetime,
+          lifetimePeriod: `lifetime:${clock()}`,
+          alertBorn: false,
+        },
+  );
 }
 
 /** Adds an x402 payment made with an anonymous key; claims it once the total reaches the grant's price. */

@@ -15,7 +15,10 @@ export interface IssuedKey {
 }
 
 const creationLimit = () =>
-  new DomainError('key_creation_limit', `This network has created ${LIMITS.keysPerNetworkPerDay} free keys today (UTC). Existing keys keep working; try again tomorrow.`);
+  new DomainError(
+    'key_creation_limit',
+    `This network has created ${LIMITS.keysPerNetworkPerDay} free keys today (UTC). Existing keys keep working; try again tomorrow.`,
+  );
 
 export class KeyService {
   constructor(
@@ -39,7 +42,9 @@ export class KeyService {
 
   /** An email-tier key (200 a month); counts against the same 3 free keys per network per day. */
   async generateEmail(network: string, emailHash: string): Promise<IssuedKey> {
-    return this.withinNetworkAllowance(network, () => this.insert({ tier: 'email', network, emailHash, alertBorn: false }));
+    return this.withinNetworkAllowance(network, () =>
+      this.insert({ tier: 'email', network, emailHash, alertBorn: false }),
+    );
   }
 
   /**
@@ -67,7 +72,9 @@ export class KeyService {
   }
 
   /** Inserts a new free or paid key and returns its secret (shown once, stored only hashed). */
-  async insert(spec: Pick<NewKey, 'tier' | 'network' | 'emailHash' | 'alertBorn'> & Partial<NewKey>): Promise<IssuedKey> {
+  async insert(
+    spec: Pick<NewKey, 'tier' | 'network' | 'emailHash' | 'alertBorn'> & Partial<NewKey>,
+  ): Promise<IssuedKey> {
     const { secret, prefix } = newSecret();
     const plan = spec.tier === 'credits' ? { basis: 'credits' as const, limit: spec.limit ?? 0 } : PLAN[spec.tier];
     const key: NewKey = {

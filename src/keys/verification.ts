@@ -37,13 +37,23 @@ export class MailboxVerification {
     const emailHash = this.emailHash(address);
     const daily = { scope: 'codes_per_address', subject: emailHash, period: dayOf(now) };
     if ((await this.store.admit(daily, 1, LIMITS.codesPerAddressPerDay)) === null) {
-      throw new DomainError('verification_rate_limited', `At most ${LIMITS.codesPerAddressPerDay} codes are mailed to one address per day (UTC). Use the latest code, or try again tomorrow.`);
+      throw new DomainError(
+        'verification_rate_limited',
+        `At most ${LIMITS.codesPerAddressPerDay} codes are mailed to one address per day (UTC). Use the latest code, or try again tomorrow.`,
+      );
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const codeHash = this.codeHash(purpose, subject, code);
     try {
       // Stored before the mail leaves, so that a quick reader never finds it unknown.
-      await this.store.putChallenge({ purpose, subject, emailHash, codeHash, createdAt: now, expiresAt: now + LIMITS.codeMinutes * 60_000 });
+      await this.store.putChallenge({
+        purpose,
+        subject,
+        emailHash,
+        codeHash,
+        createdAt: now,
+        expiresAt: now + LIMITS.codeMinutes * 60_000,
+      });
       await this.mailer.sendCode(address, code, purpose, { keyPrefix, expiresInMinutes: LIMITS.codeMinutes });
     } catch (err) {
       await this.store.dropChallenge(purpose, subject, codeHash);
@@ -54,7 +64,14 @@ export class MailboxVerification {
 
   /** Accepts the right code once; anything else is 403 verification_failed with its reason. */
   async verify(purpose: Challenge['purpose'], subject: string, address: string, code: string): Promise<void> {
-    const result = await this.store.tryCode(purpose, subject, this.emailHash(address), this.codeHash(purpose, subject, code), this.clock(), LIMITS.codeAttempts);
+    const result = await this.store.tryCode(
+      purpose,
+      subject,
+      this.emailHash(address),
+      this.codeHash(purpose, subject, code),
+      this.clock(),
+      LIMITS.codeAttempts,
+    );
     if (result !== 'ok') throw new DomainError('verification_failed', REASONS[result], { reason: result });
   }
 

@@ -35,6 +35,7 @@ export function checkAddressSyntax(email: string): string {
   if (local.length === 0 || local.length > MAX_LOCAL) throw invalid();
   if (!local.split('.').every((atom) => LOCAL_ATOM.test(atom))) throw invalid();
 
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included, is the test.
   const domain = (/^[\x00-\x7f]*$/.test(rawDomain) ? rawDomain : domainToASCII(rawDomain)).toLowerCase();
   if (domain.length === 0 || domain.length > MAX_DOMAIN) throw invalid();
   const labels = domain.split('.');
@@ -90,10 +91,16 @@ export async function checkAddress(email: string, opts: { mx?: MxChecker } = {})
   const address = checkAddressSyntax(email);
   const domain = address.slice(address.lastIndexOf('@') + 1);
   if (isDisposable(domain)) {
-    throw new DomainError('disposable_email', 'Addresses at throwaway or placeholder domains cannot be used; use a mailbox you keep.');
+    throw new DomainError(
+      'disposable_email',
+      'Addresses at throwaway or placeholder domains cannot be used; use a mailbox you keep.',
+    );
   }
   if (opts.mx && (await opts.mx.check(domain)) === 'undeliverable') {
-    throw new DomainError('undeliverable_email', `The domain ${domain} has no mail server, so no code can reach this address.`);
+    throw new DomainError(
+      'undeliverable_email',
+      `The domain ${domain} has no mail server, so no code can reach this address.`,
+    );
   }
   return address;
 }

@@ -38,7 +38,10 @@ export function createMxChecker(opts: MxOptions, log: MailLog): MxChecker {
   try {
     newResolver();
   } catch (err) {
-    throw new DomainError('invalid_config', `MOD97_DNS_SERVERS must be a comma list of ip or ip:port (${(err as Error).message})`);
+    throw new DomainError(
+      'invalid_config',
+      `MOD97_DNS_SERVERS must be a comma list of ip or ip:port (${(err as Error).message})`,
+    );
   }
 
   return {

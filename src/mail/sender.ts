@@ -44,7 +44,10 @@ export function codeMessageText(code: string, purpose: CodePurpose, meta: CodeMe
   const unlocks =
     purpose === 'generate'
       ? ['It lets you create a mod97 API key of the email tier', '(200 requests a month) for this address.']
-      : [`It lets you claim the mod97 API key with prefix ${meta.keyPrefix ?? '(unknown)'},`, 'which raises it to 200 requests a month.'];
+      : [
+          `It lets you claim the mod97 API key with prefix ${meta.keyPrefix ?? '(unknown)'},`,
+          'which raises it to 200 requests a month.',
+        ];
   return [
     'Your mod97 verification code is:',
     '',
@@ -61,7 +64,10 @@ export function codeMessageText(code: string, purpose: CodePurpose, meta: CodeMe
 }
 
 function unavailable(): DomainError {
-  return new DomainError('verification_unavailable', 'The verification mail could not be sent; please try again later.');
+  return new DomainError(
+    'verification_unavailable',
+    'The verification mail could not be sent; please try again later.',
+  );
 }
 
 function checkSmtpUrl(smtpUrl: string): URL {
@@ -88,16 +94,16 @@ export function createMailer(config: MailerConfig, log: MailLog): Mailer {
     const { default: nodemailer } = await import('nodemailer');
     transport = smtp
       ? nodemailer.createTransport({
-        url: config.smtpUrl!,
-        connectionTimeout: timeoutMs / 2,
-        greetingTimeout: timeoutMs / 2,
-        socketTimeout: timeoutMs,
-        // Plain SMTP to this machine never leaves it; elsewhere STARTTLS is used when offered.
-        ignoreTLS: smtp.protocol === 'smtp:' && LOOPBACK.has(smtp.hostname),
-        // nodemailer's own logger could print the message, and with it the code.
-        logger: false,
-        debug: false,
-      })
+          url: config.smtpUrl!,
+          connectionTimeout: timeoutMs / 2,
+          greetingTimeout: timeoutMs / 2,
+          socketTimeout: timeoutMs,
+          // Plain SMTP to this machine never leaves it; elsewhere STARTTLS is used when offered.
+          ignoreTLS: smtp.protocol === 'smtp:' && LOOPBACK.has(smtp.hostname),
+          // nodemailer's own logger could print the message, and with it the code.
+          logger: false,
+          debug: false,
+        })
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', logger: false });
     return transport;
   };
@@ -128,7 +134,10 @@ export function createMailer(config: MailerConfig, log: MailLog): Mailer {
       } catch (err) {
         const e = err as { code?: string; responseCode?: number; command?: string };
         // Only the error's kind: its text may quote the server, or in the outbox case a path.
-        log.warn({ to, mailError: e.code, responseCode: e.responseCode, command: e.command }, 'verification mail could not be sent');
+        log.warn(
+          { to, mailError: e.code, responseCode: e.responseCode, command: e.command },
+          'verification mail could not be sent',
+        );
         throw unavailable();
       }
     },

@@ -17,7 +17,10 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
       return { status: 'ready', store: services.store.engine, data_version: services.data.dataVersion() };
     } catch (err) {
       reply.code(503);
-      return { error: 'unavailable', message: `The ${services.store.engine} store is not reachable: ${(err as Error).message}` };
+      return {
+        error: 'unavailable',
+        message: `The ${services.store.engine} store is not reachable: ${(err as Error).message}`,
+      };
     }
   });
 }

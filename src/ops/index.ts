@@ -9,28 +9,32 @@ import { healthRoutes } from './health.ts';
 import { Metrics } from './metrics.ts';
 
 export const opsPlugin = (services: Services) =>
-  fp(async (app: FastifyInstance) => {
-    const metrics = new Metrics();
-    metrics.instrument(services.store);
-    healthRoutes(app, services);
+  fp(
+    async (app: FastifyInstance) => {
+      const metrics = new Metrics();
+      metrics.instrument(services.store);
+      healthRoutes(app, services);
 
-    app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-      reply.type(metrics.registry.contentType);
-      return metrics.text();
-    });
+      app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+        reply.type(metrics.registry.contentType);
+        return metrics.text();
+      });
 
-    app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      if (reply.statusCode === 402 && typeof payload === 'string') metrics.paymentRequired.inc({ reason: reasonOf402(payload) });
-      return payload;
-    });
+      app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        if (reply.statusCode === 402 && typeof payload === 'string')
+          metrics.paymentRequired.inc({ reason: reasonOf402(payload) });
+        return payload;
+      });
 
-    app.addHook('onResponse', async (req, reply) => {
-      // The route template, never the raw URL: unknown paths must not grow the label set.
-      const route = req.routeOptions.url ?? 'unmatched';
-      metrics.requests.inc({ method: req.method, route, status: reply.statusCode });
-      metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
-    });
-  }, { name: 'mod97-ops' });
+      app.addHook('onResponse', async (req, reply) => {
+        // The route template, never the raw URL: unknown paths must not grow the label set.
+        const route = req.routeOptions.url ?? 'unmatched';
+        metrics.requests.inc({ method: req.method, route, status: reply.statusCode });
+        metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
+      });
+    },
+    { name: 'mod97-ops' },
+  );
 
 function reasonOf402(payload: string): string {
   const reason = /"reason":"(\w+)"/.exec(payload) ?? /"error":"(\w+)"/.exec(payload);

@@ -12,28 +12,42 @@ let processRegistry: Registry | null = null;
 export class Metrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
-    name: 'mod97_http_requests_total', help: 'HTTP requests answered, by route template and status.',
-    labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
+    name: 'mod97_http_requests_total',
+    help: 'HTTP requests answered, by route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
   });
   readonly requestSeconds = new Histogram({
-    name: 'mod97_http_request_duration_seconds', help: 'Time to answer a request, by route template.',
-    labelNames: ['route'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [this.registry],
+    name: 'mod97_http_request_duration_seconds',
+    help: 'Time to answer a request, by route template.',
+    labelNames: ['route'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
   });
   readonly admits = new Counter({
-    name: 'mod97_counter_admits_total', help: 'Atomic admissions by counter scope (key = quota, trial = no-key trial, others = limits); result admitted or refused.',
-    labelNames: ['scope', 'result'] as const, registers: [this.registry],
+    name: 'mod97_counter_admits_total',
+    help: 'Atomic admissions by counter scope (key = quota, trial = no-key trial, others = limits); result admitted or refused.',
+    labelNames: ['scope', 'result'] as const,
+    registers: [this.registry],
   });
   readonly refunds = new Counter({
-    name: 'mod97_counter_refunds_total', help: 'Refunds (a call answered 4xx/5xx, or an undone step), by counter scope.',
-    labelNames: ['scope'] as const, registers: [this.registry],
+    name: 'mod97_counter_refunds_total',
+    help: 'Refunds (a call answered 4xx/5xx, or an undone step), by counter scope.',
+    labelNames: ['scope'] as const,
+    registers: [this.registry],
   });
   readonly paymentRequired = new Counter({
-    name: 'mod97_payment_required_total', help: '402 answers by reason: quota_exhausted, trial_exhausted, key_or_payment_required.',
-    labelNames: ['reason'] as const, registers: [this.registry],
+    name: 'mod97_payment_required_total',
+    help: '402 answers by reason: quota_exhausted, trial_exhausted, key_or_payment_required.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
   });
   readonly storeSeconds = new Histogram({
-    name: 'mod97_store_call_duration_seconds', help: 'Latency of store calls, by method.',
-    labelNames: ['method'] as const, buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1], registers: [this.registry],
+    name: 'mod97_store_call_duration_seconds',
+    help: 'Latency of store calls, by method.',
+    labelNames: ['method'] as const,
+    buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1],
+    registers: [this.registry],
   });
 
   constructor() {

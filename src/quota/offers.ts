@@ -20,14 +20,24 @@ export interface OfferContext {
   key?: { tier: Tier; basis: Basis };
 }
 
-const packOffer = (baseUrl: string, p: Pack): Offer =>
-  ({ type: 'credits', pack: p.pack, credits: p.credits, price_usd: p.priceUsd, url: `${baseUrl}/v1/credits/buy/${p.pack}` });
+const packOffer = (baseUrl: string, p: Pack): Offer => ({
+  type: 'credits',
+  pack: p.pack,
+  credits: p.credits,
+  price_usd: p.priceUsd,
+  url: `${baseUrl}/v1/credits/buy/${p.pack}`,
+});
 
 export function offers(ctx: OfferContext): Offer[] {
   const list: Offer[] = [];
   if (!ctx.key) list.push({ type: 'generate_key', method: 'POST', url: `${ctx.baseUrl}/v1/keys/generate` });
   if (ctx.key?.tier === 'anonymous') {
-    list.push({ type: 'claim', method: 'email_code', url: `${ctx.baseUrl}/v1/keys/claim`, raises_limit_to: LIMITS.freePerMonth });
+    list.push({
+      type: 'claim',
+      method: 'email_code',
+      url: `${ctx.baseUrl}/v1/keys/claim`,
+      raises_limit_to: LIMITS.freePerMonth,
+    });
   }
   if (ctx.rails.x402 || ctx.rails.card) {
     for (const p of PACKS) list.push(packOffer(ctx.baseUrl, p));

@@ -30,7 +30,12 @@ export function effectivePlan(key: KeyRow, now: number, birthAlertOn: boolean): 
   if (key.alertBorn && key.tier === 'anonymous') {
     if (birthAlertOn) {
       // 5 over the key's life (no recharge on the 1st), each call also counted in its month.
-      const counter: KeyCounter = { scope: 'key', subject, period: 'alert', alsoCounts: { ref: month, limit: PLAN.anonymous.limit } };
+      const counter: KeyCounter = {
+        scope: 'key',
+        subject,
+        period: 'alert',
+        alsoCounts: { ref: month, limit: PLAN.anonymous.limit },
+      };
       return { basis: 'lifetime', limit: LIMITS.alertReducedLifetime, counter, reduced: true };
     }
     return { basis: 'monthly', limit: PLAN.anonymous.limit, counter: month, reduced: false };

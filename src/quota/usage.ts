@@ -20,7 +20,11 @@ export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { b
           claim: {
             url: `${ctx.baseUrl}/v1/keys/claim`,
             raises_limit_to: LIMITS.freePerMonth,
-            methods: ['email_code', ...(ctx.rails.x402 ? ['x402'] : []), ...(ctx.rails.x402 || ctx.rails.card ? ['credits'] : [])],
+            methods: [
+              'email_code',
+              ...(ctx.rails.x402 ? ['x402'] : []),
+              ...(ctx.rails.x402 || ctx.rails.card ? ['credits'] : []),
+            ],
             paid_so_far_usd: key.paidMicros / 1e6,
             paid_needed_usd: CLAIM_GRANT_PRICE_USD,
           },
@@ -30,5 +34,12 @@ export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { b
 }
 
 export function trialUsage(used: number, now: number) {
-  return { used, limit: LIMITS.trialPerDay, remaining: Math.max(LIMITS.trialPerDay - used, 0), day: dayOf(now), basis: 'daily', tier: 'trial' };
+  return {
+    used,
+    limit: LIMITS.trialPerDay,
+    remaining: Math.max(LIMITS.trialPerDay - used, 0),
+    day: dayOf(now),
+    basis: 'daily',
+    tier: 'trial',
+  };
 }

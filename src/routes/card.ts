@@ -9,77 +9,114 @@ import type { CheckoutOutcome } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
 
 const CheckoutBody = Type.Object({
-  product: Type.Union(CARD_PRODUCTS.map((p) => Type.Literal(p)), { description: 'pack_1k, pack_5k, pack_25k (credits, paid once) or pro (monthly subscription).' }),
+  product: Type.Union(
+    CARD_PRODUCTS.map((p) => Type.Literal(p)),
+    { description: 'pack_1k, pack_5k, pack_25k (credits, paid once) or pro (monthly subscription).' },
+  ),
 });
-const CheckoutCreated = Type.Object({ checkout_url: Type.String(), session_id: Type.String(), expires_at: Type.String(), product: Type.String() });
+const CheckoutCreated = Type.Object({
+  checkout_url: Type.String(),
+  session_id: Type.String(),
+  expires_at: Type.String(),
+  product: Type.String(),
+});
 const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() });
 
-export const cardRoutes = (services: Services): FastifyPluginAsync => async (app) => {
-  const rail = () => services.card!;
-  app.addHook('onRequest', async () => {
-    if (!services.card) {
-      throw new DomainError('card_payments_unavailable', 'Card payments are not turned on for this server (STRIPE_SECRET_KEY is not set). Free keys and the other rails work as usual.');
-    }
-  });
-
-  app.post('/v1/card/checkout', {
-    config: { access: { auth: 'optional' } },
-    schema: { body: CheckoutBody, response: { 201: CheckoutCreated, ...errorResponses(400, 401, 409, 415, 502, 503) } },
-  }, async (req, reply) => {
-    const { product } = req.body as { product: CardProduct };
-    const created = await rail().checkout(product, req.caller.key);
-    reply.code(201);
-    return created;
-  });
-
-  app.get('/v1/card/success', {
-    config: { access: { auth: 'none' } },
-    schema: {
-      querystring: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }) }),
-      response: { 200: Outcome, 202: Outcome, ...errorResponses(400, 404, 410, 503) },
-    },
-  }, async (req, reply) => {
-    // The answer may hold a secret shown once: no cache may keep it, no referer may carry the session id.
-    reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
-    const html = wantsHtml(req);
-    let outcome: CheckoutOutcome;
-    try {
-      outcome = await rail().outcome((req.query as { session_id: string }).session_id);
-    } catch (err) {
-      if (!html) throw err;
-      const { status, body } = toHttpError(err);
-      if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
-      // The typed reply lists only the success statuses; errors are shaped by toHttpError.
-      return reply.code(status as 200).type('text/html; charset=utf-8').send(page('mod97 checkout', [body.message]));
-    }
-    if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
-    if (!html) return outcome;
-    reply.type('text/html; charset=utf-8');
-    return page('mod97 checkout', [outcome.message, ...(outcome.status === 'complete' && outcome.api_key ? [`<code>${outcome.api_key}</code>`] : [])]);
-  });
-
-  // Stripe signs the exact bytes it sent: this scope keeps the body as a Buffer, unparsed.
-  await app.register(async (raw) => {
-    raw.removeContentTypeParser('application/json');
-    raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    raw.post('/v1/card/webhook', {
-      config: { access: { auth: 'none' } },
-      schema: { response: { 200: Open({ received: Type.Boolean() }), ...errorResponses(400, 415, 503) } },
-    }, async (req) => {
-      const signature = req.headers['stripe-signature'];
-      return rail().webhook(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), typeof signature === 'string' ? signature : undefined);
+export const cardRoutes =
+  (services: Services): FastifyPluginAsync =>
+  async (app) => {
+    const rail = () => services.card!;
+    app.addHook('onRequest', async () => {
+      if (!services.card) {
+        throw new DomainError(
+          'card_payments_unavailable',
+          'Card payments are not turned on for this server (STRIPE_SECRET_KEY is not set). Free keys and the other rails work as usual.',
+        );
+      }
     });
-  });
-};
+
+    app.post(
+      '/v1/card/checkout',
+      {
+        config: { access: { auth: 'optional' } },
+        schema: {
+          body: CheckoutBody,
+          response: { 201: CheckoutCreated, ...errorResponses(400, 401, 409, 415, 502, 503) },
+        },
+      },
+      async (req, reply) => {
+        const { product } = req.body as { product: CardProduct };
+        const created = await rail().checkout(product, req.caller.key);
+        reply.code(201);
+        return created;
+      },
+    );
+
+    app.get(
+      '/v1/card/success',
+      {
+        config: { access: { auth: 'none' } },
+        schema: {
+          querystring: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }) }),
+          response: { 200: Outcome, 202: Outcome, ...errorResponses(400, 404, 410, 503) },
+        },
+      },
+      async (req, reply) => {
+        // The answer may hold a secret shown once: no cache may keep it, no referer may carry the session id.
+        reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+        const html = wantsHtml(req);
+        let outcome: CheckoutOutcome;
+        try {
+          outcome = await rail().outcome((req.query as { session_id: string }).session_id);
+        } catch (err) {
+          if (!html) throw err;
+          const { status, body } = toHttpError(err);
+          if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
+          // The typed reply lists only the success statuses; errors are shaped by toHttpError.
+          return reply
+            .code(status as 200)
+            .type('text/html; charset=utf-8')
+            .send(page('mod97 checkout', [body.message]));
+        }
+        if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
+        if (!html) return outcome;
+        reply.type('text/html; charset=utf-8');
+        return page('mod97 checkout', [
+          outcome.message,
+          ...(outcome.status === 'complete' && outcome.api_key ? [`<code>${outcome.api_key}</code>`] : []),
+        ]);
+      },
+    );
+
+    // Stripe signs the exact bytes it sent: this scope keeps the body as a Buffer, unparsed.
+    await app.register(async (raw) => {
+      raw.removeContentTypeParser('application/json');
+      raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      raw.post(
+        '/v1/card/webhook',
+        {
+          config: { access: { auth: 'none' } },
+          schema: { response: { 200: Open({ received: Type.Boolean() }), ...errorResponses(400, 415, 503) } },
+        },
+        async (req) => {
+          const signature = req.headers['stripe-signature'];
+          return rail().webhook(
+            Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+            typeof signature === 'string' ? signature : undefined,
+          );
+        },
+      );
+    });
+  };
 
 function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Paragraphs are escaped, except the `<code>` line the route builds itself from a key's hex. */
 function page(title: string, paragraphs: string[]): string {
-  const body = paragraphs.map((p) => (p.startsWith('<code>') ? `<p>${p}</p>` : `<p>${escape(p)}</p>`)).join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escape(title)}</title></head><body>\n<h1>${escape(title)}</h1>\n${body}\n</body></html>\n`;
+  const body = paragraphs.map((p) => (p.startsWith('<code>') ? `<p>${p}</p>` : `<p>${escapeHtml(p)}</p>`)).join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</body></html>\n`;
 }

@@ -8,7 +8,9 @@ import type { Services } from '../services.ts';
 
 const ClaimBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
-  code: Type.Optional(Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' })),
+  code: Type.Optional(
+    Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' }),
+  ),
 });
 
 const CodeSent = Open({
@@ -30,39 +32,50 @@ const Claimed = Open({
   month: Type.String({ description: 'The current month (YYYY-MM).' }),
 });
 
-export const claimRoutes = (services: Services): FastifyPluginAsync => async (app) => {
-  const { emailKeys, meter, clock } = services;
+export const claimRoutes =
+  (services: Services): FastifyPluginAsync =>
+  async (app) => {
+    const { emailKeys, meter, clock } = services;
 
-  app.post('/v1/keys/claim', {
-    config: { access: { auth: 'key' } },
-    preValidation: async (req) => { req.body ??= {}; },
-    schema: { body: ClaimBody, response: { 200: Claimed, 202: CodeSent, ...errorResponses(400, 401, 403, 409, 429, 503) } },
-  }, async (req, reply) => {
-    const body = req.body as { email?: string; code?: string };
-    const key = req.caller.key!;
-    const outcome = await emailKeys.claim(key, req.caller.network, body.email, body.code);
-    if (outcome.status === 'code_sent') {
-      reply.code(202);
-      return {
-        status: 'code_sent' as const,
-        key_prefix: key.keyPrefix,
-        expires_in_minutes: LIMITS.codeMinutes,
-        message: `We mailed a 6-digit code to ${outcome.email}. Send it within ${LIMITS.codeMinutes} minutes as \`code\`, with the same \`email\`, to claim this key.`,
-      };
-    }
-    // The quota headers must already show the claimed plan.
-    req.caller.key = outcome.key;
-    const { plan, used } = await meter.balance(outcome.key);
-    return {
-      claimed: true as const,
-      tier: outcome.key.tier,
-      basis: plan.basis,
-      key_prefix: outcome.key.keyPrefix,
-      monthly_limit: plan.limit,
-      limit: plan.limit,
-      used,
-      remaining: Math.max(plan.limit - used, 0),
-      month: monthOf(clock()),
-    };
-  });
-};
+    app.post(
+      '/v1/keys/claim',
+      {
+        config: { access: { auth: 'key' } },
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
+        schema: {
+          body: ClaimBody,
+          response: { 200: Claimed, 202: CodeSent, ...errorResponses(400, 401, 403, 409, 429, 503) },
+        },
+      },
+      async (req, reply) => {
+        const body = req.body as { email?: string; code?: string };
+        const key = req.caller.key!;
+        const outcome = await emailKeys.claim(key, req.caller.network, body.email, body.code);
+        if (outcome.status === 'code_sent') {
+          reply.code(202);
+          return {
+            status: 'code_sent' as const,
+            key_prefix: key.keyPrefix,
+            expires_in_minutes: LIMITS.codeMinutes,
+            message: `We mailed a 6-digit code to ${outcome.email}. Send it within ${LIMITS.codeMinutes} minutes as \`code\`, with the same \`email\`, to claim this key.`,
+          };
+        }
+        // The quota headers must already show the claimed plan.
+        req.caller.key = outcome.key;
+        const { plan, used } = await meter.balance(outcome.key);
+        return {
+          claimed: true as const,
+          tier: outcome.key.tier,
+          basis: plan.basis,
+          key_prefix: outcome.key.keyPrefix,
+          monthly_limit: plan.limit,
+          limit: plan.limit,
+          used,
+          remaining: Math.max(plan.limit - used, 0),
+          month: monthOf(clock()),
+        };
+      },
+    );
+  };

@@ -24,60 +24,93 @@ const PackBought = Open({
   balance: Type.Integer(),
   price_usd: Type.Number(),
   message: Type.String(),
-  claimed_key: Type.Optional(Open(
-    { key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() },
-    { description: 'Present when an anonymous key was sent: it is claimed once the payment settles.' },
-  )),
+  claimed_key: Type.Optional(
+    Open(
+      { key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() },
+      { description: 'Present when an anonymous key was sent: it is claimed once the payment settles.' },
+    ),
+  ),
 });
 
-export const creditsRoutes = (services: Services): FastifyPluginAsync => async (app) => {
-  const { keys, config, store, clock } = services;
+export const creditsRoutes =
+  (services: Services): FastifyPluginAsync =>
+  async (app) => {
+    const { keys, config, store, clock } = services;
 
-  // The key is made before the payment settles and revoked if it does not, rather than made
-  // after: so money never moves without a key to show for it (a store failure or a crash after
-  // settlement would leave a paying buyer with nothing), and the worst a failure here leaves is
-  // a row whose secret was never shown to anyone.
-  const unpaid = new WeakMap<FastifyRequest, string>();
-  const revokeUnpaid = async (req: FastifyRequest) => {
-    const id = unpaid.get(req);
-    if (id) await store.revokeKey(id, clock());
-  };
-
-  const buy = (pack: Pack) => app.post(`/v1/credits/buy/${pack.pack}`, {
-    config: { access: { auth: 'optional' }, pack, x402Required: true, x402Price: () => pack.priceUsd, x402Unsettled: revokeUnpaid },
-    schema: { response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) } },
-  }, async (req, reply) => {
-    if (!services.x402) throw railOff(pack, services);
-    // The presented key is claimed only once the payment settled (app.ts onSettled).
-    const { secret, key } = await keys.insert({
-      tier: 'credits', network: req.caller.network, emailHash: null, alertBorn: false,
-      limit: pack.credits, lifetimePeriod: `credits:${randomUUID()}`,
-    });
-    unpaid.set(req, key.id);
-    const presented = req.caller.key;
-    reply.code(201);
-    return {
-      api_key: secret,
-      key_prefix: key.keyPrefix,
-      tier: 'credits' as const,
-      basis: 'credits' as const,
-      pack: pack.pack,
-      credits: pack.credits,
-      balance: pack.credits,
-      price_usd: pack.priceUsd,
-      message: 'Store this key now: it is shown only once. Credits never expire; each IBAN or lookup draws one.',
-      ...(presented?.tier === 'anonymous'
-        ? { claimed_key: { key_prefix: presented.keyPrefix, tier: 'claimed', basis: 'lifetime', limit: LIMITS.paidClaimLifetime } }
-        : {}),
+    // The key is made before the payment settles and revoked if it does not, rather than made
+    // after: so money never moves without a key to show for it (a store failure or a crash after
+    // settlement would leave a paying buyer with nothing), and the worst a failure here leaves is
+    // a row whose secret was never shown to anyone.
+    const unpaid = new WeakMap<FastifyRequest, string>();
+    const revokeUnpaid = async (req: FastifyRequest) => {
+      const id = unpaid.get(req);
+      if (id) await store.revokeKey(id, clock());
     };
-  });
-  for (const pack of PACKS) buy(pack);
 
-  function railOff(pack: Pack, s: Services): DomainError {
-    if (!s.card) return new DomainError('not_found', 'Buying credits is not turned on for this server.');
-    return new DomainError('payment_required', 'This server sells packs by card: start a checkout.', {
-      cause: { reason: 'card_checkout_required' },
-      options: [{ type: 'card', method: 'POST', url: `${config.publicUrl}/v1/card/checkout`, body: { product: `pack_${pack.pack}` } }],
-    });
-  }
-};
+    const buy = (pack: Pack) =>
+      app.post(
+        `/v1/credits/buy/${pack.pack}`,
+        {
+          config: {
+            access: { auth: 'optional' },
+            pack,
+            x402Required: true,
+            x402Price: () => pack.priceUsd,
+            x402Unsettled: revokeUnpaid,
+          },
+          schema: { response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) } },
+        },
+        async (req, reply) => {
+          if (!services.x402) throw railOff(pack, services);
+          // The presented key is claimed only once the payment settled (app.ts onSettled).
+          const { secret, key } = await keys.insert({
+            tier: 'credits',
+            network: req.caller.network,
+            emailHash: null,
+            alertBorn: false,
+            limit: pack.credits,
+            lifetimePeriod: `credits:${randomUUID()}`,
+          });
+          unpaid.set(req, key.id);
+          const presented = req.caller.key;
+          reply.code(201);
+          return {
+            api_key: secret,
+            key_prefix: key.keyPrefix,
+            tier: 'credits' as const,
+            basis: 'credits' as const,
+            pack: pack.pack,
+            credits: pack.credits,
+            balance: pack.credits,
+            price_usd: pack.priceUsd,
+            message: 'Store this key now: it is shown only once. Credits never expire; each IBAN or lookup draws one.',
+            ...(presented?.tier === 'anonymous'
+              ? {
+                  claimed_key: {
+                    key_prefix: presented.keyPrefix,
+                    tier: 'claimed',
+                    basis: 'lifetime',
+                    limit: LIMITS.paidClaimLifetime,
+                  },
+                }
+              : {}),
+          };
+        },
+      );
+    for (const pack of PACKS) buy(pack);
+
+    function railOff(pack: Pack, s: Services): DomainError {
+      if (!s.card) return new DomainError('not_found', 'Buying credits is not turned on for this server.');
+      return new DomainError('payment_required', 'This server sells packs by card: start a checkout.', {
+        cause: { reason: 'card_checkout_required' },
+        options: [
+          {
+            type: 'card',
+            method: 'POST',
+            url: `${config.publicUrl}/v1/card/checkout`,
+            body: { product: `pack_${pack.pack}` },
+          },
+        ],
+      });
+    }
+  };

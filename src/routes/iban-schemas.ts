@@ -56,7 +56,9 @@ export const BatchAnswer = Type.Object({
   count: Type.Integer(),
   valid: Type.Integer(),
   invalid: Type.Integer(),
-  by_country: Type.Record(Type.String(), Type.Integer(), { description: 'IBANs per country code (`unknown` when none).' }),
+  by_country: Type.Record(Type.String(), Type.Integer(), {
+    description: 'IBANs per country code (`unknown` when none).',
+  }),
   results: Type.Array(IbanResult, { description: 'In request order.' }),
   attribution: Type.Optional(Attribution),
 });

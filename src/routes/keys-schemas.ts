@@ -14,7 +14,7 @@ export const GenerateBody = Type.Object({
 export const TIERS = ['anonymous', 'email', 'claimed', 'pro', 'credits'] as const satisfies readonly TierName[];
 export const BASES = ['monthly', 'lifetime', 'credits'] as const satisfies readonly BasisName[];
 const Tier = StringEnum(TIERS);
-const Basis = StringEnum(BASES, 'The counter the cap applies to: per month, over the key\'s life, or credits bought.');
+const Basis = StringEnum(BASES, "The counter the cap applies to: per month, over the key's life, or credits bought.");
 
 /*
  * The answers below let unlisted fields through (Open), so a field added in code is never
@@ -25,7 +25,9 @@ export const KeyCreated = Open({
   key_prefix: Type.String(),
   tier: Tier,
   basis: Basis,
-  monthly_limit: Type.Integer({ description: 'The cap of the key\'s basis: per month, or over its life while `basis` is `lifetime`.' }),
+  monthly_limit: Type.Integer({
+    description: "The cap of the key's basis: per month, or over its life while `basis` is `lifetime`.",
+  }),
   claim_url: Type.Optional(Type.String({ description: 'Anonymous keys only.' })),
   message: Type.String(),
   terms_url: Type.String(),
@@ -44,18 +46,25 @@ export function creationResponse(issued: IssuedKey, baseUrl: string, email?: str
     ...(key.tier === 'anonymous' ? { claim_url: `${baseUrl}/v1/keys/claim` } : {}),
     message: 'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
     terms_url: `${baseUrl}/terms`,
-    ...(reduced ? { notice: `Many keys are being created right now, so this key starts with ${LIMITS.alertReducedLifetime} requests. Claim it with a mailed code (POST ${baseUrl}/v1/keys/claim) for ${LIMITS.freePerMonth} a month; otherwise it becomes a normal ${LIMITS.anonymousPerMonth}-a-month key when the alert ends.` } : {}),
+    ...(reduced
+      ? {
+          notice: `Many keys are being created right now, so this key starts with ${LIMITS.alertReducedLifetime} requests. Claim it with a mailed code (POST ${baseUrl}/v1/keys/claim) for ${LIMITS.freePerMonth} a month; otherwise it becomes a normal ${LIMITS.anonymousPerMonth}-a-month key when the alert ends.`,
+        }
+      : {}),
     ...(email ? { email } : {}),
   };
 }
 
-const Claim = Open({
-  url: Type.String(),
-  raises_limit_to: Type.Integer(),
-  methods: Type.Array(Type.String()),
-  paid_so_far_usd: Type.Number({ description: 'x402 payments made with this key so far.' }),
-  paid_needed_usd: Type.Number(),
-}, { description: 'Anonymous keys only: how to raise the limit.' });
+const Claim = Open(
+  {
+    url: Type.String(),
+    raises_limit_to: Type.Integer(),
+    methods: Type.Array(Type.String()),
+    paid_so_far_usd: Type.Number({ description: 'x402 payments made with this key so far.' }),
+    paid_needed_usd: Type.Number(),
+  },
+  { description: 'Anonymous keys only: how to raise the limit.' },
+);
 
 /** With a key: `month` and `key_prefix`; without one, the trial form: `day`, tier `trial`, basis `daily`. */
 export const Usage = Open({
@@ -76,6 +85,6 @@ export const Rotated = Open({
   previous_key_prefix: Type.String(),
   tier: Tier,
   basis: Basis,
-  monthly_limit: Type.Integer({ description: 'The cap of the key\'s current basis (not necessarily monthly).' }),
+  monthly_limit: Type.Integer({ description: "The cap of the key's current basis (not necessarily monthly)." }),
   message: Type.String(),
 });

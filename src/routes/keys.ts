@@ -5,51 +5,71 @@ import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
 import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
 
-export const keysRoutes = (services: Services): FastifyPluginAsync => async (app) => {
-  const { keys, meter, config, clock } = services;
+export const keysRoutes =
+  (services: Services): FastifyPluginAsync =>
+  async (app) => {
+    const { keys, meter, config, clock } = services;
 
-  app.post('/v1/keys/generate', {
-    config: { access: { auth: 'none' } },
-    // Only an absent body means the anonymous path; a JSON null, array or number fails the schema.
-    preValidation: async (req) => { if (req.body === undefined) req.body = {}; },
-    schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) } },
-  }, async (req, reply) => {
-    const body = req.body as { email?: string; code?: string; source?: string };
-    if (body.email !== undefined || body.code !== undefined) {
-      const { issued, email } = await services.emailKeys.generate(req.caller.network, body.email, body.code);
-      reply.code(201);
-      return creationResponse(issued, config.publicUrl, email);
-    }
-    const issued = await keys.generateAnonymous(req.caller.network);
-    reply.code(201);
-    return creationResponse(issued, config.publicUrl);
-  });
+    app.post(
+      '/v1/keys/generate',
+      {
+        config: { access: { auth: 'none' } },
+        // Only an absent body means the anonymous path; a JSON null, array or number fails the schema.
+        preValidation: async (req) => {
+          if (req.body === undefined) req.body = {};
+        },
+        schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) } },
+      },
+      async (req, reply) => {
+        const body = req.body as { email?: string; code?: string; source?: string };
+        if (body.email !== undefined || body.code !== undefined) {
+          const { issued, email } = await services.emailKeys.generate(req.caller.network, body.email, body.code);
+          reply.code(201);
+          return creationResponse(issued, config.publicUrl, email);
+        }
+        const issued = await keys.generateAnonymous(req.caller.network);
+        reply.code(201);
+        return creationResponse(issued, config.publicUrl);
+      },
+    );
 
-  app.get('/v1/keys/usage', {
-    config: { access: { auth: 'optional' } },
-    schema: { response: { 200: Usage, ...errorResponses(400, 401) } },
-  }, async (req) => {
-    const { key, network } = req.caller;
-    if (!key) return trialUsage(await meter.trialUsed(network), clock());
-    return usageReport(key, await meter.balance(key), clock(), { baseUrl: config.publicUrl, rails: services.rails });
-  });
+    app.get(
+      '/v1/keys/usage',
+      {
+        config: { access: { auth: 'optional' } },
+        schema: { response: { 200: Usage, ...errorResponses(400, 401) } },
+      },
+      async (req) => {
+        const { key, network } = req.caller;
+        if (!key) return trialUsage(await meter.trialUsed(network), clock());
+        return usageReport(key, await meter.balance(key), clock(), {
+          baseUrl: config.publicUrl,
+          rails: services.rails,
+        });
+      },
+    );
 
-  app.post('/v1/keys/rotate', {
-    config: { access: { auth: 'key' } },
-    schema: { response: { 200: Rotated, ...errorResponses(400, 401) } },
-  }, async (req) => {
-    const key = req.caller.key!;
-    const { secret, prefix } = await keys.rotate(key);
-    req.caller.key = { ...key, keyPrefix: prefix };
-    const { plan } = await meter.balance(key);
-    return {
-      api_key: secret,
-      key_prefix: prefix,
-      previous_key_prefix: key.keyPrefix,
-      tier: key.tier,
-      basis: plan.basis,
-      monthly_limit: plan.limit,
-      message: 'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
-    };
-  });
-};
+    app.post(
+      '/v1/keys/rotate',
+      {
+        config: { access: { auth: 'key' } },
+        schema: { response: { 200: Rotated, ...errorResponses(400, 401) } },
+      },
+      async (req) => {
+        const key = req.caller.key!;
+        const { secret, prefix } = await keys.rotate(key);
+        req.caller.key = { ...key, keyPrefix: prefix };
+        const { plan } = await meter.balance(key);
+        return {
+          api_key: secret,
+          key_prefix: prefix,
+          previous_key_prefix: key.keyPrefix,
+          tier: key.tier,
+          basis: plan.basis,
+          monthly_limit: plan.limit,
+          message:
+            'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
+        };
+      },
+    );
+  };

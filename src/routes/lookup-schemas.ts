@@ -6,7 +6,17 @@
  * A field that can be null must be declared with orNull: a plain string schema would send "".
  */
 import { Type } from 'typebox';
-import { Attribution, BankByCode, NullableBoolean, NullableString, Open, orNull, SepaAnswer, SourceRef, StringEnum } from '../http/schemas.ts';
+import {
+  Attribution,
+  BankByCode,
+  NullableBoolean,
+  NullableString,
+  Open,
+  orNull,
+  SepaAnswer,
+  SourceRef,
+  StringEnum,
+} from '../http/schemas.ts';
 
 const Str = Type.String();
 
@@ -14,16 +24,27 @@ export const BicAnswer = Open({
   bic: Type.String({ description: 'The code as asked, without spaces, in capitals (8 or 11 characters).' }),
   bic8: Str,
   bic11: Str,
-  match: StringEnum(['exact', 'institution'], '`exact`: this BIC is listed; `institution`: only other offices of the same BIC8 are (address fields are then null).'),
+  match: StringEnum(
+    ['exact', 'institution'],
+    '`exact`: this BIC is listed; `institution`: only other offices of the same BIC8 are (address fields are then null).',
+  ),
   name: NullableString,
   city: NullableString,
   address: NullableString,
   postcode: NullableString,
   country: Open({ code: Str, name: orNull(Type.String(), 'English name; null when the code names no region.') }),
-  branch: Open({ code: Type.String({ description: 'The last 3 characters, XXX for the primary office.' }), primary_office: Type.Boolean() }),
-  lei: orNull(Open({ lei: Str, source: Str, as_of: NullableString }), 'From an imported GLEIF BIC-LEI mapping; null when none lists this BIC.'),
+  branch: Open({
+    code: Type.String({ description: 'The last 3 characters, XXX for the primary office.' }),
+    primary_office: Type.Boolean(),
+  }),
+  lei: orNull(
+    Open({ lei: Str, source: Str, as_of: NullableString }),
+    'From an imported GLEIF BIC-LEI mapping; null when none lists this BIC.',
+  ),
   test_bic: Type.Boolean(),
-  sources: Type.Array(SourceRef, { description: 'Every loaded source that lists the BIC (or, for `institution`, an office of it).' }),
+  sources: Type.Array(SourceRef, {
+    description: 'Every loaded source that lists the BIC (or, for `institution`, an office of it).',
+  }),
   attribution: Type.Optional(Attribution),
 });
 
@@ -38,7 +59,16 @@ const SanctionMatch = Open({
 });
 
 const RiskFlag = Open({
-  code: StringEnum(['sanctioned_bic', 'fatf_call_for_action', 'eu_high_risk_third_countries', 'fatf_increased_monitoring', 'country_not_identified', 'sanctions_not_screened', 'bank_not_identified', 'outside_sepa']),
+  code: StringEnum([
+    'sanctioned_bic',
+    'fatf_call_for_action',
+    'eu_high_risk_third_countries',
+    'fatf_increased_monitoring',
+    'country_not_identified',
+    'sanctions_not_screened',
+    'bank_not_identified',
+    'outside_sepa',
+  ]),
   weight: Type.Integer({ description: 'What the flag adds to the score.' }),
   detail: Str,
   source: Str,
@@ -51,24 +81,28 @@ export const ComplianceAnswer = Open({
     iban_valid: orNull(Type.Boolean(), 'null when a BIC was sent.'),
     bic: orNull(Type.String(), 'The BIC screened (11 characters); null when the bank could not be identified.'),
     country: orNull(Type.String(), 'null when the IBAN names no country (flag `country_not_identified`).'),
-    bank: orNull(BankByCode, 'The bank behind a valid IBAN\'s bank code, where a source knows it.'),
+    bank: orNull(BankByCode, "The bank behind a valid IBAN's bank code, where a source knows it."),
   }),
   sanctions: Open({
-    screened: Type.Boolean({ description: 'false when no list is loaded or the bank is unknown: never a clean result.' }),
+    screened: Type.Boolean({
+      description: 'false when no list is loaded or the bank is unknown: never a clean result.',
+    }),
     explanation: Str,
     bic: NullableString,
     lists: Type.Array(SourceRef),
     matches: Type.Array(SanctionMatch),
   }),
-  country_lists: Type.Array(Open({
-    id: StringEnum(['fatf_call_for_action', 'fatf_increased_monitoring', 'eu_high_risk_third_countries']),
-    title: Str,
-    listed: orNull(Type.Boolean(), 'null when the country is unknown.'),
-    source: Str,
-    as_of: Str,
-  })),
+  country_lists: Type.Array(
+    Open({
+      id: StringEnum(['fatf_call_for_action', 'fatf_increased_monitoring', 'eu_high_risk_third_countries']),
+      title: Str,
+      listed: orNull(Type.Boolean(), 'null when the country is unknown.'),
+      source: Str,
+      as_of: Str,
+    }),
+  ),
   sepa: orNull(SepaAnswer, 'null when the country is unknown.'),
-  score: Type.Integer({ minimum: 0, maximum: 100, description: 'The sum of the flags\' weights, capped at 100.' }),
+  score: Type.Integer({ minimum: 0, maximum: 100, description: "The sum of the flags' weights, capped at 100." }),
   level: StringEnum(['low', 'medium', 'high']),
   flags: Type.Array(RiskFlag),
   disclaimer: Str,
@@ -85,7 +119,13 @@ export const ClearingAnswer = Open({
   iid_type: orNull(StringEnum(['headquarters', 'main_branch', 'branch', 'qr_iid'])),
   qr_iid_allocation: NullableString,
   name: NullableString,
-  address: Open({ street: NullableString, building_number: NullableString, postal_code: NullableString, city: NullableString, country: NullableString }),
+  address: Open({
+    street: NullableString,
+    building_number: NullableString,
+    postal_code: NullableString,
+    city: NullableString,
+    country: NullableString,
+  }),
   bic: NullableString,
   sic_participation: NullableBoolean,
   rtgs_customer_payments_chf: NullableBoolean,
@@ -93,7 +133,10 @@ export const ClearingAnswer = Open({
   eurosic_participation: NullableBoolean,
   lsv_bdd_chf: NullableBoolean,
   lsv_bdd_eur: NullableBoolean,
-  successor: orNull(Open({ iid: Str, name: NullableString, bic: NullableString }), 'For a concatenated IID: the institution that replaces it.'),
+  successor: orNull(
+    Open({ iid: Str, name: NullableString, bic: NullableString }),
+    'For a concatenated IID: the institution that replaces it.',
+  ),
   source: Str,
   as_of: NullableString,
   attribution: Type.Optional(Attribution),

@@ -2,20 +2,22 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../services.ts';
 
-export const siteRoutes = (services: Services): FastifyPluginAsync => async (app) => {
-  const base = services.config.publicUrl;
-  app.get('/', { schema: { hide: true } }, async () => ({
-    name: 'mod97',
-    description: 'IBAN validation and bank lookups.',
-    get_key: { method: 'POST', url: `${base}/v1/keys/generate` },
-    docs: `${base}/openapi.json`,
-    terms_url: `${base}/terms`,
-  }));
-  app.get('/terms', { schema: { hide: true } }, async (_req, reply) => {
-    reply.type('text/plain; charset=utf-8');
-    return TERMS;
-  });
-};
+export const siteRoutes =
+  (services: Services): FastifyPluginAsync =>
+  async (app) => {
+    const base = services.config.publicUrl;
+    app.get('/', { schema: { hide: true } }, async () => ({
+      name: 'mod97',
+      description: 'IBAN validation and bank lookups.',
+      get_key: { method: 'POST', url: `${base}/v1/keys/generate` },
+      docs: `${base}/openapi.json`,
+      terms_url: `${base}/terms`,
+    }));
+    app.get('/terms', { schema: { hide: true } }, async (_req, reply) => {
+      reply.type('text/plain; charset=utf-8');
+      return TERMS;
+    });
+  };
 
 const TERMS = `mod97 terms of use
 

@@ -19,7 +19,12 @@ export type RawKeyRow = Omit<KeyRow, 'alertBorn' | 'fallback'> & {
 /** Field by field: a rest spread here showed as 5 % of a PostgreSQL-backed request. */
 export function toKeyRow(raw: RawKeyRow | undefined): KeyRow | null {
   if (!raw) return null;
-  const { fallbackTier: tier, fallbackBasis: basis, fallbackLimit: limit, fallbackLifetimePeriod: lifetimePeriod } = raw;
+  const {
+    fallbackTier: tier,
+    fallbackBasis: basis,
+    fallbackLimit: limit,
+    fallbackLifetimePeriod: lifetimePeriod,
+  } = raw;
   return {
     id: raw.id,
     keyHash: raw.keyHash,

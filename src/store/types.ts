@@ -50,7 +50,10 @@ export interface FallbackPlan {
   lifetimePeriod: string | null;
 }
 
-export type NewKey = Omit<KeyRow, 'firstServedAt' | 'paidMicros' | 'fallback' | 'subscriptionId' | 'revokedAt' | 'planRev'>;
+export type NewKey = Omit<
+  KeyRow,
+  'firstServedAt' | 'paidMicros' | 'fallback' | 'subscriptionId' | 'revokedAt' | 'planRev'
+>;
 
 /** A plan change applied only if the key is still at `planRev`. */
 export interface PlanChange {
@@ -198,7 +201,14 @@ export interface MailboxStore {
    * one counts an attempt in one conditional write, so parallel guesses never pass `maxAttempts`.
    * A challenge for another address is `no_challenge`.
    */
-  tryCode(purpose: Challenge['purpose'], subject: string, emailHash: string, codeHash: string, now: number, maxAttempts: number): Promise<CodeCheck>;
+  tryCode(
+    purpose: Challenge['purpose'],
+    subject: string,
+    emailHash: string,
+    codeHash: string,
+    now: number,
+    maxAttempts: number,
+  ): Promise<CodeCheck>;
   /** A free-tier key was created from this network at or after `since`. */
   freeKeyFromNetworkSince(network: string, since: number): Promise<boolean>;
   /** The address holds a live (not revoked) email or claimed key. */
@@ -234,7 +244,15 @@ export interface PaymentStore {
   addPaidMicros(keyId: string, micros: number): Promise<number>;
 }
 
-export interface Store extends KeyStore, PaymentStore, CounterStore, DatasetStore, SettingStore, CheckoutStore, MailboxStore, AlertStore {
+export interface Store
+  extends KeyStore,
+    PaymentStore,
+    CounterStore,
+    DatasetStore,
+    SettingStore,
+    CheckoutStore,
+    MailboxStore,
+    AlertStore {
   readonly engine: 'sqlite' | 'postgres';
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -19,7 +19,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 async function run(args: string[], env: NodeJS.ProcessEnv) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(args, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, () => Date.parse('2026-11-21T12:00:00Z'));
+  const code = await runCli(args, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, () =>
+    Date.parse('2026-11-21T12:00:00Z'),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -52,10 +54,16 @@ test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reaso
 test('a file that states no date is refused without --as-of, whatever its modification time, and stores nothing', async () => {
   const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'as-of.db')}` };
   const file = join(dir, 'sdn.csv');
-  writeFileSync(file, '906,"HAVIN BANK LIMITED",-0- ,"CUBA",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HAVIGB2L."\r\n');
+  writeFileSync(
+    file,
+    '906,"HAVIN BANK LIMITED",-0- ,"CUBA",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HAVIGB2L."\r\n',
+  );
   const refused = await run(['data', 'import', 'ofac-sdn', file], env);
   assert.equal(refused.code, 1);
-  assert.match(refused.err, /cannot tell the date of .*sdn\.csv: OFAC sdn\.csv carries no date; pass --as-of YYYY-MM-DD/);
+  assert.match(
+    refused.err,
+    /cannot tell the date of .*sdn\.csv: OFAC sdn\.csv carries no date; pass --as-of YYYY-MM-DD/,
+  );
   assert.match((await run(['data', 'list'], env)).out, /imported: none/);
   const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03'], env);
   assert.equal(given.code, 0, given.err);
@@ -65,12 +73,18 @@ test('a file that states no date is refused without --as-of, whatever its modifi
 test('an sdn_advanced.xml is told by its content and dated by its DateOfIssue, with no --as-of', async () => {
   const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'xml.db')}` };
   const file = join(dir, 'download.bin');
-  writeFileSync(file, '<?xml version="1.0"?><Sanctions><DateOfIssue><Year>2026</Year><Month>11</Month><Day>7</Day></DateOfIssue>' +
-    '<ReferenceValueSets><FeatureTypeValues><FeatureType ID="1">SWIFT/BIC</FeatureType></FeatureTypeValues></ReferenceValueSets>' +
-    '<DistinctParties><DistinctParty FixedRef="906"><Profile ID="906"><Feature FeatureTypeID="1"><FeatureVersion><VersionDetail>HAVIGB2L</VersionDetail></FeatureVersion></Feature></Profile></DistinctParty></DistinctParties></Sanctions>');
+  writeFileSync(
+    file,
+    '<?xml version="1.0"?><Sanctions><DateOfIssue><Year>2026</Year><Month>11</Month><Day>7</Day></DateOfIssue>' +
+      '<ReferenceValueSets><FeatureTypeValues><FeatureType ID="1">SWIFT/BIC</FeatureType></FeatureTypeValues></ReferenceValueSets>' +
+      '<DistinctParties><DistinctParty FixedRef="906"><Profile ID="906"><Feature FeatureTypeID="1"><FeatureVersion><VersionDetail>HAVIGB2L</VersionDetail></FeatureVersion></Feature></Profile></DistinctParty></DistinctParties></Sanctions>',
+  );
   const result = await run(['data', 'import', 'ofac-sdn', file], env);
   assert.equal(result.code, 0, result.err);
-  assert.match(result.out, /imported ofac-sdn: 1 records, as of 2026-11-07 \(stated in the file\), source: OFAC SDN list \(sdn_advanced\.xml\)$/);
+  assert.match(
+    result.out,
+    /imported ofac-sdn: 1 records, as of 2026-11-07 \(stated in the file\), source: OFAC SDN list \(sdn_advanced\.xml\)$/,
+  );
 });
 
 const SIX = 'six-bankmaster-v3/bankmaster_V3.csv';
@@ -78,7 +92,9 @@ const SCT = 'epc-scheme-register/SepaAdherence.csv';
 const SCT_INST = 'epc-scheme-register/SepaInstAdherence.csv';
 const SDN = 'ofac-sdn/sdn.csv';
 
-describe('data update downloads from the configured addresses', { skip: skipUnlessShared(SIX, SCT, SCT_INST, SDN) }, () => {
+describe('data update downloads from the configured addresses', {
+  skip: skipUnlessShared(SIX, SCT, SCT_INST, SDN),
+}, () => {
   const served = new Map<string, { path: string; lastModified?: string }>([
     ['/six/bankmaster_V3.csv', { path: SIX }],
     ['/epc/sct/SepaAdherence.csv', { path: SCT, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
@@ -89,7 +105,9 @@ describe('data update downloads from the configured addresses', { skip: skipUnle
   const server = createServer((req, res) => {
     const hit = served.get(req.url ?? '');
     if (!hit) return void res.writeHead(404).end('not found');
-    res.writeHead(200, hit.lastModified ? { 'last-modified': hit.lastModified } : {}).end(readFileSync(shared + hit.path));
+    res
+      .writeHead(200, hit.lastModified ? { 'last-modified': hit.lastModified } : {})
+      .end(readFileSync(shared + hit.path));
   });
   let env: NodeJS.ProcessEnv;
   before(async () => {
@@ -109,10 +127,16 @@ describe('data update downloads from the configured addresses', { skip: skipUnle
     const result = await run(['data', 'update', 'six-bankmaster', 'epc-register', 'ofac-sdn'], env);
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /updated six-bankmaster .*as of 2025-09-02 \(stated in the file\)/);
-    assert.match(result.out, /updated epc-sct .*as of 2025-09-08 \(the download's Last-Modified date; the file states no date\)/);
+    assert.match(
+      result.out,
+      /updated epc-sct .*as of 2025-09-08 \(the download's Last-Modified date; the file states no date\)/,
+    );
     assert.match(result.out, /updated epc-sct-inst .*as of 2025-09-08/);
     assert.match(result.out, /updated ofac-sdn .*162 records, as of 2024-05-03 \(the download's Last-Modified date/);
-    assert.match((await run(['data', 'list'], env)).out, /ofac-sdn\t162 records\tas of 2024-05-03\t.*\[as_of is the download's Last-Modified date; the file states no date\]/);
+    assert.match(
+      (await run(['data', 'list'], env)).out,
+      /ofac-sdn\t162 records\tas of 2024-05-03\t.*\[as_of is the download's Last-Modified date; the file states no date\]/,
+    );
     const plane = await loadDataPlane(openSqliteStore(env.MOD97_DATABASE_URL!));
     assert.equal(plane.clearing('00100')?.as_of, '2025-09-02');
     assert.equal(plane.compliance({ bic: 'HAVIGB2L' }).level, 'high');
@@ -120,7 +144,10 @@ describe('data update downloads from the configured addresses', { skip: skipUnle
   });
 
   test('with no Last-Modified, a dateless download is dated by the day of download and says so', async () => {
-    const result = await run(['data', 'update', 'ofac-sdn'], { ...env, MOD97_DATA_URL_OFAC_SDN: env.MOD97_DATA_URL_OFAC_SDN!.replace('/ofac/', '/undated/') });
+    const result = await run(['data', 'update', 'ofac-sdn'], {
+      ...env,
+      MOD97_DATA_URL_OFAC_SDN: env.MOD97_DATA_URL_OFAC_SDN!.replace('/ofac/', '/undated/'),
+    });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /as of 2026-11-21 \(the day of download; neither the file nor the server states a date\)/);
   });
@@ -138,5 +165,8 @@ test('the npm bin shim runs the CLI through tsx', async () => {
   const env = { ...process.env, MOD97_DATABASE_URL: `sqlite:${join(dir, 'bin.db')}` };
   const { stdout } = await promisify(execFile)(process.execPath, [bin, 'data', 'list'], { env });
   assert.match(stdout, /imported: none\nbundled:/);
-  await assert.rejects(promisify(execFile)(process.execPath, [bin, 'nope'], { env }), (e: { code?: number; stderr?: string }) => e.code === 2 && /usage:/.test(e.stderr ?? ''));
+  await assert.rejects(
+    promisify(execFile)(process.execPath, [bin, 'nope'], { env }),
+    (e: { code?: number; stderr?: string }) => e.code === 2 && /usage:/.test(e.stderr ?? ''),
+  );
 });

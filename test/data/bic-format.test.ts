@@ -3,7 +3,13 @@ import { test } from 'node:test';
 import { checkBicFormat } from '../../src/data/bic-format.ts';
 
 test('an 8-character BIC is accepted and expanded to its primary office', () => {
-  assert.deepEqual(checkBicFormat('DEUTDEFF'), { ok: true, bic8: 'DEUTDEFF', bic11: 'DEUTDEFFXXX', test_bic: false, primary_office: true });
+  assert.deepEqual(checkBicFormat('DEUTDEFF'), {
+    ok: true,
+    bic8: 'DEUTDEFF',
+    bic11: 'DEUTDEFFXXX',
+    test_bic: false,
+    primary_office: true,
+  });
 });
 
 test('an 11-character BIC with a branch keeps its branch code', () => {

@@ -5,7 +5,8 @@ import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, loadDataPlane } from '../../
 import { importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
-const SDN = '12028,"ONERBANK ZAO",-0- ,"IRAN",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HNRBBY2X; all offices."\r\n' +
+const SDN =
+  '12028,"ONERBANK ZAO",-0- ,"IRAN",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HNRBBY2X; all offices."\r\n' +
   '99,"BRANCH ONLY",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC COBADEFF123."\r\n';
 
 let unscreened: DataPlane;
@@ -58,7 +59,13 @@ test('an 11-character listing hits only that office', () => {
 test('a bank in a FATF black-list country scores the call-for-action and EU weights', () => {
   const a = screened.compliance({ bic: 'BMJIIRTH' });
   assert.deepEqual(flagCodes(a), ['eu_high_risk_third_countries', 'fatf_call_for_action', 'outside_sepa']);
-  assert.equal(a.score, Math.min(100, RISK_WEIGHTS.fatf_call_for_action + RISK_WEIGHTS.eu_high_risk_third_countries + RISK_WEIGHTS.outside_sepa));
+  assert.equal(
+    a.score,
+    Math.min(
+      100,
+      RISK_WEIGHTS.fatf_call_for_action + RISK_WEIGHTS.eu_high_risk_third_countries + RISK_WEIGHTS.outside_sepa,
+    ),
+  );
   assert.equal(a.level, 'high');
   const black = a.country_lists.find((l) => l.id === 'fatf_call_for_action');
   assert.deepEqual({ listed: black?.listed, as_of: black?.as_of }, { listed: true, as_of: '2026-06-19' });
@@ -108,5 +115,8 @@ test('an IBAN that names no country is answered high risk with the country unkno
     assert.ok(a.flags.some((f) => f.code === 'country_not_identified'));
     assert.equal(a.level, 'high');
   }
-  assert.throws(() => screened.compliance({ bic: 'DEUTXXFF' }), (e: unknown) => e instanceof DomainError && e.code === 'invalid_bic' && e.details.reason === 'country_code');
+  assert.throws(
+    () => screened.compliance({ bic: 'DEUTXXFF' }),
+    (e: unknown) => e instanceof DomainError && e.code === 'invalid_bic' && e.details.reason === 'country_code',
+  );
 });

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SEPA_COUNTRIES, isCountryCode } from '../../src/data/countries.ts';
-import { COUNTRY_LISTS, EU_HIGH_RISK, FATF_CALL_FOR_ACTION, FATF_INCREASED_MONITORING } from '../../src/data/country-lists.ts';
+import {
+  COUNTRY_LISTS,
+  EU_HIGH_RISK,
+  FATF_CALL_FOR_ACTION,
+  FATF_INCREASED_MONITORING,
+} from '../../src/data/country-lists.ts';
 
 test('the FATF black list holds North Korea, Iran and Myanmar as of the June 2026 plenary', () => {
   assert.deepEqual([...FATF_CALL_FOR_ACTION.countries.keys()].sort(), ['IR', 'KP', 'MM']);

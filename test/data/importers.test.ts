@@ -11,7 +11,22 @@ const pad = (s: string, n: number) => s.padEnd(n).slice(0, n);
 
 /** One record of the Bundesbank fixed-width file, laid out as its Merkblatt describes. */
 function blzLine(blz: string, merkmal: string, name: string, plz: string, city: string, bic: string): string {
-  return blz + merkmal + pad(name, 58) + pad(plz, 5) + pad(city, 35) + pad(name, 27) + '00000' + pad(bic, 11) + '09' + '000001' + 'U' + '0' + '00000000' + '000000';
+  return (
+    blz +
+    merkmal +
+    pad(name, 58) +
+    pad(plz, 5) +
+    pad(city, 35) +
+    pad(name, 27) +
+    '00000' +
+    pad(bic, 11) +
+    '09' +
+    '000001' +
+    'U' +
+    '0' +
+    '00000000' +
+    '000000'
+  );
 }
 
 test('the Bundesbank fixed-width file keeps banks (Merkmal 1) and reads Latin-1 names', () => {
@@ -22,14 +37,23 @@ test('the Bundesbank fixed-width file keeps banks (Merkmal 1) and reads Latin-1 
   ].join('\r\n');
   const parsed = importerFor('bundesbank-blz').parse({ bytes: bytes(file, 'latin1'), name: 'blz_2026_12_07_txt.txt' });
   assert.equal(parsed.records.length, 2);
-  assert.deepEqual(parsed.records[1], { blz: '76050101', name: 'Sparkasse Nürnberg', postcode: '90402', city: 'Nürnberg', bic: 'SSKNDE77XXX' });
+  assert.deepEqual(parsed.records[1], {
+    blz: '76050101',
+    name: 'Sparkasse Nürnberg',
+    postcode: '90402',
+    city: 'Nürnberg',
+    bic: 'SSKNDE77XXX',
+  });
   assert.equal(parsed.asOf, '2026-12-07', 'date taken from the file name');
 });
 
 test('the Bundesbank CSV form is read by its header', () => {
-  const csv = '"Bankleitzahl";"Merkmal";"Bezeichnung";"PLZ";"Ort";"Kurzbezeichnung";"PAN";"BIC"\n"37040044";"1";"Commerzbank";"50447";"Köln";"Commerzbank Köln";"";"COBADEFFXXX"\n"37040044";"2";"Commerzbank";"50000";"Köln";"";"";""\n';
+  const csv =
+    '"Bankleitzahl";"Merkmal";"Bezeichnung";"PLZ";"Ort";"Kurzbezeichnung";"PAN";"BIC"\n"37040044";"1";"Commerzbank";"50447";"Köln";"Commerzbank Köln";"";"COBADEFFXXX"\n"37040044";"2";"Commerzbank";"50000";"Köln";"";"";""\n';
   const parsed = importerFor('bundesbank-blz').parse({ bytes: bytes(csv), name: 'blz.csv', asOf: '2026-12-07' });
-  assert.deepEqual(parsed.records, [{ blz: '37040044', name: 'Commerzbank', postcode: '50447', city: 'Köln', bic: 'COBADEFFXXX' }]);
+  assert.deepEqual(parsed.records, [
+    { blz: '37040044', name: 'Commerzbank', postcode: '50447', city: 'Köln', bic: 'COBADEFFXXX' },
+  ]);
 });
 
 test('an imported BLZ file replaces the bundled German directory', async () => {
@@ -37,12 +61,25 @@ test('an imported BLZ file replaces the bundled German directory', async () => {
   const file = blzLine('37040044', '1', 'Commerzbank Test', '50447', 'Köln', 'COBADEFFXXX');
   await importFile(store, 'bundesbank-blz', { bytes: bytes(file, 'latin1'), name: 'blz.txt', asOf: '2026-12-07' }, 0);
   const plane = await loadDataPlane(store);
-  assert.deepEqual(plane.bankForIban('DE', '37040044'), { bic: 'COBADEFFXXX', name: 'Commerzbank Test', city: 'Köln', source: 'Deutsche Bundesbank Bankleitzahlendatei', as_of: '2026-12-07' });
+  assert.deepEqual(plane.bankForIban('DE', '37040044'), {
+    bic: 'COBADEFFXXX',
+    name: 'Commerzbank Test',
+    city: 'Köln',
+    source: 'Deutsche Bundesbank Bankleitzahlendatei',
+    as_of: '2026-12-07',
+  });
   assert.equal(plane.bankForIban('DE', '10000000'), null, 'codes absent from the imported file are gone');
 });
 
 test('a file with no date and no --as-of is refused with a hint', () => {
-  assert.throws(() => importerFor('ofac-sdn').parse({ bytes: bytes('1,"X",-0- ,"IRAN",,,,,,,,"SWIFT/BIC ABCDIRTH"\n'), name: 'sdn.csv' }), (e: unknown) => e instanceof ImportError && /--as-of/.test(e.message));
+  assert.throws(
+    () =>
+      importerFor('ofac-sdn').parse({
+        bytes: bytes('1,"X",-0- ,"IRAN",,,,,,,,"SWIFT/BIC ABCDIRTH"\n'),
+        name: 'sdn.csv',
+      }),
+    (e: unknown) => e instanceof ImportError && /--as-of/.test(e.message),
+  );
 });
 
 test('OFAC sdn.csv yields one record per SWIFT/BIC in the remarks, with its programs', () => {
@@ -51,26 +88,47 @@ test('OFAC sdn.csv yields one record per SWIFT/BIC in the remarks, with its prog
     '7,"TWO CODES BANK",-0- ,"RUSSIA-EO14024] [IFSR",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC ABCDRUMM; alt. SWIFT/BIC ABCDRUMM123."\r\n' +
     '8,"PERSON",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 1970."\r\n\x1a';
   const parsed = importerFor('ofac-sdn').parse({ bytes: bytes(csv, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' });
-  assert.deepEqual((parsed.records as SanctionRecord[]).map((r) => r.bic), ['HAVIGB2L', 'ABCDRUMM', 'ABCDRUMM123']);
-  assert.deepEqual(parsed.records[1], { bic: 'ABCDRUMM', name: 'TWO CODES BANK', programs: ['RUSSIA-EO14024', 'IFSR'], reference: 'OFAC SDN ent_num 7' });
+  assert.deepEqual(
+    (parsed.records as SanctionRecord[]).map((r) => r.bic),
+    ['HAVIGB2L', 'ABCDRUMM', 'ABCDRUMM123'],
+  );
+  assert.deepEqual(parsed.records[1], {
+    bic: 'ABCDRUMM',
+    name: 'TWO CODES BANK',
+    programs: ['RUSSIA-EO14024', 'IFSR'],
+    reference: 'OFAC SDN ent_num 7',
+  });
   assert.deepEqual([parsed.asOf, parsed.asOfBasis], ['2024-05-03', 'operator']);
 });
 
 test('an EPC register file is recognised by its name, or by --scheme, and stored per scheme', () => {
-  const csv = '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n' +
+  const csv =
+    '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n' +
     '"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","2020-01-01","",""\n"AUSTRIA","Gone","","Wien","BBBBATWWXXX","2020-01-01","2024-01-01",""\n';
   const epc = importerFor('epc-register');
-  assert.equal(epc.parse({ bytes: bytes(csv), name: 'SepaInstAdherence.csv', asOf: '2025-09-08' }).kind, 'epc-sct-inst');
-  assert.equal(epc.parse({ bytes: bytes(csv), name: 'https://x/participants_export/sdd_b2b/sdd_b2b.csv', asOf: '2025-09-08' }).kind, 'epc-sdd-b2b');
+  assert.equal(
+    epc.parse({ bytes: bytes(csv), name: 'SepaInstAdherence.csv', asOf: '2025-09-08' }).kind,
+    'epc-sct-inst',
+  );
+  assert.equal(
+    epc.parse({ bytes: bytes(csv), name: 'https://x/participants_export/sdd_b2b/sdd_b2b.csv', asOf: '2025-09-08' })
+      .kind,
+    'epc-sdd-b2b',
+  );
   const sct = epc.parse({ bytes: bytes(csv), name: 'register.csv', scheme: 'sct', asOf: '2025-09-08' });
   assert.equal(sct.kind, 'epc-sct');
-  assert.deepEqual(sct.records, [{ bic: 'AAAAATWWXXX', name: 'Bank A', address: 'Str. 1', city: 'Wien', readiness_date: '2020-01-01' }], 'a participant that left is dropped');
+  assert.deepEqual(
+    sct.records,
+    [{ bic: 'AAAAATWWXXX', name: 'Bank A', address: 'Str. 1', city: 'Wien', readiness_date: '2020-01-01' }],
+    'a participant that left is dropped',
+  );
   assert.throws(() => epc.parse({ bytes: bytes(csv), name: 'register.csv', asOf: '2025-09-08' }), /--scheme/);
 });
 
 test('an imported EPC register answers SEPA reachability per country and per bank', async () => {
   const store = openSqliteStore('sqlite::memory:');
-  const csv = '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","2020-01-01","",""\n';
+  const csv =
+    '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","2020-01-01","",""\n';
   await importFile(store, 'epc-register', { bytes: bytes(csv), name: 'SepaAdherence.csv', asOf: '2025-09-08' }, 0);
   const plane = await loadDataPlane(store);
   const at = plane.sepa('AT', 'AAAAATWW');
@@ -120,12 +178,16 @@ test('a file in the wrong format is refused, not imported as empty', () => {
   for (const kind of ['six-bankmaster', 'bundesbank-blz', 'ofac-sdn', 'eu-fsf', 'gleif-bic-lei']) {
     assert.throws(() => importerFor(kind).parse({ bytes: junk, name: 'f', asOf: '2026-01-01' }), ImportError, kind);
   }
-  assert.throws(() => importerFor('epc-register').parse({ bytes: junk, name: 'sct.csv', asOf: '2026-01-01' }), ImportError);
+  assert.throws(
+    () => importerFor('epc-register').parse({ bytes: junk, name: 'sct.csv', asOf: '2026-01-01' }),
+    ImportError,
+  );
   assert.throws(() => importerFor('nonsense'), /unknown data kind/);
 });
 
 test('the EU FSF CSV yields entities whose identification is a SWIFT/BIC, dated by the file', async () => {
-  const header = 'fileGenerationDate;Entity_LogicalId;Entity_EU_ReferenceNumber;Entity_Regulation_Programme;NameAlias_WholeName;Identification_Number;Identification_TypeCode;Identification_TypeDescription';
+  const header =
+    'fileGenerationDate;Entity_LogicalId;Entity_EU_ReferenceNumber;Entity_Regulation_Programme;NameAlias_WholeName;Identification_Number;Identification_TypeCode;Identification_TypeDescription';
   const csv = [
     header,
     '2026-11-20T10:00:00;13;EU.123.45;RUS;Example Bank PJSC;;;',
@@ -134,7 +196,9 @@ test('the EU FSF CSV yields entities whose identification is a SWIFT/BIC, dated 
   ].join('\n');
   const parsed = importerFor('eu-fsf').parse({ bytes: bytes(csv), name: 'fsf.csv' });
   assert.equal(parsed.asOf, '2026-11-20');
-  assert.deepEqual(parsed.records, [{ bic: 'EXBKRUMM', name: 'Example Bank PJSC', programs: ['RUS'], reference: 'EU FSF EU.123.45' }]);
+  assert.deepEqual(parsed.records, [
+    { bic: 'EXBKRUMM', name: 'Example Bank PJSC', programs: ['RUS'], reference: 'EU FSF EU.123.45' },
+  ]);
   const store = openSqliteStore('sqlite::memory:');
   await importFile(store, 'eu-fsf', { bytes: bytes(csv), name: 'fsf.csv' }, 0);
   const answer = (await loadDataPlane(store)).compliance({ bic: 'EXBKRUMMXXX' });

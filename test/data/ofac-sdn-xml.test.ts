@@ -9,9 +9,13 @@ import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
 
 /** One DistinctParty of the Advanced Sanctions Data Model, with its primary name and features. */
 function party(ref: string, names: string[], features: [typeId: string, value: string][]): string {
-  const documented = names.map((n, i) => `<DocumentedName ID="${ref}${i}" FixedRef="${ref}" DocNameStatusID="${i + 1}">
+  const documented = names
+    .map(
+      (n, i) => `<DocumentedName ID="${ref}${i}" FixedRef="${ref}" DocNameStatusID="${i + 1}">
           <DocumentedNamePart><NamePartValue NamePartGroupID="1" ScriptID="215" ScriptStatusID="1" Acronym="false">${n}</NamePartValue></DocumentedNamePart>
-        </DocumentedName>`).join('');
+        </DocumentedName>`,
+    )
+    .join('');
   return `<DistinctParty FixedRef="${ref}"><Comment/>
   <Profile ID="${ref}" PartySubTypeID="3">
     <Identity ID="9${ref}" FixedRef="${ref}" Primary="true" False="false">
@@ -43,13 +47,26 @@ const XML = `\uFEFF<?xml version="1.0" standalone="yes"?>
   <Locations/>
   <IDRegDocuments/>
   <DistinctParties>
-    ${party('26013', ['EXAMPLE BANK PJSC'], [['1001', 'EXBKRUMM'], ['1001', ' exbk ru mm 123 '], ['1002', '044525000'], ['1001', 'not a bic']])}
+    ${party(
+      '26013',
+      ['EXAMPLE BANK PJSC'],
+      [
+        ['1001', 'EXBKRUMM'],
+        ['1001', ' exbk ru mm 123 '],
+        ['1002', '044525000'],
+        ['1001', 'not a bic'],
+      ],
+    )}
     ${party('7', ['DOE, John'], [['8', '1970']])}
     ${party('906', ['HAVIN BANK LIMITED', 'ХАВИН БАНК'], [['1001', 'HAVIGB2L']])}
   </DistinctParties>
   <ProfileRelationships/>
   <SanctionsEntries>
-    ${entry('26013', [['1', 'RUSSIA-EO14024'], ['1', 'IFSR'], ['2', 'Block']])}
+    ${entry('26013', [
+      ['1', 'RUSSIA-EO14024'],
+      ['1', 'IFSR'],
+      ['2', 'Block'],
+    ])}
     ${entry('7', [['1', 'SDGT']])}
     ${entry('906', [['1', 'CUBA']])}
   </SanctionsEntries>
@@ -62,23 +79,52 @@ const ofac = importerFor('ofac-sdn');
 test('sdn_advanced.xml yields one record per SWIFT/BIC feature, with the primary name and programs', () => {
   const parsed = ofac.parse({ bytes: bytes(XML), name: 'sdn_advanced.xml' });
   assert.deepEqual(parsed.records as SanctionRecord[], [
-    { bic: 'EXBKRUMM', name: 'EXAMPLE BANK PJSC', programs: ['RUSSIA-EO14024', 'IFSR'], reference: 'OFAC SDN ent_num 26013' },
-    { bic: 'EXBKRUMM123', name: 'EXAMPLE BANK PJSC', programs: ['RUSSIA-EO14024', 'IFSR'], reference: 'OFAC SDN ent_num 26013' },
+    {
+      bic: 'EXBKRUMM',
+      name: 'EXAMPLE BANK PJSC',
+      programs: ['RUSSIA-EO14024', 'IFSR'],
+      reference: 'OFAC SDN ent_num 26013',
+    },
+    {
+      bic: 'EXBKRUMM123',
+      name: 'EXAMPLE BANK PJSC',
+      programs: ['RUSSIA-EO14024', 'IFSR'],
+      reference: 'OFAC SDN ent_num 26013',
+    },
     { bic: 'HAVIGB2L', name: 'HAVIN BANK LIMITED', programs: ['CUBA'], reference: 'OFAC SDN ent_num 906' },
   ]);
   assert.equal(parsed.source, 'OFAC SDN list (sdn_advanced.xml)');
 });
 
 test('the XML is dated by its DateOfIssue, over --as-of and the download, and recognised whatever its name', () => {
-  const input = { bytes: bytes(XML), name: 'https://example.test/download?id=1', asOf: '2020-01-01', download: { date: '2026-11-23', basis: 'last_modified' as const } };
+  const input = {
+    bytes: bytes(XML),
+    name: 'https://example.test/download?id=1',
+    asOf: '2020-01-01',
+    download: { date: '2026-11-23', basis: 'last_modified' as const },
+  };
   const parsed = ofac.parse(input);
   assert.deepEqual([parsed.asOf, parsed.asOfBasis], ['2026-11-07', 'file']);
 });
 
 test('an XML file that is not the advanced SDN model, or is cut short, is refused', () => {
-  assert.throws(() => ofac.parse({ bytes: bytes('<?xml version="1.0"?><sdnList><sdnEntry/></sdnList>'), name: 'sdn.xml', asOf: '2026-01-01' }), (e: unknown) => e instanceof ImportError && /not OFAC sdn_advanced\.xml/.test(e.message));
-  assert.throws(() => ofac.parse({ bytes: bytes(XML.slice(0, XML.indexOf('</DistinctParties>'))), name: 'sdn_advanced.xml' }), (e: unknown) => e instanceof ImportError && /not well-formed/.test(e.message));
-  assert.throws(() => ofac.parse({ bytes: bytes('<Sanctions><DistinctParties/></Sanctions>'), name: 'x.xml', asOf: '2026-01-01' }), /no SWIFT\/BIC feature type/);
+  assert.throws(
+    () =>
+      ofac.parse({
+        bytes: bytes('<?xml version="1.0"?><sdnList><sdnEntry/></sdnList>'),
+        name: 'sdn.xml',
+        asOf: '2026-01-01',
+      }),
+    (e: unknown) => e instanceof ImportError && /not OFAC sdn_advanced\.xml/.test(e.message),
+  );
+  assert.throws(
+    () => ofac.parse({ bytes: bytes(XML.slice(0, XML.indexOf('</DistinctParties>'))), name: 'sdn_advanced.xml' }),
+    (e: unknown) => e instanceof ImportError && /not well-formed/.test(e.message),
+  );
+  assert.throws(
+    () => ofac.parse({ bytes: bytes('<Sanctions><DistinctParties/></Sanctions>'), name: 'x.xml', asOf: '2026-01-01' }),
+    /no SWIFT\/BIC feature type/,
+  );
 });
 
 test('an imported XML list flags its banks as sanctioned, by BIC8 for every office', async () => {

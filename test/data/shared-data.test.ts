@@ -8,16 +8,23 @@ import { SHARED_DATA as shared, skipUnlessShared } from '../support/shared-data.
 
 const file = (path: string) => ({ bytes: readFileSync(shared + path), name: path });
 const SIX = 'six-bankmaster-v3/bankmaster_V3.csv';
-const EPC = ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence'].map((n) => `epc-scheme-register/${n}.csv`);
+const EPC = ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence'].map(
+  (n) => `epc-scheme-register/${n}.csv`,
+);
 const SDN = 'ofac-sdn/sdn.csv';
 const SDN_BICS = 'ofac-sdn/sdn-swift-bic.json';
 const SCL = 'bundesbank-scl-directory/scl-directory.csv';
 
 // each test skips on its own missing files, so one absent file does not fail the others
-describe('importing the publishers\' own files', () => {
+describe("importing the publishers' own files", () => {
   const store = openSqliteStore('sqlite::memory:');
   let plane: DataPlane;
-  const sixRows = () => readFileSync(shared + SIX, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split(';'));
+  const sixRows = () =>
+    readFileSync(shared + SIX, 'utf8')
+      .split(/\r?\n/)
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(';'));
 
   before(async () => {
     if (!skipUnlessShared(SIX)) await importFile(store, 'six-bankmaster', file(SIX), 0);
@@ -28,14 +35,18 @@ describe('importing the publishers\' own files', () => {
     plane = await loadDataPlane(store);
   });
 
-  test('the SIX V3 file is stored whole with its valid-on date and creation stamp', { skip: skipUnlessShared(SIX) }, async () => {
+  test('the SIX V3 file is stored whole with its valid-on date and creation stamp', {
+    skip: skipUnlessShared(SIX),
+  }, async () => {
     const six = await store.getDataset('six-bankmaster');
     assert.equal(six?.meta.count, sixRows().length);
     assert.equal(six?.meta.asOf, '2025-09-02');
     assert.match(six?.meta.source ?? '', /V3 created 2025-09-01/);
   });
 
-  test('every IID of the SIX file resolves through clearing, with and without leading zeros', { skip: skipUnlessShared(SIX) }, () => {
+  test('every IID of the SIX file resolves through clearing, with and without leading zeros', {
+    skip: skipUnlessShared(SIX),
+  }, () => {
     for (const row of sixRows()) {
       const iid = row[0]!;
       const c = plane.clearing(iid.padStart(5, '0'));
@@ -54,7 +65,9 @@ describe('importing the publishers\' own files', () => {
     assert.equal(plane.bankForIban('CH', '00230')?.as_of, '2025-09-02');
   });
 
-  test('the four EPC registers give each member country its schemes and each bank its adherence', { skip: skipUnlessShared(...EPC) }, async () => {
+  test('the four EPC registers give each member country its schemes and each bank its adherence', {
+    skip: skipUnlessShared(...EPC),
+  }, async () => {
     for (const kind of ['epc-sct', 'epc-sct-inst', 'epc-sdd-core', 'epc-sdd-b2b']) {
       assert.ok(((await store.getDataset(kind))?.meta.count ?? 0) > 2000, kind);
     }
@@ -70,12 +83,17 @@ describe('importing the publishers\' own files', () => {
     assert.ok(bics.length > 100);
     for (const bic of bics) {
       const a = plane.compliance({ bic });
-      assert.ok(a.flags.some((f) => f.code === 'sanctioned_bic'), bic);
+      assert.ok(
+        a.flags.some((f) => f.code === 'sanctioned_bic'),
+        bic,
+      );
       assert.equal(a.level, 'high');
     }
   });
 
-  test('the Bundesbank SCL directory is refused as a BLZ file and leaves the store unchanged', { skip: skipUnlessShared(SCL) }, async () => {
+  test('the Bundesbank SCL directory is refused as a BLZ file and leaves the store unchanged', {
+    skip: skipUnlessShared(SCL),
+  }, async () => {
     await assert.rejects(importFile(store, 'bundesbank-blz', { ...file(SCL), asOf: '2025-08-25' }, 0), ImportError);
     assert.equal(await store.getDataset('bundesbank-blz'), null);
   });

@@ -29,12 +29,20 @@ describe('credentials', () => {
     const svc = await startService();
     const key = await svc.newKey();
     const escaped = `\\u0069fk_${key.slice(4)}`;
-    for (const raw of [`{"iban":"${IBAN}","k":"${escaped}"}`, `{"${escaped}":1,"iban":"${IBAN}"}`, `{"iban":"${IBAN}","k":[{"deep":"ifk_${key.slice(4, 40)}\\u0030${key.slice(41)}"}]}`]) {
+    for (const raw of [
+      `{"iban":"${IBAN}","k":"${escaped}"}`,
+      `{"${escaped}":1,"iban":"${IBAN}"}`,
+      `{"iban":"${IBAN}","k":[{"deep":"ifk_${key.slice(4, 40)}\\u0030${key.slice(41)}"}]}`,
+    ]) {
       const r = await svc.call('/v1/iban/validate', { key, raw, headers: { 'content-type': 'application/json' } });
       assert.equal(r.status, 400, raw);
       assert.equal(r.body.error, 'key_in_body');
     }
-    const harmless = await svc.call('/v1/iban/validate', { key, raw: `{"iban":"${IBAN}","note":"a \\"quoted\\" \\u0069fk_ prefix"}`, headers: { 'content-type': 'application/json' } });
+    const harmless = await svc.call('/v1/iban/validate', {
+      key,
+      raw: `{"iban":"${IBAN}","note":"a \\"quoted\\" \\u0069fk_ prefix"}`,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(harmless.status, 200, 'escapes without a key are fine');
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1);
   });
@@ -60,7 +68,14 @@ describe('credentials', () => {
 
   test('a malformed or absurd Authorization header is 401, never 5xx', async () => {
     const svc = await startService();
-    for (const value of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ' + 'x'.repeat(8000), 'Bearer ifk_zz', 'ifk_'.repeat(500), '\u00ff\u00fe']) {
+    for (const value of [
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      `Bearer ${'x'.repeat(8000)}`,
+      'Bearer ifk_zz',
+      'ifk_'.repeat(500),
+      '\u00ff\u00fe',
+    ]) {
       const r = await svc.call('/v1/keys/usage', { headers: { authorization: value } });
       assert.equal(r.status, 401, value.slice(0, 20));
       assert.equal(r.body.error, 'invalid_api_key');
@@ -68,9 +83,9 @@ describe('credentials', () => {
     }
   });
 
-  test('an Authorization header beyond the server\'s header limit gets a JSON 4xx', async () => {
+  test("an Authorization header beyond the server's header limit gets a JSON 4xx", async () => {
     const svc = await startService();
-    const r = await svc.call('/v1/keys/usage', { headers: { authorization: 'Bearer ' + 'a'.repeat(100_000) } });
+    const r = await svc.call('/v1/keys/usage', { headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });
     assert.equal(r.status, 431);
     assert.equal(r.body.error, 'header_too_large');
     assert.equal(typeof r.body.message, 'string');

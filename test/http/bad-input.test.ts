@@ -18,7 +18,10 @@ describe('bad input gets a clear 4xx and is not charged', () => {
 
   test('a wrong content type is 415 unsupported_media_type', async () => {
     const svc = await startService();
-    const r = await svc.call('/v1/iban/validate', { raw: 'iban=DE89370400440532013000', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await svc.call('/v1/iban/validate', {
+      raw: 'iban=DE89370400440532013000',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await expectClientError(r, 415, 'unsupported_media_type');
   });
 
@@ -34,7 +37,14 @@ describe('bad input gets a clear 4xx and is not charged', () => {
   test('a wrong-typed iban, a missing iban and a 10k-character iban are 400 invalid_request and refunded', async () => {
     const svc = await startService();
     const key = await svc.newKey();
-    for (const body of [{ iban: 12345 }, { iban: null }, { iban: ['DE89370400440532013000'] }, {}, { iban: 'D'.repeat(10_000) }, { iban: 'DE89 3704 0044 0532 0130 00 '.repeat(3) }]) {
+    for (const body of [
+      { iban: 12345 },
+      { iban: null },
+      { iban: ['DE89370400440532013000'] },
+      {},
+      { iban: 'D'.repeat(10_000) },
+      { iban: 'DE89 3704 0044 0532 0130 00 '.repeat(3) },
+    ]) {
       const r = await svc.call('/v1/iban/validate', { key, json: body });
       await expectClientError(r, 400, 'invalid_request');
       assert.equal(r.headers['x-quota-used'], '0', 'the headers show the balance after the refund');
@@ -45,9 +55,22 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     const svc = await startService();
     const key = await svc.newKey('127.0.0.2');
     const pro = await svc.services.keys.authenticate(key);
-    await svc.services.store.changePlan(pro!.id, 0, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null });
-    await expectClientError(await svc.call('/v1/iban/batch', { key, json: { ibans: ['DE89370400440532013000', 7] } }), 400, 'invalid_request');
-    await expectClientError(await svc.call('/v1/iban/batch', { key, json: { ibans: Array(1001).fill('DE89370400440532013000') } }), 400, 'batch_too_large');
+    await svc.services.store.changePlan(pro!.id, 0, {
+      tier: 'pro',
+      basis: 'monthly',
+      limit: 10_000,
+      lifetimePeriod: null,
+    });
+    await expectClientError(
+      await svc.call('/v1/iban/batch', { key, json: { ibans: ['DE89370400440532013000', 7] } }),
+      400,
+      'invalid_request',
+    );
+    await expectClientError(
+      await svc.call('/v1/iban/batch', { key, json: { ibans: Array(1001).fill('DE89370400440532013000') } }),
+      400,
+      'batch_too_large',
+    );
     await expectClientError(await svc.call('/v1/iban/batch', { key, json: { ibans: [] } }), 400, 'invalid_request');
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
   });
@@ -56,18 +79,26 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     const svc = await startService();
     const key = await svc.newKey();
     const depth = 100_000;
-    const r = await svc.call('/v1/iban/validate', { key, raw: '['.repeat(depth) + ']'.repeat(depth), headers: { 'content-type': 'application/json' } });
+    const r = await svc.call('/v1/iban/validate', {
+      key,
+      raw: '['.repeat(depth) + ']'.repeat(depth),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.ok(r.status >= 400 && r.status < 500, String(r.status));
     assert.equal(typeof r.body.error, 'string');
-    const nestedObject = await svc.call('/v1/iban/validate', { key, raw: '{"iban":'.repeat(5000) + '"x"' + '}'.repeat(5000), headers: { 'content-type': 'application/json' } });
+    const nestedObject = await svc.call('/v1/iban/validate', {
+      key,
+      raw: `${'{"iban":'.repeat(5000)}"x"${'}'.repeat(5000)}`,
+      headers: { 'content-type': 'application/json' },
+    });
     await expectClientError(nestedObject, 400, 'invalid_request');
   });
 
-  test('a URL the router cannot decode is 400 invalid_request with the service\'s error body', async () => {
+  test("a URL the router cannot decode is 400 invalid_request with the service's error body", async () => {
     const svc = await startService();
     const r = await svc.call('/v1/bic/%zz');
     await expectClientError(r, 400, 'invalid_request');
-    assert.deepEqual(Object.keys(r.body).sort(), ['error', 'message'], 'not Fastify\'s own body');
+    assert.deepEqual(Object.keys(r.body).sort(), ['error', 'message'], "not Fastify's own body");
   });
 
   test('an unknown route is a JSON 404', async () => {

@@ -8,7 +8,12 @@ const KEY = `ifk_${'ab12'.repeat(16)}`;
 
 function capturedLogger() {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
   return { log: Fastify({ logger: loggerOptions('info', stream) }).log, lines };
 }
 
@@ -19,7 +24,10 @@ describe('log redaction', () => {
     log.info({ outer: { list: [{ deep: `Bearer ${KEY}` }] } }, 'nested objects and arrays');
     log.info({ headers: { authorization: `Bearer ${KEY}`, 'x-api-key': KEY, 'x-other': KEY } }, 'a headers object');
     log.child({ key: KEY }).info('a child logger binding');
-    log.child({ ctx: { nested: KEY } }).child({ again: [KEY] }).info('bindings of bindings');
+    log
+      .child({ ctx: { nested: KEY } })
+      .child({ again: [KEY] })
+      .info('bindings of bindings');
     log.info(`a message with ${KEY}`);
     log.info('interpolated %s', KEY);
     log.error({ err: new Error(`failed for ${KEY}`) }, 'an error');

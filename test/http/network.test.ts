@@ -11,7 +11,8 @@ describe('the caller network', () => {
     assert.equal(direct('2001:db8:1:2:bbbb::9', undefined), '2001:db8:1:2::/64');
     assert.notEqual(direct('2001:db8:1:3::1', undefined), '2001:db8:1:2::/64');
   });
-  test('X-Forwarded-For from an untrusted peer is ignored', () => assert.equal(direct('198.51.100.1', '203.0.113.9'), '198.51.100.1'));
+  test('X-Forwarded-For from an untrusted peer is ignored', () =>
+    assert.equal(direct('198.51.100.1', '203.0.113.9'), '198.51.100.1'));
 
   const behindProxy = createNetworkResolver(['10.0.0.0/8', '192.0.2.1']);
   test('behind a trusted proxy the right-most untrusted hop is the caller', () => {
@@ -20,6 +21,8 @@ describe('the caller network', () => {
   test('a client cannot spoof by prepending hops', () => {
     assert.equal(behindProxy('10.2.2.2', '1.1.1.1, 203.0.113.50'), '203.0.113.50');
   });
-  test('when every hop is trusted the peer is the caller', () => assert.equal(behindProxy('10.2.2.2', '10.3.3.3'), '10.2.2.2'));
-  test('a garbage hop stops the walk at the peer', () => assert.equal(behindProxy('10.2.2.2', 'not-an-ip'), '10.2.2.2'));
+  test('when every hop is trusted the peer is the caller', () =>
+    assert.equal(behindProxy('10.2.2.2', '10.3.3.3'), '10.2.2.2'));
+  test('a garbage hop stops the walk at the peer', () =>
+    assert.equal(behindProxy('10.2.2.2', 'not-an-ip'), '10.2.2.2'));
 });

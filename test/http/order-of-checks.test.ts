@@ -29,7 +29,15 @@ describe('a wrong content type is judged after credentials and quota', () => {
     assert.equal(r.status, 415, r.text);
     assert.equal(r.body.error, 'unsupported_media_type');
     assert.equal(typeof r.body.message, 'string');
-    assert.deepEqual([r.headers['x-quota-used'], r.headers['x-quota-limit'], r.headers['x-quota-remaining'], r.headers['x-quota-month']], ['0', '25', '25', '2026-11']);
+    assert.deepEqual(
+      [
+        r.headers['x-quota-used'],
+        r.headers['x-quota-limit'],
+        r.headers['x-quota-remaining'],
+        r.headers['x-quota-month'],
+      ],
+      ['0', '25', '25', '2026-11'],
+    );
     assert.equal(r.headers.connection, 'close', 'the unread body is not drained');
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
   });
@@ -59,7 +67,11 @@ describe('a wrong content type is judged after credentials and quota', () => {
     const noKey = await svc.call('/v1/iban/batch', plain(big));
     assert.equal(noKey.status, 413, noKey.text);
     assert.equal(noKey.body.error, 'payload_too_large');
-    const badKey = await svc.call('/v1/iban/batch', { raw: big, key: `ifk_${'0'.repeat(64)}`, headers: { 'content-type': 'application/json' } });
+    const badKey = await svc.call('/v1/iban/batch', {
+      raw: big,
+      key: `ifk_${'0'.repeat(64)}`,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(badKey.status, 413, badKey.text);
   });
 });

@@ -13,24 +13,41 @@ import { call, type CallOptions } from '../support/http.ts';
 const IBAN = 'DE89370400440532013000';
 type Send = (path: string, opts?: CallOptions) => ReturnType<typeof call>;
 const trialUsed = async (send: Send, opts: CallOptions) => (await send('/v1/keys/usage', opts)).body.used as number;
-const via = (forwardedFor: string, from?: string): CallOptions => ({ from, headers: { 'x-forwarded-for': forwardedFor } });
+const via = (forwardedFor: string, from?: string): CallOptions => ({
+  from,
+  headers: { 'x-forwarded-for': forwardedFor },
+});
 
 describe('MOD97_TRUST_PROXY and X-Forwarded-For over sockets', () => {
   test('behind a trusted proxy the right-most untrusted hop is the network', async () => {
     const svc = await startService({ env: { MOD97_TRUST_PROXY: '127.0.0.2, 10.0.0.0/8' } });
     const send: Send = svc.call;
-    const r = await send('/v1/iban/validate', { json: { iban: IBAN }, ...via('198.51.100.1, 203.0.113.9, 10.1.1.1', '127.0.0.2') });
+    const r = await send('/v1/iban/validate', {
+      json: { iban: IBAN },
+      ...via('198.51.100.1, 203.0.113.9, 10.1.1.1', '127.0.0.2'),
+    });
     assert.equal(r.status, 200);
     assert.equal(await trialUsed(send, via('203.0.113.9', '127.0.0.2')), 1);
-    assert.equal(await trialUsed(send, via('::ffff:203.0.113.9', '127.0.0.2')), 1, 'IPv4-mapped IPv6 is the same network');
-    assert.equal(await trialUsed(send, via('198.51.100.1', '127.0.0.2')), 0, 'a hop the client could have written is not believed');
+    assert.equal(
+      await trialUsed(send, via('::ffff:203.0.113.9', '127.0.0.2')),
+      1,
+      'IPv4-mapped IPv6 is the same network',
+    );
+    assert.equal(
+      await trialUsed(send, via('198.51.100.1', '127.0.0.2')),
+      0,
+      'a hop the client could have written is not believed',
+    );
     assert.equal(await trialUsed(send, { from: '127.0.0.2' }), 0, 'the proxy itself was not charged');
   });
 
-  test('an untrusted peer\'s X-Forwarded-For is ignored', async () => {
+  test("an untrusted peer's X-Forwarded-For is ignored", async () => {
     const svc = await startService({ env: { MOD97_TRUST_PROXY: '127.0.0.2' } });
     const send: Send = svc.call;
-    assert.equal((await send('/v1/iban/validate', { json: { iban: IBAN }, ...via('203.0.113.9', '127.0.0.3') })).status, 200);
+    assert.equal(
+      (await send('/v1/iban/validate', { json: { iban: IBAN }, ...via('203.0.113.9', '127.0.0.3') })).status,
+      200,
+    );
     assert.equal(await trialUsed(send, { from: '127.0.0.3' }), 1, 'counted to the socket peer');
     assert.equal(await trialUsed(send, via('203.0.113.9', '127.0.0.2')), 0, 'not to the address it claimed');
   });
@@ -48,9 +65,14 @@ async function hasIpv6Loopback(): Promise<boolean> {
 async function startOnIpv6(env: Record<string, string>): Promise<Send> {
   const config = readConfig({ MOD97_DATABASE_URL: 'sqlite::memory:', ...env });
   const store = await openStore(config.databaseUrl);
-  const app = await buildApp(await buildServices(config, store, testClock()), { logStream: new Writable({ write: (_c, _e, cb) => cb() }) });
+  const app = await buildApp(await buildServices(config, store, testClock()), {
+    logStream: new Writable({ write: (_c, _e, cb) => cb() }),
+  });
   await app.listen({ port: 0, host: '::1' });
-  after(async () => { await app.close(); await store.close(); });
+  after(async () => {
+    await app.close();
+    await store.close();
+  });
   const base = `http://[::1]:${(app.server.address() as AddressInfo).port}`;
   return (path, opts) => call(base, path, opts);
 }

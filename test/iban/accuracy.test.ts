@@ -24,9 +24,21 @@ function registryColumns(): Map<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === '\t') { row.push(cell); cell = ''; } else if (c === '\n') { row.push(cell.replace(/\r$/, '')); rows.push(row); row = []; cell = ''; } else cell += c;
+    else if (c === '\t') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n') {
+      row.push(cell.replace(/\r$/, ''));
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
   }
   const columns: Map<string, string>[] = [];
   for (let col = 1; col < rows[0]!.length; col++) {
@@ -41,10 +53,13 @@ const registryRange = (text: string | undefined): string | null => {
   return m ? `${Number(m[1]) - 1}-${m[2]}` : null;
 };
 /** `4n6n10n` as one class letter a position, so that equivalent notations compare equal. */
-const expand = (structure: string): string => structure.replaceAll('!', '').replace(/(\d+)([nac])/g, (_, n: string, c: string) => c.repeat(Number(n)));
+const expand = (structure: string): string =>
+  structure.replaceAll('!', '').replace(/(\d+)([nac])/g, (_, n: string, c: string) => c.repeat(Number(n)));
 const ourRange = (r: { start: number; end: number } | null): string | null => (r ? `${r.start}-${r.end}` : null);
 
-describe('registry table against the SWIFT registry text', { skip: skip('swift-iban-registry-raw/iban-registry-100.txt') }, () => {
+describe('registry table against the SWIFT registry text', {
+  skip: skip('swift-iban-registry-raw/iban-registry-100.txt'),
+}, () => {
   it('has the same 89 countries, structures, lengths, bank and branch positions', () => {
     const columns = registryColumns();
     assert.equal(columns.length, 89);
@@ -54,9 +69,18 @@ describe('registry table against the SWIFT registry text', { skip: skip('swift-i
       assert.ok(s, `${code} missing`);
       assert.equal(s.structure, col.get('BBAN structure')!.replaceAll('!', ''), code);
       assert.equal(s.length, Number(col.get('IBAN length')), code);
-      assert.equal(ourRange(s.bank), registryRange(col.get('Bank identifier position within the BBAN')), `${code} bank`);
+      assert.equal(
+        ourRange(s.bank),
+        registryRange(col.get('Bank identifier position within the BBAN')),
+        `${code} bank`,
+      );
       // France's registry entry has no branch; mod97 reports the code guichet (positions 6-10) as Monaco's does.
-      if (code !== 'FR') assert.equal(ourRange(s.branch), registryRange(col.get('Branch identifier position within the BBAN')), `${code} branch`);
+      if (code !== 'FR')
+        assert.equal(
+          ourRange(s.branch),
+          registryRange(col.get('Branch identifier position within the BBAN')),
+          `${code} branch`,
+        );
     }
   });
 
@@ -70,9 +94,13 @@ describe('registry table against the SWIFT registry text', { skip: skip('swift-i
   });
 });
 
-describe('registry table against python-stdnum (registry release 101)', { skip: skip('python-stdnum-data/stdnum_iban.dat') }, () => {
+describe('registry table against python-stdnum (registry release 101)', {
+  skip: skip('python-stdnum-data/stdnum_iban.dat'),
+}, () => {
   it('agrees on every country and BBAN structure', () => {
-    const lines = readFileSync(file('python-stdnum-data/stdnum_iban.dat'), 'utf8').split('\n').filter((l) => /^[A-Z]{2} /.test(l));
+    const lines = readFileSync(file('python-stdnum-data/stdnum_iban.dat'), 'utf8')
+      .split('\n')
+      .filter((l) => /^[A-Z]{2} /.test(l));
     assert.equal(lines.length, Object.keys(COUNTRIES).length);
     for (const line of lines) {
       const code = line.slice(0, 2);
@@ -84,7 +112,10 @@ describe('registry table against python-stdnum (registry release 101)', { skip: 
 
 describe('registry table against schwifty', { skip: skip('schwifty-iban-registry/generated.json') }, () => {
   it('agrees on the IBAN length and per-position structure of every country both know', () => {
-    const registry = JSON.parse(readFileSync(file('schwifty-iban-registry/generated.json'), 'utf8')) as Record<string, { bban_spec: string; iban_length: number }>;
+    const registry = JSON.parse(readFileSync(file('schwifty-iban-registry/generated.json'), 'utf8')) as Record<
+      string,
+      { bban_spec: string; iban_length: number }
+    >;
     let compared = 0;
     for (const [code, entry] of Object.entries(registry)) {
       const s = spec(code);
@@ -97,12 +128,19 @@ describe('registry table against schwifty', { skip: skip('schwifty-iban-registry
   });
 });
 
-describe('QR-IBAN detection against the Swiss IID directory', { skip: skip('iban-to-bic-entrecode/datasets-extended/ch.json') }, () => {
+describe('QR-IBAN detection against the Swiss IID directory', {
+  skip: skip('iban-to-bic-entrecode/datasets-extended/ch.json'),
+}, () => {
   it('an IBAN built on a QR-IID is a QR-IBAN, and one built on any other IID is not', () => {
-    const iids = Object.values(JSON.parse(readFileSync(file('iban-to-bic-entrecode/datasets-extended/ch.json'), 'utf8')) as Record<string, { code: string; iidType: string }>);
+    const iids = Object.values(
+      JSON.parse(readFileSync(file('iban-to-bic-entrecode/datasets-extended/ch.json'), 'utf8')) as Record<
+        string,
+        { code: string; iidType: string }
+      >,
+    );
     assert.ok(iids.length > 1000);
     for (const { code, iidType } of iids) {
-      const iban = withCheckDigits('CH', code.padStart(5, '0') + '000012345678');
+      const iban = withCheckDigits('CH', `${code.padStart(5, '0')}000012345678`);
       const r = validateIban(iban);
       assert.equal(r.valid, true, iban);
       assert.equal(r.qr_iban, iidType === 'QR_IID', `${iban} (${iidType})`);

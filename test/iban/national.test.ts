@@ -46,7 +46,11 @@ describe('national check digits', () => {
       const altered = oneDigitOff(valid, index);
       const bad = validateIban(altered);
       assert.equal(bad.valid, false, altered);
-      assert.deepEqual(bad.errors.map((e) => e.code), [code], altered);
+      assert.deepEqual(
+        bad.errors.map((e) => e.code),
+        [code],
+        altered,
+      );
       assert.equal(bad.errors[0]!.message, ERROR_CODES[code as keyof typeof ERROR_CODES]);
     });
   }
@@ -57,7 +61,30 @@ describe('national check digits', () => {
       assert.ok(tested.has(country), `no test for ${country}`);
       assert.ok(code in ERROR_CODES, code);
     }
-    for (const required of ['BE', 'FR', 'MC', 'ES', 'IT', 'SM', 'PT', 'NO', 'FI', 'EE', 'SI', 'ME', 'MK', 'BA', 'RS', 'CZ', 'SK', 'HU', 'IS', 'AL', 'TN', 'MR']) {
+    for (const required of [
+      'BE',
+      'FR',
+      'MC',
+      'ES',
+      'IT',
+      'SM',
+      'PT',
+      'NO',
+      'FI',
+      'EE',
+      'SI',
+      'ME',
+      'MK',
+      'BA',
+      'RS',
+      'CZ',
+      'SK',
+      'HU',
+      'IS',
+      'AL',
+      'TN',
+      'MR',
+    ]) {
       assert.ok(required in NATIONAL_CHECKS, `${required} has no national check`);
     }
   });

@@ -35,9 +35,16 @@ describe('registry examples', () => {
 describe('normalisation', () => {
   it('spaces, tabs, no-break spaces, dashes, dots, slashes and lower case are accepted', () => {
     for (const input of [
-      'DE89 3704 0044 0532 0130 00', 'de89370400440532013000', 'DE89\t3704\u00a00044\u202f0532-0130.00',
-      'DE89/3704/0044/0532/0130/00', 'DE89\u20133704\u20140044\u22120532\u20100130\u201500', '  DE89370400440532013000\n',
-      'IBAN DE89 3704 0044 0532 0130 00', 'iban: DE89370400440532013000', 'IBAN:DE89370400440532013000', 'IbAnDE89370400440532013000',
+      'DE89 3704 0044 0532 0130 00',
+      'de89370400440532013000',
+      'DE89\t3704\u00a00044\u202f0532-0130.00',
+      'DE89/3704/0044/0532/0130/00',
+      'DE89\u20133704\u20140044\u22120532\u20100130\u201500',
+      '  DE89370400440532013000\n',
+      'IBAN DE89 3704 0044 0532 0130 00',
+      'iban: DE89370400440532013000',
+      'IBAN:DE89370400440532013000',
+      'IbAnDE89370400440532013000',
     ]) {
       const r = validateIban(input);
       assert.equal(r.iban, 'DE89370400440532013000', JSON.stringify(input));
@@ -52,7 +59,14 @@ describe('normalisation', () => {
   });
 
   it('any other character makes the IBAN invalid with invalid_characters, shown in the checked form', () => {
-    for (const input of ['DE89_370400440532013000', 'DE89370400440532013000!', 'DE89 3704 0044 0532 0130 0Ö', 'DE89:370400440532013000', 'DE89３70400440532013000', 'DE89370400440532013000\u200b']) {
+    for (const input of [
+      'DE89_370400440532013000',
+      'DE89370400440532013000!',
+      'DE89 3704 0044 0532 0130 0Ö',
+      'DE89:370400440532013000',
+      'DE89３70400440532013000',
+      'DE89370400440532013000\u200b',
+    ]) {
       assert.deepEqual(codes(input), ['invalid_characters'], JSON.stringify(input));
     }
     // Unicode upper-casing would make ß into SS: it must stay an invalid character instead.
@@ -64,7 +78,8 @@ describe('normalisation', () => {
   });
 
   it('empty or separator-only input is reported as empty', () => {
-    for (const input of ['', '   ', ' - / . ', 'IBAN:', '\u00a0']) assert.deepEqual(codes(input), ['empty'], JSON.stringify(input));
+    for (const input of ['', '   ', ' - / . ', 'IBAN:', '\u00a0'])
+      assert.deepEqual(codes(input), ['empty'], JSON.stringify(input));
   });
 });
 
@@ -79,7 +94,11 @@ describe('country, length, check digits and structure', () => {
   it('one character too many or too few is invalid_length, without suggestions', () => {
     for (const input of ['DE8937040044053201300', 'DE893704004405320130000', 'DE', 'NO938601111794']) {
       const r = validateIban(input);
-      assert.deepEqual(r.errors.map((e) => e.code), ['invalid_length'], input);
+      assert.deepEqual(
+        r.errors.map((e) => e.code),
+        ['invalid_length'],
+        input,
+      );
       assert.equal(r.bban, null);
       assert.deepEqual(r.suggestions, []);
     }
@@ -87,17 +106,23 @@ describe('country, length, check digits and structure', () => {
 
   it('check digits 00, 01 and 99 are refused even where mod 97 alone would accept them', () => {
     // 00, 01 and 99 are congruent (mod 97) to 97, 98 and 02: find accounts whose true check digits are those.
-    for (const [twin, refused] of [['97', '00'], ['98', '01'], ['02', '99']] as const) {
+    for (const [twin, refused] of [
+      ['97', '00'],
+      ['98', '01'],
+      ['02', '99'],
+    ] as const) {
       let iban = '';
-      for (let n = 0; !iban.startsWith('GB' + twin); n++) iban = withCheckDigits('GB', 'NWBK601613' + String(n).padStart(8, '0'));
+      for (let n = 0; !iban.startsWith(`GB${twin}`); n++)
+        iban = withCheckDigits('GB', `NWBK601613${String(n).padStart(8, '0')}`);
       assert.equal(validateIban(iban).valid, true, iban);
-      assert.deepEqual(codes('GB' + refused + iban.slice(4)), ['invalid_check_digits'], refused);
+      assert.deepEqual(codes(`GB${refused}${iban.slice(4)}`), ['invalid_check_digits'], refused);
     }
     assert.ok(codes('GBX9NWBK60161331926819').includes('invalid_check_digits'));
   });
 
   it('computeCheckDigits gives the check digits of the registry examples', () => {
-    for (const example of REGISTRY_EXAMPLES) assert.equal(withCheckDigits(example.slice(0, 2), example.slice(4)), example);
+    for (const example of REGISTRY_EXAMPLES)
+      assert.equal(withCheckDigits(example.slice(0, 2), example.slice(4)), example);
   });
 
   it('a letter where the registry wants a digit, or a digit where it wants a letter, is invalid_structure', () => {
@@ -116,7 +141,8 @@ describe('country, length, check digits and structure', () => {
 });
 
 describe('QR-IBAN', () => {
-  const qr = (country: string, iid: string): boolean => validateIban(withCheckDigits(country, iid + '000000123456')).qr_iban;
+  const qr = (country: string, iid: string): boolean =>
+    validateIban(withCheckDigits(country, `${iid}000000123456`)).qr_iban;
 
   it('Swiss and Liechtenstein IBANs with an IID from 30000 to 31999 are QR-IBANs', () => {
     assert.equal(validateIban('CH44 3199 9123 0008 8901 2').qr_iban, true);
@@ -176,12 +202,24 @@ describe('robustness', () => {
   it('never throws, whatever the input', () => {
     let seed = 42;
     const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const inputs: unknown[] = ['', 'A'.repeat(10_000), 'DE'.padEnd(10_000, '9'), '😀😀😀', 'IBAN😀', '\ud800', 'DE89\u0000', null, undefined, 42, {}];
+    const inputs: unknown[] = [
+      '',
+      'A'.repeat(10_000),
+      'DE'.padEnd(10_000, '9'),
+      '😀😀😀',
+      'IBAN😀',
+      '\ud800',
+      'DE89\u0000',
+      null,
+      undefined,
+      42,
+      {},
+    ];
     for (let i = 0; i < 2000; i++) {
       const len = Math.floor(random() * 40);
       let s = '';
       for (let j = 0; j < len; j++) s += String.fromCharCode(Math.floor(random() * (random() < 0.8 ? 128 : 0xffff)));
-      inputs.push(s, 'DE' + s, s.toUpperCase());
+      inputs.push(s, `DE${s}`, s.toUpperCase());
     }
     for (const input of inputs) {
       const r = validateIban(input as string);
@@ -191,7 +229,14 @@ describe('robustness', () => {
   });
 
   it('every error code a result can carry is documented with its message', () => {
-    const r = [validateIban(''), validateIban('XX00'), validateIban('DE00'), validateIban('DE00AA0400440532013000'), validateIban('D€')];
-    for (const e of r.flatMap((x) => x.errors)) assert.equal(ERROR_CODES[e.code as keyof typeof ERROR_CODES], e.message);
+    const r = [
+      validateIban(''),
+      validateIban('XX00'),
+      validateIban('DE00'),
+      validateIban('DE00AA0400440532013000'),
+      validateIban('D€'),
+    ];
+    for (const e of r.flatMap((x) => x.errors))
+      assert.equal(ERROR_CODES[e.code as keyof typeof ERROR_CODES], e.message);
   });
 });

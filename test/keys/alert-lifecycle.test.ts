@@ -12,8 +12,16 @@ describe('the end of a creation alert', () => {
     svc.clock.advance(PAST_ALERT);
     assert.deepEqual(await quota(svc, old.body.api_key, old.from), [0, 25, 'monthly']);
     const fresh = await burst(svc, 41);
-    assert.deepEqual(await quota(svc, fresh.body.api_key, fresh.from), [0, 5, 'lifetime'], 'the new alert reduces its own keys');
-    assert.deepEqual(await quota(svc, old.body.api_key, old.from), [0, 25, 'monthly'], 'but not the keys of the one before');
+    assert.deepEqual(
+      await quota(svc, fresh.body.api_key, fresh.from),
+      [0, 5, 'lifetime'],
+      'the new alert reduces its own keys',
+    );
+    assert.deepEqual(
+      await quota(svc, old.body.api_key, old.from),
+      [0, 25, 'monthly'],
+      'but not the keys of the one before',
+    );
   });
 
   test('a burst during an alert extends that same alert: its keys stay reduced until 3 hours after the last burst', async () => {
@@ -22,7 +30,11 @@ describe('the end of a creation alert', () => {
     svc.clock.advance(2 * HOUR);
     await createKeys(svc, 51, 43);
     svc.clock.advance(HOUR + 60_000);
-    assert.deepEqual(await quota(svc, first.body.api_key, first.from), [0, 5, 'lifetime'], '3 hours after the first burst, 1 after the second');
+    assert.deepEqual(
+      await quota(svc, first.body.api_key, first.from),
+      [0, 5, 'lifetime'],
+      '3 hours after the first burst, 1 after the second',
+    );
     svc.clock.advance(2 * HOUR);
     assert.deepEqual(await quota(svc, first.body.api_key, first.from), [0, 25, 'monthly']);
   });
@@ -34,7 +46,8 @@ describe('the end of a creation alert', () => {
     assert.equal((await validate(svc, body.api_key, from)).status, 402);
     svc.clock.advance(PAST_ALERT);
     assert.deepEqual(await quota(svc, body.api_key, from), [5, 25, 'monthly']);
-    for (let i = 0; i < 20; i++) assert.equal((await validate(svc, body.api_key, from)).status, 200, `call ${6 + i} of 25`);
+    for (let i = 0; i < 20; i++)
+      assert.equal((await validate(svc, body.api_key, from)).status, 200, `call ${6 + i} of 25`);
     const over = await validate(svc, body.api_key, from);
     assert.equal(over.status, 402);
     assert.deepEqual([over.body.used, over.body.limit, over.body.basis], [25, 25, 'monthly']);
@@ -46,12 +59,19 @@ describe('the end of a creation alert', () => {
     for (let i = 0; i < 3; i++) await validate(svc, body.api_key, from);
     const email = `carried@${MAIL_DOMAINS.deliverable}`;
     assert.equal((await svc.call('/v1/keys/claim', { key: body.api_key, json: { email }, from })).status, 202);
-    const claimed = await svc.call('/v1/keys/claim', { key: body.api_key, json: { email, code: await smtp.nextCode(email) }, from });
+    const claimed = await svc.call('/v1/keys/claim', {
+      key: body.api_key,
+      json: { email, code: await smtp.nextCode(email) },
+      from,
+    });
     assert.equal(claimed.status, 200);
-    assert.deepEqual([claimed.body.used, claimed.body.limit, claimed.body.remaining, claimed.body.basis], [3, 200, 197, 'monthly']);
+    assert.deepEqual(
+      [claimed.body.used, claimed.body.limit, claimed.body.remaining, claimed.body.basis],
+      [3, 200, 197, 'monthly'],
+    );
   });
 
-  test('the reduced cap is over the key\'s life: the 1st of the month recharges nothing while the alert lasts', async () => {
+  test("the reduced cap is over the key's life: the 1st of the month recharges nothing while the alert lasts", async () => {
     const svc = await startService();
     svc.clock.set('2026-11-30T23:00:00Z');
     const { body, from } = await burst(svc, 46);
@@ -61,7 +81,11 @@ describe('the end of a creation alert', () => {
     assert.equal(refused.status, 402);
     assert.deepEqual([refused.body.used, refused.body.limit, refused.headers['x-quota-month']], [5, 5, '2026-12']);
     svc.clock.set('2026-12-01T02:01:00Z');
-    assert.deepEqual(await quota(svc, body.api_key, from), [0, 25, 'monthly'], 'after the alert: December, with its own 25');
+    assert.deepEqual(
+      await quota(svc, body.api_key, from),
+      [0, 25, 'monthly'],
+      'after the alert: December, with its own 25',
+    );
   });
 
   test('a refused call of a reduced key is refunded from both its counters', async () => {

@@ -57,7 +57,10 @@ describe('a key born in the alert', () => {
     assert.equal(sixth.body.error, 'quota_exhausted');
     assert.deepEqual([sixth.body.used, sixth.body.limit, sixth.body.basis], [5, 5, 'lifetime']);
     assert.equal(sixth.headers['x-quota-exhausted'], 'true');
-    assert.equal(sixth.body.options.some((o: { type: string }) => o.type === 'wait'), false);
+    assert.equal(
+      sixth.body.options.some((o: { type: string }) => o.type === 'wait'),
+      false,
+    );
     assert.ok(sixth.body.options.some((o: { type: string }) => o.type === 'claim'));
   });
 

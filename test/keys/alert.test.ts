@@ -32,10 +32,17 @@ describe('the creation alert', () => {
     const usage = await svc.call('/v1/keys/usage', { key: reduced.api_key, from: '127.0.10.17' });
     assert.deepEqual([usage.body.limit, usage.body.basis], [5, 'lifetime']);
     const before = await svc.call('/v1/keys/usage', { key: normal, from: '127.0.10.1' });
-    assert.deepEqual([before.body.limit, before.body.basis], [25, 'monthly'], 'keys born before the alert keep their cap');
+    assert.deepEqual(
+      [before.body.limit, before.body.basis],
+      [25, 'monthly'],
+      'keys born before the alert keep their cap',
+    );
 
     // An address without a proved mailbox does not lift the reduction, and is not attached.
-    const withEmail = await svc.call('/v1/keys/generate', { json: { email: `burst@${MAIL_DOMAINS.deliverable}` }, from: '127.0.11.1' });
+    const withEmail = await svc.call('/v1/keys/generate', {
+      json: { email: `burst@${MAIL_DOMAINS.deliverable}` },
+      from: '127.0.11.1',
+    });
     assert.equal(withEmail.status, 201);
     assert.equal(withEmail.body.tier, 'anonymous');
     assert.equal(withEmail.body.monthly_limit, 5);

@@ -40,19 +40,24 @@ describe('POST /v1/keys/claim, limits and edge cases', () => {
     await svc.call('/v1/keys/claim', { key: owner, json: { email: owned }, from: nat });
     const guesserCode = await smtp.nextCode(guessed);
     const ownerCode = await smtp.nextCode(owned);
-    const wrong = Array.from({ length: 20 }, (_, i) => String((Number(guesserCode) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const wrong = Array.from({ length: 20 }, (_, i) =>
+      String((Number(guesserCode) + 1 + i) % 1_000_000).padStart(6, '0'),
+    );
 
     const [real, ...guesses] = await Promise.all([
       svc.call('/v1/keys/claim', { key: owner, json: { email: owned, code: ownerCode }, from: nat }),
       ...wrong.map((code) => svc.call('/v1/keys/claim', { key: guesser, json: { email: guessed, code }, from: nat })),
     ]);
-    assert.deepEqual([...new Set(guesses.map((r) => `${r.status} ${r.body.reason ?? r.body.error}`))].sort(), ['403 too_many_attempts', '403 wrong_code']);
+    assert.deepEqual([...new Set(guesses.map((r) => `${r.status} ${r.body.reason ?? r.body.error}`))].sort(), [
+      '403 too_many_attempts',
+      '403 wrong_code',
+    ]);
     assert.equal(guesses.filter((r) => r.body.reason === 'wrong_code').length, 5);
     assert.equal(real.status, 200, real.text);
     assert.equal(real.body.tier, 'claimed');
   });
 
-  test('when the network\'s last claim slot is gone, even the right code is 429 claim_rate_limited and the key stays anonymous', async () => {
+  test("when the network's last claim slot is gone, even the right code is 429 claim_rate_limited and the key stays anonymous", async () => {
     const { svc, smtp } = await startMailService();
     const nat = '127.50.1.1';
     const key = await usedKey(svc, '127.50.1.2');
@@ -69,8 +74,20 @@ describe('POST /v1/keys/claim, limits and edge cases', () => {
 
   test('pro and credits keys are 409 already_claimed, with or without a code', async () => {
     const { svc } = await startMailService();
-    const pro = await svc.services.keys.insert({ tier: 'pro', network: '127.50.2.1', emailHash: null, alertBorn: false });
-    const credits = await svc.services.keys.insert({ tier: 'credits', network: '127.50.2.1', emailHash: null, alertBorn: false, limit: 1000, lifetimePeriod: 'credits:claim-test' });
+    const pro = await svc.services.keys.insert({
+      tier: 'pro',
+      network: '127.50.2.1',
+      emailHash: null,
+      alertBorn: false,
+    });
+    const credits = await svc.services.keys.insert({
+      tier: 'credits',
+      network: '127.50.2.1',
+      emailHash: null,
+      alertBorn: false,
+      limit: 1000,
+      lifetimePeriod: 'credits:claim-test',
+    });
     for (const { secret } of [pro, credits]) {
       for (const json of [{ email: address('paid') }, { email: address('paid'), code: '123456' }]) {
         const r = await svc.call('/v1/keys/claim', { key: secret, json, from: '127.50.2.1' });

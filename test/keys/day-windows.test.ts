@@ -13,7 +13,7 @@ const HOUR = 60 * MINUTE;
 const address = (name: string) => `${name}@${MAIL_DOMAINS.deliverable}`;
 
 describe('per-UTC-day limits reset at midnight', () => {
-  test('a network\'s 3 free keys: the 4th at 23:59 is 429 key_creation_limit, two minutes later it is issued', async () => {
+  test("a network's 3 free keys: the 4th at 23:59 is 429 key_creation_limit, two minutes later it is issued", async () => {
     const { svc } = await startMailService();
     svc.clock.set('2026-11-21T23:59:00Z');
     const from = '127.60.0.1';
@@ -24,7 +24,7 @@ describe('per-UTC-day limits reset at midnight', () => {
     assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from })).status, 201);
   });
 
-  test('an address\'s 5 codes: the 6th at 23:59 is 429 verification_rate_limited, at 00:01 a code is mailed again', async () => {
+  test("an address's 5 codes: the 6th at 23:59 is 429 verification_rate_limited, at 00:01 a code is mailed again", async () => {
     const { svc, smtp } = await startMailService();
     svc.clock.set('2026-11-21T23:59:00Z');
     const from = '127.60.0.2';
@@ -64,11 +64,22 @@ describe('rolling 24-hour rules hold across midnight', () => {
     const email = address('claimer');
     const first = await usedKey(svc, '127.60.0.4');
     await svc.call('/v1/keys/claim', { key: first, json: { email }, from: '127.60.0.4' });
-    const claimed = await svc.call('/v1/keys/claim', { key: first, json: { email, code: await smtp.nextCode(email) }, from: '127.60.0.4' });
+    const claimed = await svc.call('/v1/keys/claim', {
+      key: first,
+      json: { email, code: await smtp.nextCode(email) },
+      from: '127.60.0.4',
+    });
     assert.equal(claimed.status, 200);
     // The claimed key moves on to Pro: the address no longer holds a live free key.
     const row = (await svc.services.keys.authenticate(first))!;
-    assert.ok(await svc.services.store.changePlan(row.id, row.planRev, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null }));
+    assert.ok(
+      await svc.services.store.changePlan(row.id, row.planRev, {
+        tier: 'pro',
+        basis: 'monthly',
+        limit: 10_000,
+        lifetimePeriod: null,
+      }),
+    );
 
     svc.clock.advance(2 * MINUTE);
     const second = await usedKey(svc, '127.60.0.5');

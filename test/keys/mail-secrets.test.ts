@@ -15,7 +15,10 @@ test('with the outbox, codes reach the .eml files only: not the log, not the dat
   after(() => rmSync(dir, { recursive: true, force: true }));
   const dbPath = join(dir, 'mod97.db');
   const outbox = join(dir, 'outbox');
-  const svc = await startService({ databaseUrl: `sqlite:${dbPath}`, env: { MOD97_OUTBOX_DIR: outbox, MOD97_LOG_LEVEL: 'debug', MOD97_MX_CHECK: 'off' } });
+  const svc = await startService({
+    databaseUrl: `sqlite:${dbPath}`,
+    env: { MOD97_OUTBOX_DIR: outbox, MOD97_LOG_LEVEL: 'debug', MOD97_MX_CHECK: 'off' },
+  });
   const from = '127.0.4.1';
   const newestCode = () => codeIn(readFileSync(join(outbox, readdirSync(outbox).sort().at(-1)!), 'utf8'));
 
@@ -30,14 +33,20 @@ test('with the outbox, codes reach the .eml files only: not the log, not the dat
   const claimEmail = `claimer.secret@${MAIL_DOMAINS.deliverable}`;
   assert.equal((await svc.call('/v1/keys/claim', { key: anonymous, json: { email: claimEmail }, from })).status, 202);
   const claimCode = newestCode();
-  assert.equal((await svc.call('/v1/keys/claim', { key: anonymous, json: { email: claimEmail, code: claimCode }, from })).status, 200);
+  assert.equal(
+    (await svc.call('/v1/keys/claim', { key: anonymous, json: { email: claimEmail, code: claimCode }, from })).status,
+    200,
+  );
 
   const log = svc.logs.join('');
   const written = svc.logs.filter((l) => l.includes('verification mail written to the outbox'));
   assert.equal(written.length, 2, 'one outbox line per mail');
   assert.equal(readdirSync(outbox).filter((f) => f.endsWith('.eml')).length, 2);
   await svc.close();
-  const db = Buffer.concat([readFileSync(dbPath), existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0)]).toString('latin1');
+  const db = Buffer.concat([
+    readFileSync(dbPath),
+    existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0),
+  ]).toString('latin1');
 
   for (const code of [generateCode, claimCode]) {
     assert.equal(holds(log, code), false, 'the log holds a code');
@@ -48,7 +57,11 @@ test('with the outbox, codes reach the .eml files only: not the log, not the dat
     assert.equal(db.includes(secret.slice(4)), false, 'the database holds a key');
   }
   for (const address of [generateEmail, claimEmail]) {
-    assert.equal(db.toLowerCase().includes(address.toLowerCase().split('@')[0]!), false, 'the database holds an address');
+    assert.equal(
+      db.toLowerCase().includes(address.toLowerCase().split('@')[0]!),
+      false,
+      'the database holds an address',
+    );
   }
   assert.ok(db.includes(anonymous.slice(0, 8)), 'the test reads the right database file');
 });

@@ -5,10 +5,13 @@ import { startMailService, usedKey } from '../support/mail/service.ts';
 import { burst, PAST_ALERT, quota, validate } from './burst.ts';
 
 describe('POST /v1/keys/rotate keeps the plan of every free tier', () => {
-  test('an email key: the new secret has tier email, basis monthly, 200, and the month\'s use', async () => {
+  test("an email key: the new secret has tier email, basis monthly, 200, and the month's use", async () => {
     const { svc } = await startMailService();
     const from = '127.70.0.1';
-    const created = await svc.call('/v1/keys/generate', { json: { email: `rotator@${MAIL_DOMAINS.deliverable}` }, from });
+    const created = await svc.call('/v1/keys/generate', {
+      json: { email: `rotator@${MAIL_DOMAINS.deliverable}` },
+      from,
+    });
     const old = created.body.api_key as string;
     for (let i = 0; i < 2; i++) await validate(svc, old, from);
     const r = await svc.call('/v1/keys/rotate', { method: 'POST', key: old, from });
@@ -17,13 +20,16 @@ describe('POST /v1/keys/rotate keeps the plan of every free tier', () => {
     assert.equal((await svc.call('/v1/keys/usage', { key: old, from })).status, 401);
   });
 
-  test('a key claimed by code: tier claimed, basis monthly, 200, and the month\'s use', async () => {
+  test("a key claimed by code: tier claimed, basis monthly, 200, and the month's use", async () => {
     const { svc, smtp } = await startMailService();
     const from = '127.70.0.2';
     const key = await usedKey(svc, from);
     const email = `rotated-claim@${MAIL_DOMAINS.deliverable}`;
     await svc.call('/v1/keys/claim', { key, json: { email }, from });
-    assert.equal((await svc.call('/v1/keys/claim', { key, json: { email, code: await smtp.nextCode(email) }, from })).status, 200);
+    assert.equal(
+      (await svc.call('/v1/keys/claim', { key, json: { email, code: await smtp.nextCode(email) }, from })).status,
+      200,
+    );
     await validate(svc, key, from);
     const r = await svc.call('/v1/keys/rotate', { method: 'POST', key, from });
     assert.deepEqual([r.body.tier, r.body.basis, r.body.monthly_limit], ['claimed', 'monthly', 200]);

@@ -81,13 +81,35 @@ describe('throwaway and placeholder domains', () => {
   });
 
   test('the reserved placeholder names are refused', () => {
-    for (const domain of ['example.com', 'example.net', 'example.org', 'example.de', 'mail.example.com', 'example.co.uk', 'example.com.au', 'EXAMPLE.CO.UK', 'foo.test', 'x.invalid', 'localhost', 'app.localhost', 'shop.example']) {
+    for (const domain of [
+      'example.com',
+      'example.net',
+      'example.org',
+      'example.de',
+      'mail.example.com',
+      'example.co.uk',
+      'example.com.au',
+      'EXAMPLE.CO.UK',
+      'foo.test',
+      'x.invalid',
+      'localhost',
+      'app.localhost',
+      'shop.example',
+    ]) {
       assert.equal(isDisposable(domain), true, domain);
     }
   });
 
   test('ordinary domains, even ones that contain a listed name, are not', () => {
-    for (const domain of ['gmail.com', 'example-bank.eu', 'myexample.com', 'examples.org', 'mailinator.com.evil-twin.eu', 'testing.eu', MAIL_DOMAINS.deliverable]) {
+    for (const domain of [
+      'gmail.com',
+      'example-bank.eu',
+      'myexample.com',
+      'examples.org',
+      'mailinator.com.evil-twin.eu',
+      'testing.eu',
+      MAIL_DOMAINS.deliverable,
+    ]) {
       assert.equal(isDisposable(domain), false, domain);
     }
   });
@@ -103,7 +125,10 @@ describe('all address checks, in order', () => {
   after(() => dns.stop());
 
   test('a good address on claim comes back normalised', async () => {
-    assert.equal(await checkAddress(` Jane@${MAIL_DOMAINS.deliverable.toUpperCase()} `, { mx }), `Jane@${MAIL_DOMAINS.deliverable}`);
+    assert.equal(
+      await checkAddress(` Jane@${MAIL_DOMAINS.deliverable.toUpperCase()} `, { mx }),
+      `Jane@${MAIL_DOMAINS.deliverable}`,
+    );
   });
 
   test('syntax is judged first, then the domain list, and DNS is not asked for either', async () => {

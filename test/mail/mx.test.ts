@@ -71,6 +71,8 @@ describe('MX look-up of an address domain', () => {
   });
 
   test('a malformed MOD97_DNS_SERVERS entry is refused at start-up', () => {
-    assert.throws(() => createMxChecker({ servers: ['not-an-ip'], enabled: true }, captureLog().logger), { code: 'invalid_config' });
+    assert.throws(() => createMxChecker({ servers: ['not-an-ip'], enabled: true }, captureLog().logger), {
+      code: 'invalid_config',
+    });
   });
 });

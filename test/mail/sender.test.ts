@@ -42,7 +42,10 @@ describe('verification mail over SMTP', () => {
   test('a claim code names the key it unlocks, and nextCode reads it back', async () => {
     const mailer = createMailer({ smtpUrl: smtp.url, from: FROM, outboxDir: '/nonexistent' }, captureLog().logger);
     const code = freshCode();
-    await mailer.sendCode('owner@post.mod97-fixture.eu', code, 'claim', { keyPrefix: 'ifk_1a2b', expiresInMinutes: 15 });
+    await mailer.sendCode('owner@post.mod97-fixture.eu', code, 'claim', {
+      keyPrefix: 'ifk_1a2b',
+      expiresInMinutes: 15,
+    });
     mailer.close();
     const mail = smtp.messages.at(-1)!;
     assert.match(mail.text, /claim the mod97 API key with prefix ifk_1a2b/);
@@ -55,13 +58,16 @@ describe('verification mail over SMTP', () => {
     const code = freshCode();
     smtp.failNext(1, { stage: 'rcpt', code: 451 });
     const before = smtp.messages.length;
-    await assert.rejects(mailer.sendCode('later@post.mod97-fixture.eu', code, 'generate', { expiresInMinutes: 15 }), (err) => {
-      assert.ok(err instanceof DomainError);
-      assert.equal(err.code, 'verification_unavailable');
-      assert.ok(!err.message.includes(code));
-      assert.ok(!/451|greylist/i.test(err.message), `server reply leaked: ${err.message}`);
-      return true;
-    });
+    await assert.rejects(
+      mailer.sendCode('later@post.mod97-fixture.eu', code, 'generate', { expiresInMinutes: 15 }),
+      (err) => {
+        assert.ok(err instanceof DomainError);
+        assert.equal(err.code, 'verification_unavailable');
+        assert.ok(!err.message.includes(code));
+        assert.ok(!/451|greylist/i.test(err.message), `server reply leaked: ${err.message}`);
+        return true;
+      },
+    );
     assert.equal(smtp.messages.length, before);
     assert.ok(log.entries().some((e) => e.level === 40 && e.responseCode === 451));
     assert.ok(!log.lines.some((l) => l.includes(code)));
@@ -76,7 +82,10 @@ describe('verification mail over SMTP', () => {
     const mailer = createMailer({ smtpUrl: smtp.url, from: FROM, outboxDir: '/nonexistent' }, captureLog().logger);
     smtp.failNext(1, { stage: 'data', code: 554 });
     await assert.rejects(
-      mailer.sendCode('refused@post.mod97-fixture.eu', freshCode(), 'claim', { keyPrefix: 'ifk_0000', expiresInMinutes: 15 }),
+      mailer.sendCode('refused@post.mod97-fixture.eu', freshCode(), 'claim', {
+        keyPrefix: 'ifk_0000',
+        expiresInMinutes: 15,
+      }),
       { code: 'verification_unavailable' },
     );
     mailer.close();
@@ -99,9 +108,12 @@ describe('verification mail when the SMTP server is unreachable', () => {
     const url = closed.url;
     await closed.stop();
     const mailer = createMailer({ smtpUrl: url, from: FROM, outboxDir: '/nonexistent' }, captureLog().logger);
-    await assert.rejects(mailer.sendCode('a@post.mod97-fixture.eu', freshCode(), 'generate', { expiresInMinutes: 15 }), {
-      code: 'verification_unavailable',
-    });
+    await assert.rejects(
+      mailer.sendCode('a@post.mod97-fixture.eu', freshCode(), 'generate', { expiresInMinutes: 15 }),
+      {
+        code: 'verification_unavailable',
+      },
+    );
     mailer.close();
   });
 
@@ -111,17 +123,23 @@ describe('verification mail when the SMTP server is unreachable', () => {
       captureLog().logger,
     );
     const started = Date.now();
-    await assert.rejects(mailer.sendCode('a@post.mod97-fixture.eu', freshCode(), 'generate', { expiresInMinutes: 15 }), {
-      code: 'verification_unavailable',
-    });
+    await assert.rejects(
+      mailer.sendCode('a@post.mod97-fixture.eu', freshCode(), 'generate', { expiresInMinutes: 15 }),
+      {
+        code: 'verification_unavailable',
+      },
+    );
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
     mailer.close();
   });
 
   test('an SMTP URL of another scheme is refused at start-up', () => {
-    assert.throws(() => createMailer({ smtpUrl: 'http://127.0.0.1:25', from: FROM, outboxDir: '/x' }, captureLog().logger), {
-      code: 'invalid_config',
-    });
+    assert.throws(
+      () => createMailer({ smtpUrl: 'http://127.0.0.1:25', from: FROM, outboxDir: '/x' }, captureLog().logger),
+      {
+        code: 'invalid_config',
+      },
+    );
   });
 });
 
@@ -139,7 +157,10 @@ describe('verification mail without SMTP (outbox folder)', () => {
     const first = freshCode();
     const second = freshCode();
     await mailer.sendCode('first@post.mod97-fixture.eu', first, 'generate', { expiresInMinutes: 15 });
-    await mailer.sendCode('second@post.mod97-fixture.eu', second, 'claim', { keyPrefix: 'ifk_9f8e', expiresInMinutes: 15 });
+    await mailer.sendCode('second@post.mod97-fixture.eu', second, 'claim', {
+      keyPrefix: 'ifk_9f8e',
+      expiresInMinutes: 15,
+    });
     mailer.close();
 
     const files = (await readdir(outboxDir)).sort();
@@ -155,7 +176,10 @@ describe('verification mail without SMTP (outbox folder)', () => {
 
     const written = log.entries().filter((e) => e.msg === 'verification mail written to the outbox');
     assert.equal(written.length, 2);
-    assert.deepEqual(written.map((e) => e.to), ['first@post.mod97-fixture.eu', 'second@post.mod97-fixture.eu']);
+    assert.deepEqual(
+      written.map((e) => e.to),
+      ['first@post.mod97-fixture.eu', 'second@post.mod97-fixture.eu'],
+    );
     assert.deepEqual(written.map((e) => String(e.file).slice(outboxDir.length + 1)).sort(), files);
     assert.ok(!log.lines.some((l) => l.includes(first) || l.includes(second)), 'a log line holds a code');
   });
@@ -164,8 +188,11 @@ describe('verification mail without SMTP (outbox folder)', () => {
     const blocker = join(root, 'a-file');
     await writeFile(blocker, 'not a folder');
     const mailer = createMailer({ from: FROM, outboxDir: join(blocker, 'outbox') }, captureLog().logger);
-    await assert.rejects(mailer.sendCode('a@post.mod97-fixture.eu', freshCode(), 'generate', { expiresInMinutes: 15 }), {
-      code: 'verification_unavailable',
-    });
+    await assert.rejects(
+      mailer.sendCode('a@post.mod97-fixture.eu', freshCode(), 'generate', { expiresInMinutes: 15 }),
+      {
+        code: 'verification_unavailable',
+      },
+    );
   });
 });

@@ -30,7 +30,9 @@ const pepper = randomBytes(32).toString('hex');
 // Asynchronous, so that the load goes on while the server goes down and comes back.
 const restart = () => promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', '15', 'main', 'restart']);
 
-const processes = await Promise.all([0, 1].map(() => startProcess({ MOD97_DATABASE_URL: url, MOD97_KEY_PEPPER: pepper })));
+const processes = await Promise.all(
+  [0, 1].map(() => startProcess({ MOD97_DATABASE_URL: url, MOD97_KEY_PEPPER: pepper })),
+);
 const store = await openPostgresStore(url);
 const { secret } = newSecret();
 const key = newKeyRow({ keyHash: keyedHash(pepper, secret), tier: 'pro', limit: 1e9, createdAt: Date.now() });
@@ -43,7 +45,10 @@ let servedAfterRestart = 0;
 let restarted = false;
 async function consumer(i: number) {
   while (!stop) {
-    const r = await call(processes[i % 2].url, '/v1/iban/validate', { key: secret, json: { iban: 'DE89 3704 0044 0532 0130 00' } }).catch(() => ({ status: 0 }));
+    const r = await call(processes[i % 2].url, '/v1/iban/validate', {
+      key: secret,
+      json: { iban: 'DE89 3704 0044 0532 0130 00' },
+    }).catch(() => ({ status: 0 }));
     statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     if (r.status === 200 && restarted) servedAfterRestart++;
     if (r.status !== 200) await sleep(20);
@@ -65,9 +70,14 @@ try {
   const served = statuses.get(200) ?? 0;
   console.log({ statuses: Object.fromEntries(statuses), servedAfterRestart, used });
   assert.ok(servedAfterRestart > 0, 'the processes serve again after the restart');
-  assert.deepEqual(ready.map((r) => r.status), [200, 200]);
+  assert.deepEqual(
+    ready.map((r) => r.status),
+    [200, 200],
+  );
   assert.ok(served <= used, 'no call was served without being counted');
-  console.log(`ok: recovered without restarting mod97; ${used - served} unit(s) counted for calls that failed mid-restart`);
+  console.log(
+    `ok: recovered without restarting mod97; ${used - served} unit(s) counted for calls that failed mid-restart`,
+  );
 } finally {
   stop = true;
   await Promise.all(processes.map((p) => p.stop('SIGKILL')));

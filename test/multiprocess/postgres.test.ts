@@ -30,7 +30,16 @@ describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TES
 
   before(async () => {
     // All four start at once: the migration lock must keep them from racing.
-    const started = await Promise.allSettled(Array.from({ length: 4 }, () => startProcess({ MOD97_DATABASE_URL: databaseUrl, MOD97_KEY_PEPPER: PEPPER, MOD97_OUTBOX_DIR: outbox, MOD97_MX_CHECK: 'off' })));
+    const started = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        startProcess({
+          MOD97_DATABASE_URL: databaseUrl,
+          MOD97_KEY_PEPPER: PEPPER,
+          MOD97_OUTBOX_DIR: outbox,
+          MOD97_MX_CHECK: 'off',
+        }),
+      ),
+    );
     processes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -53,8 +62,11 @@ describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TES
     const counter = { scope: 'key', subject: key.id, period: monthOf(Date.now()) };
     assert.equal(await store.admit(counter, 9_950, 10_000), 9_950);
 
-    const replies = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      call(processes[i % 4].url, '/v1/iban/validate', { key: secret, json: { iban: IBAN } })));
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        call(processes[i % 4].url, '/v1/iban/validate', { key: secret, json: { iban: IBAN } }),
+      ),
+    );
     const served = replies.filter((r) => r.status === 200);
     assert.equal(served.length, 50);
     assert.equal(replies.filter((r) => r.status === 402).length, 150);
@@ -67,7 +79,9 @@ describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TES
   });
 
   test('4 key requests from one network to 4 different processes create exactly 3 keys', async () => {
-    const replies = await Promise.all(processes.map((p) => call(p.url, '/v1/keys/generate', { method: 'POST', from: '127.0.0.77' })));
+    const replies = await Promise.all(
+      processes.map((p) => call(p.url, '/v1/keys/generate', { method: 'POST', from: '127.0.0.77' })),
+    );
     assert.deepEqual(replies.map((r) => r.status).sort(), [201, 201, 201, 429]);
     assert.equal(replies.find((r) => r.status === 429)?.body.error, 'key_creation_limit');
   });
@@ -85,10 +99,20 @@ describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TES
     const wrong = (i: number) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0');
 
     // Each guess from its own network, so that only the attempt rule can refuse them.
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      call(processes[i % 4].url, '/v1/keys/claim', { key, json: { email, code: wrong(i) }, from: `127.0.1.${i + 1}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(processes[i % 4].url, '/v1/keys/claim', {
+          key,
+          json: { email, code: wrong(i) },
+          from: `127.0.1.${i + 1}`,
+        }),
+      ),
+    );
     const reasons = replies.map((x) => x.body.reason);
-    assert.ok(replies.every((x) => x.status === 403), replies.map((x) => x.text).join('\n'));
+    assert.ok(
+      replies.every((x) => x.status === 403),
+      replies.map((x) => x.text).join('\n'),
+    );
     assert.equal(reasons.filter((x) => x === 'wrong_code').length, 5);
     assert.equal(reasons.filter((x) => x === 'too_many_attempts').length, 15);
     const late = await call(processes[3].url, '/v1/keys/claim', { key, json: { email, code: right } });

@@ -40,6 +40,8 @@ export function startProcess(env: Record<string, string>, execArgv: string[] = [
         if (listening) resolve({ url: listening[1], child, logs, stop });
       }
     });
-    child.once('exit', (code) => reject(new Error(`mod97 exited with ${code} before listening: ${stderr.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`mod97 exited with ${code} before listening: ${stderr.slice(-2000)}`)),
+    );
   });
 }

@@ -10,11 +10,15 @@ test('SIGTERM lets a request already in flight finish before the process exits',
   const body = JSON.stringify({ iban: 'DE89 3704 0044 0532 0130 00' });
   let req!: ReturnType<typeof request>;
   const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    req = request(`${mod97.url}/v1/iban/validate`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    req = request(
+      `${mod97.url}/v1/iban/validate`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
   });
   // Half the body now: the request has reached the server and waits for the rest.

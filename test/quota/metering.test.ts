@@ -8,7 +8,9 @@ describe('quota on a key', () => {
   test('60 validate requests at once on a fresh anonymous key: exactly 25 succeed, 35 get 402, usage says 25', async () => {
     const svc = await startService();
     const key = await svc.newKey();
-    const replies = await Promise.all(Array.from({ length: 60 }, () => svc.call('/v1/iban/validate', { key, json: { iban: IBAN } })));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, () => svc.call('/v1/iban/validate', { key, json: { iban: IBAN } })),
+    );
     assert.equal(replies.filter((r) => r.status === 200).length, 25);
     assert.equal(replies.filter((r) => r.status === 402).length, 35);
     const usage = await svc.call('/v1/keys/usage', { key });
@@ -19,7 +21,8 @@ describe('quota on a key', () => {
   test('an exhausted key gets 402 quota_exhausted with the X-Quota headers and machine-readable options', async () => {
     const svc = await startService();
     const key = await svc.newKey();
-    for (let i = 0; i < 25; i++) assert.equal((await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } })).status, 200);
+    for (let i = 0; i < 25; i++)
+      assert.equal((await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } })).status, 200);
     const r = await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } });
     assert.equal(r.status, 402);
     assert.equal(r.headers['x-quota-exhausted'], 'true');
@@ -40,7 +43,10 @@ describe('quota on a key', () => {
     const key = await svc.newKey();
     const r = await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } });
     assert.equal(r.status, 200);
-    assert.deepEqual([r.headers['x-quota-used'], r.headers['x-quota-limit'], r.headers['x-quota-remaining']], ['1', '25', '24']);
+    assert.deepEqual(
+      [r.headers['x-quota-used'], r.headers['x-quota-limit'], r.headers['x-quota-remaining']],
+      ['1', '25', '24'],
+    );
   });
 
   test('a batch of n costs n, and a batch that does not fit whole is refused whole', async () => {
@@ -75,18 +81,28 @@ describe('quota on a key', () => {
     const svc = await startService();
     const key = await svc.newKey();
     const row = (await svc.services.keys.authenticate(key))!;
-    await svc.services.store.changePlan(row.id, row.planRev, { tier: 'claimed', basis: 'lifetime', limit: 200, lifetimePeriod: 'lifetime:test' });
+    await svc.services.store.changePlan(row.id, row.planRev, {
+      tier: 'claimed',
+      basis: 'lifetime',
+      limit: 200,
+      lifetimePeriod: 'lifetime:test',
+    });
     for (let i = 0; i < 4; i++) await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } });
     svc.clock.set('2027-01-02T00:00:00Z');
     const usage = await svc.call('/v1/keys/usage', { key });
-    assert.deepEqual([usage.body.used, usage.body.limit, usage.body.basis, usage.body.month], [4, 200, 'lifetime', '2027-01']);
+    assert.deepEqual(
+      [usage.body.used, usage.body.limit, usage.body.basis, usage.body.month],
+      [4, 200, 'lifetime', '2027-01'],
+    );
   });
 
   test('a call answered 5xx is refunded, and the headers show the balance after the refund', async () => {
     const svc = await startService();
     const key = await svc.newKey();
     // Test double, only to force a failure after admission: the BIC lookup throws.
-    svc.services.data.bic = function failingBicLookup() { throw new Error('lookup failed'); };
+    svc.services.data.bic = function failingBicLookup() {
+      throw new Error('lookup failed');
+    };
     const r = await svc.call('/v1/bic/DEUTDEFF', { key });
     assert.equal(r.status, 500);
     assert.equal(r.body.error, 'internal_error');
@@ -103,7 +119,12 @@ describe('quota on a key', () => {
     assert.equal(onFree.body.attribution.url, svc.url);
     const paid = await svc.newKey('127.0.0.2');
     const row = (await svc.services.keys.authenticate(paid))!;
-    await svc.services.store.changePlan(row.id, row.planRev, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null });
+    await svc.services.store.changePlan(row.id, row.planRev, {
+      tier: 'pro',
+      basis: 'monthly',
+      limit: 10_000,
+      lifetimePeriod: null,
+    });
     const onPaid = await svc.call('/v1/iban/batch', { key: paid, json: { ibans: [IBAN, IBAN] } });
     assert.equal(onPaid.status, 200);
     assert.equal(onPaid.body.count, 2);
@@ -112,16 +133,29 @@ describe('quota on a key', () => {
 
   test('a credits key draws n per batch from its balance and a refused call gives the credits back', async () => {
     const svc = await startService();
-    const { secret } = await svc.services.keys.insert({ tier: 'credits', network: '127.0.0.1', emailHash: null, alertBorn: false, limit: 1000, lifetimePeriod: 'credits:test' });
+    const { secret } = await svc.services.keys.insert({
+      tier: 'credits',
+      network: '127.0.0.1',
+      emailHash: null,
+      alertBorn: false,
+      limit: 1000,
+      lifetimePeriod: 'credits:test',
+    });
     const r = await svc.call('/v1/iban/batch', { key: secret, json: { ibans: Array(7).fill(IBAN) } });
     assert.equal(r.status, 200);
-    assert.deepEqual([r.headers['x-quota-used'], r.headers['x-quota-limit'], r.headers['x-quota-remaining']], ['7', '1000', '993']);
+    assert.deepEqual(
+      [r.headers['x-quota-used'], r.headers['x-quota-limit'], r.headers['x-quota-remaining']],
+      ['7', '1000', '993'],
+    );
     assert.equal('attribution' in r.body, false, 'paid keys carry no attribution');
     const bad = await svc.call('/v1/iban/batch', { key: secret, json: { ibans: [IBAN, 3] } });
     assert.equal(bad.status, 400);
     assert.equal(bad.headers['x-quota-remaining'], '993');
     const usage = await svc.call('/v1/keys/usage', { key: secret });
-    assert.deepEqual([usage.body.basis, usage.body.tier, usage.body.remaining, 'claim' in usage.body], ['credits', 'credits', 993, false]);
+    assert.deepEqual(
+      [usage.body.basis, usage.body.tier, usage.body.remaining, 'claim' in usage.body],
+      ['credits', 'credits', 993, false],
+    );
   });
 });
 
@@ -133,7 +167,13 @@ describe('the no-key trial on validate', () => {
       assert.equal(r.status, 200);
       assert.equal(r.body.trial.calls_left_today, 25 - i);
       if (i === 1) {
-        assert.deepEqual(r.body.trial, { calls_left_today: 24, limit: 25, day: '2026-11-21', resets_at: '2026-11-22T00:00:00Z', get_key: { method: 'POST', url: `${svc.url}/v1/keys/generate` } });
+        assert.deepEqual(r.body.trial, {
+          calls_left_today: 24,
+          limit: 25,
+          day: '2026-11-21',
+          resets_at: '2026-11-22T00:00:00Z',
+          get_key: { method: 'POST', url: `${svc.url}/v1/keys/generate` },
+        });
         assert.deepEqual(Object.keys(r.body.attribution).sort(), ['note', 'text', 'url']);
         assert.equal(r.body.attribution.text, 'Powered by mod97');
       }
@@ -141,11 +181,24 @@ describe('the no-key trial on validate', () => {
     const r = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, from: '127.0.0.3' });
     assert.equal(r.status, 402);
     assert.equal(r.body.error, 'payment_required');
-    assert.deepEqual(r.body.cause, { reason: 'trial_exhausted', limit: 25, day: '2026-11-21', resets_at: '2026-11-22T00:00:00Z' });
+    assert.deepEqual(r.body.cause, {
+      reason: 'trial_exhausted',
+      limit: 25,
+      day: '2026-11-21',
+      resets_at: '2026-11-22T00:00:00Z',
+    });
     assert.deepEqual(r.body.options, [{ type: 'generate_key', method: 'POST', url: `${svc.url}/v1/keys/generate` }]);
-    assert.equal((await svc.call('/v1/iban/validate', { json: { iban: IBAN }, from: '127.0.0.4' })).status, 200, 'another network has its own trial');
+    assert.equal(
+      (await svc.call('/v1/iban/validate', { json: { iban: IBAN }, from: '127.0.0.4' })).status,
+      200,
+      'another network has its own trial',
+    );
     svc.clock.set('2026-11-22T00:00:00Z');
-    assert.equal((await svc.call('/v1/iban/validate', { json: { iban: IBAN }, from: '127.0.0.3' })).status, 200, 'the trial resets at 00:00 UTC');
+    assert.equal(
+      (await svc.call('/v1/iban/validate', { json: { iban: IBAN }, from: '127.0.0.3' })).status,
+      200,
+      'the trial resets at 00:00 UTC',
+    );
   });
 
   test('a no-key validate answered 4xx does not use a trial call', async () => {
@@ -163,11 +216,14 @@ describe('the no-key trial on validate', () => {
       assert.equal(r.body.cause.reason, 'key_or_payment_required');
       assert.ok(r.body.options.some((o: { type: string }) => o.type === 'generate_key'));
     }
-    const invalidJson = await svc.call('/v1/iban/batch', { raw: '{oops', headers: { 'content-type': 'application/json' } });
+    const invalidJson = await svc.call('/v1/iban/batch', {
+      raw: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(invalidJson.status, 402);
   });
 
-  test('a free key\'s answers carry attribution', async () => {
+  test("a free key's answers carry attribution", async () => {
     const svc = await startService();
     const key = await svc.newKey();
     const r = await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } });

@@ -4,9 +4,23 @@ import { effectivePlan } from '../../src/quota/plan.ts';
 import type { KeyRow } from '../../src/store/types.ts';
 
 const base: KeyRow = {
-  id: 'k1', keyHash: 'h', keyPrefix: 'ifk_abcd', tier: 'anonymous', basis: 'monthly', limit: 25, lifetimePeriod: null,
-  emailHash: null, network: '127.0.0.1', createdAt: 0, alertBorn: false, firstServedAt: null, paidMicros: 0,
-  fallback: null, subscriptionId: null, revokedAt: null, planRev: 0,
+  id: 'k1',
+  keyHash: 'h',
+  keyPrefix: 'ifk_abcd',
+  tier: 'anonymous',
+  basis: 'monthly',
+  limit: 25,
+  lifetimePeriod: null,
+  emailHash: null,
+  network: '127.0.0.1',
+  createdAt: 0,
+  alertBorn: false,
+  firstServedAt: null,
+  paidMicros: 0,
+  fallback: null,
+  subscriptionId: null,
+  revokedAt: null,
+  planRev: 0,
 };
 const nov = Date.parse('2026-11-21T00:00:00Z');
 
@@ -16,8 +30,17 @@ describe('the governing plan of a key', () => {
     assert.equal(effectivePlan(base, Date.parse('2026-12-01T00:00:00Z'), false).counter.period, '2026-12');
   });
   test('a lifetime key keeps one counter across months', () => {
-    const key = { ...base, tier: 'claimed' as const, basis: 'lifetime' as const, limit: 200, lifetimePeriod: 'lifetime:1' };
-    assert.equal(effectivePlan(key, nov, false).counter.period, effectivePlan(key, nov + 90 * 86400_000, false).counter.period);
+    const key = {
+      ...base,
+      tier: 'claimed' as const,
+      basis: 'lifetime' as const,
+      limit: 200,
+      lifetimePeriod: 'lifetime:1',
+    };
+    assert.equal(
+      effectivePlan(key, nov, false).counter.period,
+      effectivePlan(key, nov + 90 * 86400_000, false).counter.period,
+    );
   });
   test('a key born in an alert is lifetime 5 while the alert lasts, then 25 a month', () => {
     const key = { ...base, alertBorn: true };

@@ -8,7 +8,7 @@ const address = (name: string) => `${name}@${MAIL_DOMAINS.deliverable}`;
 const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
 
 describe('POST /v1/keys/claim', () => {
-  test('a used anonymous key is claimed by mailed code: 202 code_sent, then 200 with 200 a month and the month\'s use carried over', async () => {
+  test("a used anonymous key is claimed by mailed code: 202 code_sent, then 200 with 200 a month and the month's use carried over", async () => {
     const { svc, smtp } = await startMailService();
     const from = '127.0.3.1';
     const key = await usedKey(svc, from);
@@ -16,7 +16,10 @@ describe('POST /v1/keys/claim', () => {
     const email = address('owner');
     const sent = await svc.call('/v1/keys/claim', { key, json: { email }, from });
     assert.equal(sent.status, 202);
-    assert.deepEqual({ ...sent.body, message: typeof sent.body.message }, { status: 'code_sent', key_prefix: key.slice(0, 8), expires_in_minutes: 15, message: 'string' });
+    assert.deepEqual(
+      { ...sent.body, message: typeof sent.body.message },
+      { status: 'code_sent', key_prefix: key.slice(0, 8), expires_in_minutes: 15, message: 'string' },
+    );
     const mail = await smtp.nextMail(email);
     assert.match(mail.text, new RegExp(`prefix ${key.slice(0, 8)}`));
     assert.ok(!/\d{6}/.test(mail.subject));
@@ -25,8 +28,15 @@ describe('POST /v1/keys/claim', () => {
     const claimed = await svc.call('/v1/keys/claim', { key, json: { email, code }, from });
     assert.equal(claimed.status, 200);
     assert.deepEqual(claimed.body, {
-      claimed: true, tier: 'claimed', basis: 'monthly', key_prefix: key.slice(0, 8),
-      monthly_limit: 200, limit: 200, used: 2, remaining: 198, month: '2026-11',
+      claimed: true,
+      tier: 'claimed',
+      basis: 'monthly',
+      key_prefix: key.slice(0, 8),
+      monthly_limit: 200,
+      limit: 200,
+      used: 2,
+      remaining: 198,
+      month: '2026-11',
     });
     assert.equal(claimed.headers['x-quota-limit'], '200');
     const usage = await svc.call('/v1/keys/usage', { key, from });
@@ -122,7 +132,9 @@ describe('POST /v1/keys/claim', () => {
     await svc.call('/v1/keys/claim', { key, json: { email }, from });
     const code = await smtp.nextCode(email);
     const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
-    const replies = await Promise.all(guesses.map((guess) => svc.call('/v1/keys/claim', { key, json: { email, code: guess }, from })));
+    const replies = await Promise.all(
+      guesses.map((guess) => svc.call('/v1/keys/claim', { key, json: { email, code: guess }, from })),
+    );
     assert.ok(replies.every((r) => r.status === 403 && r.body.error === 'verification_failed'));
     assert.equal(replies.filter((r) => r.body.reason === 'wrong_code').length, 5);
     assert.equal(replies.filter((r) => r.body.reason === 'too_many_attempts').length, 15);
@@ -146,7 +158,11 @@ describe('POST /v1/keys/claim', () => {
 
     const claimer = address('claimer');
     await svc.call('/v1/keys/claim', { key, json: { email: claimer }, from: '127.0.3.9' });
-    await svc.call('/v1/keys/claim', { key, json: { email: claimer, code: await smtp.nextCode(claimer) }, from: '127.0.3.9' });
+    await svc.call('/v1/keys/claim', {
+      key,
+      json: { email: claimer, code: await smtp.nextCode(claimer) },
+      from: '127.0.3.9',
+    });
     const second = await usedKey(svc, '127.0.3.10');
     const twice = await svc.call('/v1/keys/claim', { key: second, json: { email: claimer }, from: '127.0.3.10' });
     assert.equal(twice.status, 409);
@@ -161,15 +177,26 @@ describe('POST /v1/keys/claim', () => {
     for (let i = 0; i < 3; i++) {
       const email = address(`member${i}`);
       await svc.call('/v1/keys/claim', { key: keys[i], json: { email }, from: claimFrom });
-      const r = await svc.call('/v1/keys/claim', { key: keys[i], json: { email, code: await smtp.nextCode(email) }, from: claimFrom });
+      const r = await svc.call('/v1/keys/claim', {
+        key: keys[i],
+        json: { email, code: await smtp.nextCode(email) },
+        from: claimFrom,
+      });
       assert.equal(r.status, 200);
     }
-    const fourth = await svc.call('/v1/keys/claim', { key: keys[3], json: { email: address('member3') }, from: claimFrom });
+    const fourth = await svc.call('/v1/keys/claim', {
+      key: keys[3],
+      json: { email: address('member3') },
+      from: claimFrom,
+    });
     assert.equal(fourth.status, 429);
     assert.equal(fourth.body.error, 'claim_rate_limited');
     assert.equal((await svc.call('/v1/keys/usage', { key: keys[3], from: claimFrom })).body.tier, 'anonymous');
     svc.clock.advance(DAY);
-    assert.equal((await svc.call('/v1/keys/claim', { key: keys[3], json: { email: address('member3') }, from: claimFrom })).status, 202);
+    assert.equal(
+      (await svc.call('/v1/keys/claim', { key: keys[3], json: { email: address('member3') }, from: claimFrom })).status,
+      202,
+    );
   });
 
   test('a claim mail the server refuses is 503 verification_unavailable and leaves no challenge behind', async () => {

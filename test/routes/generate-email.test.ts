@@ -10,7 +10,10 @@ const generate = (json: unknown, from: string) => ({ json, from });
 describe('POST /v1/keys/generate with an address', () => {
   test('a network with no recent key gets an email key of 200 a month at once, with the address echoed', async () => {
     const { svc, smtp } = await startMailService();
-    const r = await svc.call('/v1/keys/generate', generate({ email: ` Dev.Team@${MAIL_DOMAINS.deliverable.toUpperCase()}`, source: 'docs' }, '127.0.1.1'));
+    const r = await svc.call(
+      '/v1/keys/generate',
+      generate({ email: ` Dev.Team@${MAIL_DOMAINS.deliverable.toUpperCase()}`, source: 'docs' }, '127.0.1.1'),
+    );
     assert.equal(r.status, 201);
     assert.equal(r.body.tier, 'email');
     assert.equal(r.body.basis, 'monthly');
@@ -22,7 +25,11 @@ describe('POST /v1/keys/generate with an address', () => {
     assert.equal(usage.body.tier, 'email');
     assert.equal(usage.body.limit, 200);
     assert.equal('claim' in usage.body, false);
-    const claim = await svc.call('/v1/keys/claim', { key: r.body.api_key, json: { email: address('other') }, from: '127.0.1.1' });
+    const claim = await svc.call('/v1/keys/claim', {
+      key: r.body.api_key,
+      json: { email: address('other') },
+      from: '127.0.1.1',
+    });
     assert.equal(claim.status, 409);
     assert.equal(claim.body.error, 'already_claimed');
   });
@@ -60,7 +67,10 @@ describe('POST /v1/keys/generate with an address', () => {
     const mail = await smtp.nextMail(email);
     assert.match(mail.text, /email tier/);
     const code = /^(\d{6})$/m.exec(mail.text)![1]!;
-    const wrong = await svc.call('/v1/keys/generate', generate({ email, code: code === '000000' ? '111111' : '000000' }, '127.0.1.3'));
+    const wrong = await svc.call(
+      '/v1/keys/generate',
+      generate({ email, code: code === '000000' ? '111111' : '000000' }, '127.0.1.3'),
+    );
     assert.equal(wrong.status, 403);
     assert.equal(wrong.body.error, 'verification_failed');
     assert.equal(wrong.body.reason, 'wrong_code');
@@ -98,7 +108,10 @@ describe('POST /v1/keys/generate with an address', () => {
     const { svc } = await startMailService();
     const email = address('once');
     assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.6'))).status, 201);
-    const again = await svc.call('/v1/keys/generate', generate({ email: email.toUpperCase().replace(/@.*/, `@${MAIL_DOMAINS.deliverable}`) }, '127.0.1.7'));
+    const again = await svc.call(
+      '/v1/keys/generate',
+      generate({ email: email.toUpperCase().replace(/@.*/, `@${MAIL_DOMAINS.deliverable}`) }, '127.0.1.7'),
+    );
     assert.equal(again.status, 429);
     assert.equal(again.body.error, 'rate_limited');
     svc.clock.advance(DAY);
@@ -112,7 +125,10 @@ describe('POST /v1/keys/generate with an address', () => {
     const email = address('impatient');
     await svc.newKey('127.0.1.9');
     for (let i = 0; i < 5; i++) {
-      assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.9'))).body.error, 'verification_required');
+      assert.equal(
+        (await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.9'))).body.error,
+        'verification_required',
+      );
     }
     const sixth = await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.9'));
     assert.equal(sixth.status, 429);
@@ -120,7 +136,10 @@ describe('POST /v1/keys/generate with an address', () => {
     assert.equal(smtp.messages.filter((m) => m.to.includes(email)).length, 5);
     svc.clock.advance(DAY);
     await svc.newKey('127.0.1.9');
-    assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.9'))).body.error, 'verification_required');
+    assert.equal(
+      (await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.9'))).body.error,
+      'verification_required',
+    );
   });
 
   test('a mail the server refuses is 503 verification_unavailable, and the address still has its 5 codes for the day', async () => {
@@ -134,7 +153,11 @@ describe('POST /v1/keys/generate with an address', () => {
     const leftover = await svc.call('/v1/keys/generate', generate({ email, code: '123456' }, '127.0.1.10'));
     assert.equal(leftover.body.reason, 'no_challenge', 'the failed mail leaves no challenge behind');
     for (let i = 0; i < 5; i++) {
-      assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.10'))).status, 403, `code ${i + 1} of 5`);
+      assert.equal(
+        (await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.10'))).status,
+        403,
+        `code ${i + 1} of 5`,
+      );
     }
     assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.1.10'))).status, 429);
   });
@@ -151,7 +174,11 @@ describe('POST /v1/keys/generate with an address', () => {
     assert.equal(smtp.messages.length, 0, 'no code mailed for a key that cannot be issued');
     await svc.newKey('127.0.2.4');
     for (let i = 0; i < 5; i++) {
-      assert.equal((await svc.call('/v1/keys/generate', generate({ email }, '127.0.2.4'))).status, 403, `the address still has code ${i + 1} of 5 today`);
+      assert.equal(
+        (await svc.call('/v1/keys/generate', generate({ email }, '127.0.2.4'))).status,
+        403,
+        `the address still has code ${i + 1} of 5 today`,
+      );
     }
   });
 });

@@ -24,13 +24,21 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
     const svc = await startService();
     const withSource = await svc.call('/v1/keys/generate', { json: { source: 'docs' }, from: '127.0.0.2' });
     assert.equal(withSource.status, 201);
-    const empty = await svc.call('/v1/keys/generate', { method: 'POST', raw: '', headers: { 'content-type': 'application/json' }, from: '127.0.0.3' });
+    const empty = await svc.call('/v1/keys/generate', {
+      method: 'POST',
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+      from: '127.0.0.3',
+    });
     assert.equal(empty.status, 201);
   });
 
   test('a body that is present but not JSON is 400 invalid_json', async () => {
     const svc = await startService();
-    const r = await svc.call('/v1/keys/generate', { raw: '{"source":', headers: { 'content-type': 'application/json' } });
+    const r = await svc.call('/v1/keys/generate', {
+      raw: '{"source":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.error, 'invalid_json');
     assert.equal(typeof r.body.message, 'string');
@@ -44,7 +52,11 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
       assert.equal(r.body.error, 'invalid_request');
       assert.equal(typeof r.body.message, 'string');
     }
-    assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.4' })).status, 201, 'no key was counted for the network');
+    assert.equal(
+      (await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.4' })).status,
+      201,
+      'no key was counted for the network',
+    );
   });
 
   test('the 4th free key from one network in a UTC day is refused, existing keys keep working, other networks are not affected', async () => {
@@ -57,14 +69,21 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
     for (const key of keys) {
       const usage = await svc.call('/v1/keys/usage', { key, from: '127.0.0.5' });
       assert.equal(usage.status, 200);
-      const data = await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' }, from: '127.0.0.5' });
+      const data = await svc.call('/v1/iban/validate', {
+        key,
+        json: { iban: 'DE89370400440532013000' },
+        from: '127.0.0.5',
+      });
       assert.equal(data.status, 200, 'an existing key still serves data calls');
     }
     assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.6' })).status, 201);
     svc.clock.advance(24 * 3600_000);
-    assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.5' })).status, 201, 'the next UTC day allows keys again');
+    assert.equal(
+      (await svc.call('/v1/keys/generate', { method: 'POST', from: '127.0.0.5' })).status,
+      201,
+      'the next UTC day allows keys again',
+    );
   });
-
 });
 
 describe('GET /v1/keys/usage', () => {
@@ -74,10 +93,32 @@ describe('GET /v1/keys/usage', () => {
     const r = await svc.call('/v1/keys/usage', { key });
     assert.equal(r.status, 200);
     assert.deepEqual(
-      { used: r.body.used, limit: r.body.limit, remaining: r.body.remaining, month: r.body.month, basis: r.body.basis, tier: r.body.tier, key_prefix: r.body.key_prefix },
-      { used: 0, limit: 25, remaining: 25, month: '2026-11', basis: 'monthly', tier: 'anonymous', key_prefix: key.slice(0, 8) },
+      {
+        used: r.body.used,
+        limit: r.body.limit,
+        remaining: r.body.remaining,
+        month: r.body.month,
+        basis: r.body.basis,
+        tier: r.body.tier,
+        key_prefix: r.body.key_prefix,
+      },
+      {
+        used: 0,
+        limit: 25,
+        remaining: 25,
+        month: '2026-11',
+        basis: 'monthly',
+        tier: 'anonymous',
+        key_prefix: key.slice(0, 8),
+      },
     );
-    assert.deepEqual(r.body.claim, { url: `${svc.url}/v1/keys/claim`, raises_limit_to: 200, methods: ['email_code'], paid_so_far_usd: 0, paid_needed_usd: 1 });
+    assert.deepEqual(r.body.claim, {
+      url: `${svc.url}/v1/keys/claim`,
+      raises_limit_to: 200,
+      methods: ['email_code'],
+      paid_so_far_usd: 0,
+      paid_needed_usd: 1,
+    });
     assert.equal(r.headers['x-quota-used'], '0');
     assert.equal(r.headers['x-quota-limit'], '25');
     assert.equal(r.headers['x-quota-remaining'], '25');
@@ -92,7 +133,7 @@ describe('GET /v1/keys/usage', () => {
     assert.equal(r.body.key_prefix, key.slice(0, 8));
   });
 
-  test('without a key it reports the caller network\'s trial counters for today', async () => {
+  test("without a key it reports the caller network's trial counters for today", async () => {
     const svc = await startService();
     await svc.call('/v1/iban/validate', { json: { iban: 'DE89370400440532013000' }, from: '127.0.0.9' });
     const r = await svc.call('/v1/keys/usage', { from: '127.0.0.9' });
@@ -106,7 +147,8 @@ describe('POST /v1/keys/rotate', () => {
   test('gives a new secret for the same holder; the old one is refused at once and counters carry over', async () => {
     const svc = await startService();
     const oldKey = await svc.newKey();
-    for (let i = 0; i < 3; i++) await svc.call('/v1/iban/validate', { key: oldKey, json: { iban: 'DE89370400440532013000' } });
+    for (let i = 0; i < 3; i++)
+      await svc.call('/v1/iban/validate', { key: oldKey, json: { iban: 'DE89370400440532013000' } });
     const r = await svc.call('/v1/keys/rotate', { method: 'POST', key: oldKey });
     assert.equal(r.status, 200);
     assert.match(r.body.api_key, /^ifk_[0-9a-f]{64}$/);
@@ -126,7 +168,8 @@ describe('POST /v1/keys/rotate', () => {
   test('two rotations of one key at once: exactly one gets the new secret, the other 401, counters kept', async () => {
     const svc = await startService();
     const oldKey = await svc.newKey();
-    for (let i = 0; i < 2; i++) await svc.call('/v1/iban/validate', { key: oldKey, json: { iban: 'DE89370400440532013000' } });
+    for (let i = 0; i < 2; i++)
+      await svc.call('/v1/iban/validate', { key: oldKey, json: { iban: 'DE89370400440532013000' } });
     const replies = await Promise.all([1, 2].map(() => svc.call('/v1/keys/rotate', { method: 'POST', key: oldKey })));
     assert.deepEqual(replies.map((r) => r.status).sort(), [200, 401]);
     const winner = replies.find((r) => r.status === 200)!;

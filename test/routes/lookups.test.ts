@@ -9,11 +9,15 @@ import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
 import { startService, type TestService } from '../support/app.ts';
 
-
 async function proKey(svc: TestService): Promise<string> {
   const secret = await svc.newKey();
   const row = (await svc.services.keys.authenticate(secret))!;
-  await svc.services.store.changePlan(row.id, row.planRev, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null });
+  await svc.services.store.changePlan(row.id, row.planRev, {
+    tier: 'pro',
+    basis: 'monthly',
+    limit: 10_000,
+    lifetimePeriod: null,
+  });
   return secret;
 }
 
@@ -23,7 +27,10 @@ describe('GET /v1/bic/:code', () => {
     const key = await svc.newKey();
     const r = await svc.call('/v1/bic/deutdeff', { key });
     assert.equal(r.status, 200);
-    assert.deepEqual([r.body.bic8, r.body.bic11, r.body.name, r.body.country.code, r.body.branch.primary_office, r.body.test_bic], ['DEUTDEFF', 'DEUTDEFFXXX', 'Deutsche Bank AG', 'DE', true, false]);
+    assert.deepEqual(
+      [r.body.bic8, r.body.bic11, r.body.name, r.body.country.code, r.body.branch.primary_office, r.body.test_bic],
+      ['DEUTDEFF', 'DEUTDEFFXXX', 'Deutsche Bank AG', 'DE', true, false],
+    );
     assert.ok(r.body.sources.length > 0 && r.body.sources.every((s: { name: string }) => typeof s.name === 'string'));
     assert.equal(r.body.attribution.text, 'Powered by mod97');
     assert.equal(r.headers['x-quota-used'], '1');
@@ -63,7 +70,10 @@ describe('GET /v1/ch/clearing/:iid', () => {
     const padded = await svc.call('/v1/ch/clearing/00100', { key });
     assert.equal(plain.status, 200);
     assert.deepEqual(padded.body, plain.body);
-    assert.deepEqual([plain.body.name, plain.body.bic, plain.body.sic_participation], ['Schweizerische Nationalbank', 'SNBZCHZZXXX', true]);
+    assert.deepEqual(
+      [plain.body.name, plain.body.bic, plain.body.sic_participation],
+      ['Schweizerische Nationalbank', 'SNBZCHZZXXX', true],
+    );
     assert.ok(plain.body.valid_on && plain.body.source);
     assert.equal('attribution' in plain.body, false, 'a Pro key carries no attribution');
   });
@@ -78,20 +88,30 @@ describe('GET /v1/ch/clearing/:iid', () => {
     assert.equal(malformed.headers['x-quota-used'], '0');
   });
 
-  test('with the SIX BankMaster V3 file imported, every one of its IIDs resolves through the route', { skip: skipUnlessShared('six-bankmaster-v3/bankmaster_V3.csv') }, async () => {
+  test('with the SIX BankMaster V3 file imported, every one of its IIDs resolves through the route', {
+    skip: skipUnlessShared('six-bankmaster-v3/bankmaster_V3.csv'),
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mod97-six-'));
     const url = `sqlite:${join(dir, 'six.db')}`;
     const store = openSqliteStore(url);
     const path = 'six-bankmaster-v3/bankmaster_V3.csv';
     await importFile(store, 'six-bankmaster', { bytes: readFileSync(SHARED_DATA + path), name: path }, Date.now());
     await store.close();
-    const iids = readFileSync(SHARED_DATA + path, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((line) => line.split(';')[0]);
+    const iids = readFileSync(SHARED_DATA + path, 'utf8')
+      .split(/\r?\n/)
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.split(';')[0]);
     const svc = await startService({ databaseUrl: url });
     const key = await proKey(svc);
     const missing: string[] = [];
     for (let i = 0; i < iids.length; i += 50) {
-      const replies = await Promise.all(iids.slice(i, i + 50).map((iid) => svc.call(`/v1/ch/clearing/${iid}`, { key })));
-      replies.forEach((r, j) => { if (r.status !== 200 || Number(r.body.iid) !== Number(iids[i + j])) missing.push(iids[i + j]); });
+      const replies = await Promise.all(
+        iids.slice(i, i + 50).map((iid) => svc.call(`/v1/ch/clearing/${iid}`, { key })),
+      );
+      replies.forEach((r, j) => {
+        if (r.status !== 200 || Number(r.body.iid) !== Number(iids[i + j])) missing.push(iids[i + j]);
+      });
     }
     assert.ok(iids.length > 1000, `read ${iids.length} IIDs`);
     assert.deepEqual(missing, []);
@@ -125,11 +145,18 @@ describe('POST /v1/iban/compliance', () => {
     assert.equal(bad.headers['x-quota-used'], '0');
   });
 
-  test('with OFAC sdn.csv imported, a listed bank\'s BIC is high risk and names the list and its date', { skip: skipUnlessShared('ofac-sdn/sdn.csv') }, async () => {
+  test("with OFAC sdn.csv imported, a listed bank's BIC is high risk and names the list and its date", {
+    skip: skipUnlessShared('ofac-sdn/sdn.csv'),
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mod97-ofac-'));
     const url = `sqlite:${join(dir, 'ofac.db')}`;
     const store = openSqliteStore(url);
-    const parsed = await importFile(store, 'ofac-sdn', { bytes: readFileSync(SHARED_DATA + 'ofac-sdn/sdn.csv'), name: 'sdn.csv', asOf: '2024-05-03' }, Date.now());
+    const parsed = await importFile(
+      store,
+      'ofac-sdn',
+      { bytes: readFileSync(`${SHARED_DATA}ofac-sdn/sdn.csv`), name: 'sdn.csv', asOf: '2024-05-03' },
+      Date.now(),
+    );
     await store.close();
     const listed = (parsed.records as { bic: string }[])[0].bic;
     const svc = await startService({ databaseUrl: url });
@@ -160,6 +187,9 @@ describe('POST /v1/iban/validate with data', () => {
     const bban = '00230' + '000012345678';
     const r = await svc.call('/v1/iban/validate', { json: { iban: `CH${computeCheckDigits('CH', bban)}${bban}` } });
     assert.equal(r.body.valid, true);
-    assert.deepEqual([r.body.clearing.iid, r.body.clearing.name, r.body.clearing.qr_iid], ['230', 'UBS Switzerland AG', false]);
+    assert.deepEqual(
+      [r.body.clearing.iid, r.body.clearing.name, r.body.clearing.qr_iid],
+      ['230', 'UBS Switzerland AG', false],
+    );
   });
 });

@@ -12,15 +12,18 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Static } from 'typebox';
 import type {
-  BankByCode as BankByCodeType, BicAnswer as BicAnswerType, ClearingAnswer as ClearingAnswerType,
-  ComplianceAnswer as ComplianceAnswerType, SepaAnswer as SepaAnswerType,
+  BankByCode as BankByCodeType,
+  BicAnswer as BicAnswerType,
+  ClearingAnswer as ClearingAnswerType,
+  ComplianceAnswer as ComplianceAnswerType,
+  SepaAnswer as SepaAnswerType,
 } from '../../src/data/index.ts';
 import { importFile } from '../../src/data/importers/index.ts';
 import { computeCheckDigits } from '../../src/iban/index.ts';
 import type { Caller } from '../../src/http/caller.ts';
 import type { Attribution, BankByCode, SepaAnswer } from '../../src/http/schemas.ts';
 import { trialUsage, usageReport } from '../../src/quota/usage.ts';
-import { BASES, TIERS } from '../../src/routes/keys-schemas.ts';
+import type { BASES, TIERS } from '../../src/routes/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../src/routes/lookup-schemas.ts';
 import { attributionFor } from '../../src/routes/presentation.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
@@ -33,7 +36,7 @@ import { startPaidService } from '../payments/x402/paid-service.ts';
 
 // ---- compile-time half: schema and domain type are the same type, field for field ----
 type Normal<T> = T extends readonly (infer U)[] ? Normal<U>[] : T extends object ? { [K in keyof T]: Normal<T[K]> } : T;
-type Same<A, B> = (<X>() => X extends Normal<A> ? 1 : 2) extends (<X>() => X extends Normal<B> ? 1 : 2) ? true : false;
+type Same<A, B> = (<X>() => X extends Normal<A> ? 1 : 2) extends <X>() => X extends Normal<B> ? 1 : 2 ? true : false;
 const same = <A, B>(proof: Same<A, B>) => proof;
 type WithAttribution<T> = T & { attribution?: Static<typeof Attribution> };
 same<Static<typeof BicAnswer>, WithAttribution<BicAnswerType>>(true);
@@ -75,18 +78,34 @@ const bytes = (text: string) => Buffer.from(text, 'latin1');
 async function serviceWithImports(): Promise<TestService> {
   const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mod97-shapes-')), 'data.db')}`;
   const store = openSqliteStore(url);
-  const sdn = '7,"COMMERZ TEST LISTING",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC COBADEFF; all offices."\r\n';
-  await importFile(store, 'ofac-sdn', { bytes: bytes(sdn), name: 'https://example.test/sdn.csv', download: { date: '2026-11-20', basis: 'last_modified' } }, 0);
-  const epc = '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n' +
+  const sdn =
+    '7,"COMMERZ TEST LISTING",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC COBADEFF; all offices."\r\n';
+  await importFile(
+    store,
+    'ofac-sdn',
+    {
+      bytes: bytes(sdn),
+      name: 'https://example.test/sdn.csv',
+      download: { date: '2026-11-20', basis: 'last_modified' },
+    },
+    0,
+  );
+  const epc =
+    '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n' +
     '"GERMANY","Commerzbank","Kaiserplatz","Frankfurt","COBADEFFXXX","2020-01-01","",""\n';
   await importFile(store, 'epc-register', { bytes: bytes(epc), name: 'SepaAdherence.csv', asOf: '2026-11-01' }, 0);
-  await importFile(store, 'gleif-bic-lei', { bytes: bytes('LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n'), name: 'bic-lei.csv', asOf: '2026-11-02' }, 0);
+  await importFile(
+    store,
+    'gleif-bic-lei',
+    { bytes: bytes('LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n'), name: 'bic-lei.csv', asOf: '2026-11-02' },
+    0,
+  );
   await store.close();
   return startService({ databaseUrl: url });
 }
 
 describe('lookup answers on the wire', () => {
-  test('GET /v1/bic/:code sends the data plane\'s answer as is, nulls included', async () => {
+  test("GET /v1/bic/:code sends the data plane's answer as is, nulls included", async () => {
     const svc = await startService();
     const key = await svc.newKey();
     const attribution = freeKeyAttribution(svc);
@@ -98,7 +117,10 @@ describe('lookup answers on the wire', () => {
     }
     const institution = nullPaths(svc.services.data.bic('DEUTDEFF123'));
     for (const path of ['city', 'address', 'postcode', 'lei']) assert.ok(institution.includes(path), path);
-    assert.ok(nullPaths(svc.services.data.bic('DEUTDEFF')).some((p) => p.endsWith('.as_of')), 'a source without a date');
+    assert.ok(
+      nullPaths(svc.services.data.bic('DEUTDEFF')).some((p) => p.endsWith('.as_of')),
+      'a source without a date',
+    );
   });
 
   test('GET /v1/bic/:code with an imported LEI and a download-dated source', async () => {
@@ -125,7 +147,13 @@ describe('lookup answers on the wire', () => {
     }
     const concatenated = svc.services.data.clearing('501')!;
     assert.deepEqual([concatenated.concatenated, concatenated.successor?.iid], [true, '5881']);
-    for (const path of ['bic', 'rtgs_customer_payments_chf', 'instant_payments_chf', 'qr_iid_allocation', 'address.building_number']) {
+    for (const path of [
+      'bic',
+      'rtgs_customer_payments_chf',
+      'instant_payments_chf',
+      'qr_iid_allocation',
+      'address.building_number',
+    ]) {
       assert.ok(nullPaths(svc.services.data.clearing('4770')).includes(path), path);
     }
     assert.equal(svc.services.data.clearing('100')!.successor, null);
@@ -147,27 +175,56 @@ describe('lookup answers on the wire', () => {
       for (const json of subjects) {
         const r = await svc.call('/v1/iban/compliance', { key, json });
         assert.equal(r.status, 200, JSON.stringify(json));
-        assert.deepEqual(r.body, asJson({ ...svc.services.data.compliance(json), ...freeKeyAttribution(svc) }), JSON.stringify(json));
+        assert.deepEqual(
+          r.body,
+          asJson({ ...svc.services.data.compliance(json), ...freeKeyAttribution(svc) }),
+          JSON.stringify(json),
+        );
       }
     }
     // the paths exercised: nulls in subject, sanctions and flags; a match of each kind; a dated-by-download list
     const invalid = plain.services.data.compliance({ iban: 'IR000570029971601460641001' });
-    for (const path of ['subject.bic', 'subject.bank', 'sanctions.bic', 'sepa.bank', 'flags.0.as_of']) assert.ok(nullPaths(invalid).includes(path), path);
+    for (const path of ['subject.bic', 'subject.bank', 'sanctions.bic', 'sepa.bank', 'flags.0.as_of'])
+      assert.ok(nullPaths(invalid).includes(path), path);
     assert.deepEqual(plain.services.data.compliance({ iban: n26Iban }).subject.bank?.city, null);
     const listed = rich.services.data.compliance({ iban: 'DE89370400440532013000' });
-    assert.deepEqual(listed.sanctions.matches.map((m) => m.match), ['exact']);
+    assert.deepEqual(
+      listed.sanctions.matches.map((m) => m.match),
+      ['exact'],
+    );
     assert.ok(listed.sanctions.lists[0]?.as_of_note);
     assert.deepEqual(listed.sepa?.bank, { bic: 'COBADEFFXXX', schemes: ['SCT'] });
-    assert.deepEqual(rich.services.data.compliance({ bic: 'COBADEFF370' }).sanctions.matches.map((m) => m.match), ['institution']);
+    assert.deepEqual(
+      rich.services.data.compliance({ bic: 'COBADEFF370' }).sanctions.matches.map((m) => m.match),
+      ['institution'],
+    );
   });
 
   test('/openapi.json documents the lookup answers field by field', async () => {
     const svc = await startService();
     const bic = await documented(svc, 'get', '/v1/bic/{code}', 200);
-    for (const field of ['bic', 'bic8', 'bic11', 'match', 'name', 'city', 'address', 'postcode', 'country', 'branch', 'lei', 'test_bic', 'sources', 'attribution']) {
+    for (const field of [
+      'bic',
+      'bic8',
+      'bic11',
+      'match',
+      'name',
+      'city',
+      'address',
+      'postcode',
+      'country',
+      'branch',
+      'lei',
+      'test_bic',
+      'sources',
+      'attribution',
+    ]) {
       assert.ok(bic.properties[field], `bic documents ${field}`);
     }
-    assert.deepEqual([bic.properties.lei.nullable, bic.properties.city.nullable, bic.properties.lei.properties.lei.type], [true, true, 'string']);
+    assert.deepEqual(
+      [bic.properties.lei.nullable, bic.properties.city.nullable, bic.properties.lei.properties.lei.type],
+      [true, true, 'string'],
+    );
     assert.equal(bic.properties.sources.items.properties.as_of.nullable, true);
     assert.ok(!bic.required.includes('attribution'));
 
@@ -181,12 +238,28 @@ describe('lookup answers on the wire', () => {
     assert.ok(compliance.properties.sanctions.properties.matches.items.properties.programs);
 
     const clearing = await documented(svc, 'get', '/v1/ch/clearing/{iid}', 200);
-    for (const field of ['iid', 'valid_on', 'concatenated', 'successor_iid', 'iid_type', 'address', 'bic', 'sic_participation', 'successor', 'source', 'as_of']) {
+    for (const field of [
+      'iid',
+      'valid_on',
+      'concatenated',
+      'successor_iid',
+      'iid_type',
+      'address',
+      'bic',
+      'sic_participation',
+      'successor',
+      'source',
+      'as_of',
+    ]) {
       assert.ok(clearing.properties[field], `clearing documents ${field}`);
     }
-    assert.deepEqual([clearing.properties.successor.nullable, clearing.properties.successor.properties.name.nullable], [true, true]);
+    assert.deepEqual(
+      [clearing.properties.successor.nullable, clearing.properties.successor.properties.name.nullable],
+      [true, true],
+    );
     assert.equal(clearing.properties.instant_payments_chf.nullable, true);
-    for (const schema of [bic, compliance, clearing]) assert.equal(schema.additionalProperties, true, 'unlisted fields pass');
+    for (const schema of [bic, compliance, clearing])
+      assert.equal(schema.additionalProperties, true, 'unlisted fields pass');
   });
 });
 
@@ -201,7 +274,10 @@ describe('key answers on the wire', () => {
     await svc.call('/v1/bic/DEUTDEFF', { key, from: '127.0.9.2' });
     const r = await svc.call('/v1/keys/usage', { key, from: '127.0.9.2' });
     const row = (await svc.services.keys.authenticate(key))!;
-    const expected = usageReport(row, await svc.services.meter.balance(row), svc.clock(), { baseUrl: svc.url, rails: svc.services.rails });
+    const expected = usageReport(row, await svc.services.meter.balance(row), svc.clock(), {
+      baseUrl: svc.url,
+      rails: svc.services.rails,
+    });
     assert.deepEqual(r.body, asJson(expected));
     assert.deepEqual([r.body.used, r.body.claim.paid_so_far_usd], [1, 0]);
   });
@@ -212,8 +288,14 @@ describe('key answers on the wire', () => {
     assert.equal(created.status, 201);
     const secret = created.body.api_key as string;
     assert.deepEqual(created.body, {
-      api_key: secret, key_prefix: secret.slice(0, 8), tier: 'anonymous', basis: 'monthly', monthly_limit: 25,
-      claim_url: `${svc.url}/v1/keys/claim`, message: created.body.message, terms_url: `${svc.url}/terms`,
+      api_key: secret,
+      key_prefix: secret.slice(0, 8),
+      tier: 'anonymous',
+      basis: 'monthly',
+      monthly_limit: 25,
+      claim_url: `${svc.url}/v1/keys/claim`,
+      message: created.body.message,
+      terms_url: `${svc.url}/terms`,
     });
 
     const rotated = await svc.call('/v1/keys/rotate', { method: 'POST', key: secret, from: '127.0.9.3' });
@@ -221,8 +303,13 @@ describe('key answers on the wire', () => {
     const fresh = rotated.body.api_key as string;
     const row = (await svc.services.keys.authenticate(fresh))!;
     assert.deepEqual(rotated.body, {
-      api_key: fresh, key_prefix: row.keyPrefix, previous_key_prefix: secret.slice(0, 8), tier: 'anonymous', basis: 'monthly',
-      monthly_limit: 25, message: rotated.body.message,
+      api_key: fresh,
+      key_prefix: row.keyPrefix,
+      previous_key_prefix: secret.slice(0, 8),
+      tier: 'anonymous',
+      basis: 'monthly',
+      monthly_limit: 25,
+      message: rotated.body.message,
     });
     assert.equal(typeof rotated.body.message, 'string');
   });
@@ -234,20 +321,33 @@ describe('key answers on the wire', () => {
     const email = `shapes@${MAIL_DOMAINS.deliverable}`;
     const sent = await svc.call('/v1/keys/claim', { key, json: { email }, from });
     assert.equal(sent.status, 202);
-    assert.deepEqual(sent.body, { status: 'code_sent', key_prefix: key.slice(0, 8), expires_in_minutes: 15, message: sent.body.message });
+    assert.deepEqual(sent.body, {
+      status: 'code_sent',
+      key_prefix: key.slice(0, 8),
+      expires_in_minutes: 15,
+      message: sent.body.message,
+    });
     const code = /^(\d{6})$/m.exec((await smtp.nextMail(email)).text)![1]!;
     const claimed = await svc.call('/v1/keys/claim', { key, json: { email, code }, from });
     assert.equal(claimed.status, 200);
     assert.deepEqual(claimed.body, {
-      claimed: true, tier: 'claimed', basis: 'monthly', key_prefix: key.slice(0, 8),
-      monthly_limit: 200, limit: 200, used: 1, remaining: 199, month: '2026-11',
+      claimed: true,
+      tier: 'claimed',
+      basis: 'monthly',
+      key_prefix: key.slice(0, 8),
+      monthly_limit: 200,
+      limit: 200,
+      used: 1,
+      remaining: 199,
+      month: '2026-11',
     });
   });
 
   test('/openapi.json documents the key answers', async () => {
     const svc = await startService();
     const usage = await documented(svc, 'get', '/v1/keys/usage', 200);
-    for (const field of ['used', 'limit', 'remaining', 'month', 'day', 'key_prefix', 'basis', 'tier', 'claim']) assert.ok(usage.properties[field], `usage documents ${field}`);
+    for (const field of ['used', 'limit', 'remaining', 'month', 'day', 'key_prefix', 'basis', 'tier', 'claim'])
+      assert.ok(usage.properties[field], `usage documents ${field}`);
     assert.ok(usage.properties.tier.enum.includes('trial'));
     const rotate = await documented(svc, 'post', '/v1/keys/rotate', 200);
     assert.ok(rotate.properties.previous_key_prefix);
@@ -255,8 +355,10 @@ describe('key answers on the wire', () => {
     const sent = await documented(svc, 'post', '/v1/keys/claim', 202);
     assert.ok(claimed.properties.remaining && sent.properties.expires_in_minutes);
     const pack = await documented(svc, 'post', '/v1/credits/buy/1k', 201);
-    for (const field of ['api_key', 'pack', 'credits', 'balance', 'price_usd', 'claimed_key']) assert.ok(pack.properties[field], `pack documents ${field}`);
-    for (const schema of [usage, rotate, claimed, sent, pack]) assert.equal(schema.additionalProperties, true, 'unlisted fields pass');
+    for (const field of ['api_key', 'pack', 'credits', 'balance', 'price_usd', 'claimed_key'])
+      assert.ok(pack.properties[field], `pack documents ${field}`);
+    for (const schema of [usage, rotate, claimed, sent, pack])
+      assert.equal(schema.additionalProperties, true, 'unlisted fields pass');
   });
 });
 
@@ -269,18 +371,28 @@ describe('credit pack answers on the wire', { skip: noAnvil }, () => {
     const message = 'Store this key now: it is shown only once. Credits never expire; each IBAN or lookup draws one.';
     const pack = { tier: 'credits', basis: 'credits', pack: '1k', credits: 1000, balance: 1000, price_usd: 4, message };
 
-    const alone = await paid.payingFetch(await paid.chain.newPayer(5_000_000n), '127.0.9.5', 4)('/v1/credits/buy/1k', { method: 'POST' });
+    const alone = await paid.payingFetch(
+      await paid.chain.newPayer(5_000_000n),
+      '127.0.9.5',
+      4,
+    )('/v1/credits/buy/1k', { method: 'POST' });
     assert.equal(alone.status, 201);
     const bought = await alone.json();
     assert.match(bought.api_key, /^ifk_[0-9a-f]{64}$/);
     assert.deepEqual(bought, { api_key: bought.api_key, key_prefix: bought.api_key.slice(0, 8), ...pack });
 
     const key = await paid.service.newKey('127.0.9.6');
-    const withKey = await paid.payingFetch(await paid.chain.newPayer(5_000_000n), '127.0.9.6', 4)('/v1/credits/buy/1k', { method: 'POST', key });
+    const withKey = await paid.payingFetch(
+      await paid.chain.newPayer(5_000_000n),
+      '127.0.9.6',
+      4,
+    )('/v1/credits/buy/1k', { method: 'POST', key });
     assert.equal(withKey.status, 201);
     const claiming = await withKey.json();
     assert.deepEqual(claiming, {
-      api_key: claiming.api_key, key_prefix: claiming.api_key.slice(0, 8), ...pack,
+      api_key: claiming.api_key,
+      key_prefix: claiming.api_key.slice(0, 8),
+      ...pack,
       claimed_key: { key_prefix: key.slice(0, 8), tier: 'claimed', basis: 'lifetime', limit: 200 },
     });
   });

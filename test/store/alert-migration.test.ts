@@ -22,14 +22,18 @@ test('an alert in progress before version 6 keeps going, and keys born in it sta
   const key = newKeyRow({ alertBorn: true });
 
   const old = new Database(path);
-  old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+  old.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+  );
   for (const m of MIGRATIONS.filter((m) => m.version < 6)) {
     old.exec(m.sql);
     old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, now);
   }
   old.prepare("INSERT INTO settings (name, value) VALUES ('alert_until', ?)").run(String(until));
-  old.prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, network, created_at, alert_born)
-    VALUES (?, ?, ?, 'anonymous', 'monthly', 25, ?, ?, 1)`).run(key.id, key.keyHash, key.keyPrefix, key.network, now);
+  old
+    .prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, network, created_at, alert_born)
+    VALUES (?, ?, ?, 'anonymous', 'monthly', 25, ?, ?, 1)`)
+    .run(key.id, key.keyHash, key.keyPrefix, key.network, now);
   old.close();
 
   const store = openSqliteStore(`sqlite:${path}`);

@@ -12,8 +12,17 @@ import { mailboxContract } from './mailbox-contract.ts';
 export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
   const id = randomUUID();
   return {
-    id, keyHash: `hash-${id}`, keyPrefix: 'ifk_abcd', tier: 'anonymous', basis: 'monthly', limit: 25,
-    lifetimePeriod: null, emailHash: null, network: '127.0.0.1', createdAt: 1_700_000_000_000, alertBorn: false,
+    id,
+    keyHash: `hash-${id}`,
+    keyPrefix: 'ifk_abcd',
+    tier: 'anonymous',
+    basis: 'monthly',
+    limit: 25,
+    lifetimePeriod: null,
+    emailHash: null,
+    network: '127.0.0.1',
+    createdAt: 1_700_000_000_000,
+    alertBorn: false,
     ...overrides,
   };
 }
@@ -21,8 +30,12 @@ export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
 export function storeContract(engine: string, open: () => Promise<Store>): void {
   describe(`store contract: ${engine}`, () => {
     let store: Store;
-    before(async () => { store = await open(); });
-    after(async () => { await store?.close(); });
+    before(async () => {
+      store = await open();
+    });
+    after(async () => {
+      await store?.close();
+    });
     const ref = (subject = randomUUID()) => ({ scope: 'test', subject, period: '2026-11' });
 
     test('admit adds the whole cost while it fits and refuses without writing when it does not', async () => {
@@ -68,7 +81,18 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       await store.insertKey(row);
       const found = await store.keyByHash(row.keyHash);
       assert.equal(found?.id, row.id);
-      assert.deepEqual([found?.tier, found?.basis, found?.limit, found?.alertBorn, found?.planRev, found?.firstServedAt, found?.paidMicros], ['anonymous', 'monthly', 25, false, 0, null, 0]);
+      assert.deepEqual(
+        [
+          found?.tier,
+          found?.basis,
+          found?.limit,
+          found?.alertBorn,
+          found?.planRev,
+          found?.firstServedAt,
+          found?.paidMicros,
+        ],
+        ['anonymous', 'monthly', 25, false, 0, null, 0],
+      );
       assert.equal(await store.rotateKey(row.id, 'wrong', 'new-hash', 'ifk_new1'), false);
       assert.equal(await store.rotateKey(row.id, row.keyHash, 'new-hash', 'ifk_new1'), true);
       assert.equal(await store.keyByHash(row.keyHash), null);
@@ -83,17 +107,37 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       const results = await Promise.all([store.changePlan(row.id, 0, change), store.changePlan(row.id, 0, change)]);
       assert.deepEqual(results.sort(), [false, true]);
       const after = await store.keyById(row.id);
-      assert.deepEqual([after?.tier, after?.basis, after?.limit, after?.lifetimePeriod, after?.planRev], ['claimed', 'lifetime', 200, 'lifetime:x', 1]);
+      assert.deepEqual(
+        [after?.tier, after?.basis, after?.limit, after?.lifetimePeriod, after?.planRev],
+        ['claimed', 'lifetime', 200, 'lifetime:x', 1],
+      );
     });
 
     test('a plan change keeps, and later clears, the exact plan to fall back to', async () => {
       const row = newKeyRow({ tier: 'claimed', basis: 'lifetime', limit: 200, lifetimePeriod: 'lifetime:1' });
       await store.insertKey(row);
       assert.equal((await store.keyById(row.id))?.fallback, null);
-      const fallback = { tier: 'claimed' as const, basis: 'lifetime' as const, limit: 200, lifetimePeriod: 'lifetime:1' };
-      assert.equal(await store.changePlan(row.id, 0, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null, fallback }), true);
+      const fallback = {
+        tier: 'claimed' as const,
+        basis: 'lifetime' as const,
+        limit: 200,
+        lifetimePeriod: 'lifetime:1',
+      };
+      assert.equal(
+        await store.changePlan(row.id, 0, {
+          tier: 'pro',
+          basis: 'monthly',
+          limit: 10_000,
+          lifetimePeriod: null,
+          fallback,
+        }),
+        true,
+      );
       assert.deepEqual((await store.keyById(row.id))?.fallback, fallback);
-      assert.equal(await store.changePlan(row.id, 1, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null }), true);
+      assert.equal(
+        await store.changePlan(row.id, 1, { tier: 'pro', basis: 'monthly', limit: 10_000, lifetimePeriod: null }),
+        true,
+      );
       assert.deepEqual((await store.keyById(row.id))?.fallback, fallback, 'a change that names no fallback keeps it');
       assert.equal(await store.changePlan(row.id, 2, { ...fallback, fallback: null }), true);
       assert.equal((await store.keyById(row.id))?.fallback, null);
@@ -128,7 +172,10 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
 
     test('a dataset is replaced whole on each import and listed with its provenance', async () => {
       const kind = `kind-${randomUUID()}`;
-      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-01', importedAt: 5, count: 2 }, [{ a: 1 }, { a: 2 }]);
+      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-01', importedAt: 5, count: 2 }, [
+        { a: 1 },
+        { a: 2 },
+      ]);
       await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-15', importedAt: 6, count: 1 }, [{ a: 3 }]);
       const got = await store.getDataset(kind);
       assert.deepEqual(got?.records, [{ a: 3 }]);
@@ -142,20 +189,41 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       assert.equal(await store.checkoutBySession(sessionId), null);
       await store.recordCheckout(sessionId, 'pack_1k', 10);
       await store.recordCheckout(sessionId, 'pro', 11);
-      assert.deepEqual(await store.checkoutBySession(sessionId), { sessionId, product: 'pack_1k', keyId: null, newKey: false, createdAt: 10, completedAt: null });
+      assert.deepEqual(await store.checkoutBySession(sessionId), {
+        sessionId,
+        product: 'pack_1k',
+        keyId: null,
+        newKey: false,
+        createdAt: 10,
+        completedAt: null,
+      });
       const results = await Promise.all([
         store.completeCheckout(sessionId, 'pack_1k', 'key-a', true, 20),
         store.completeCheckout(sessionId, 'pack_1k', 'key-b', false, 21),
       ]);
       assert.deepEqual([...results].sort(), [false, true]);
-      const won = results[0] ? { keyId: 'key-a', newKey: true, completedAt: 20 } : { keyId: 'key-b', newKey: false, completedAt: 21 };
-      assert.deepEqual(await store.checkoutBySession(sessionId), { sessionId, product: 'pack_1k', createdAt: 10, ...won });
+      const won = results[0]
+        ? { keyId: 'key-a', newKey: true, completedAt: 20 }
+        : { keyId: 'key-b', newKey: false, completedAt: 21 };
+      assert.deepEqual(await store.checkoutBySession(sessionId), {
+        sessionId,
+        product: 'pack_1k',
+        createdAt: 10,
+        ...won,
+      });
     });
 
     test('a checkout first seen on completion is recorded with its key', async () => {
       const sessionId = `cs_${randomUUID()}`;
       assert.equal(await store.completeCheckout(sessionId, 'pro', 'key-c', false, 30), true);
-      assert.deepEqual(await store.checkoutBySession(sessionId), { sessionId, product: 'pro', keyId: 'key-c', newKey: false, createdAt: 30, completedAt: 30 });
+      assert.deepEqual(await store.checkoutBySession(sessionId), {
+        sessionId,
+        product: 'pro',
+        keyId: 'key-c',
+        newKey: false,
+        createdAt: 30,
+        completedAt: 30,
+      });
     });
 
     mailboxContract(() => store);

@@ -7,7 +7,13 @@ import { newKeyRow } from './contract.ts';
 
 export function mailboxContract(current: () => Store): void {
   const challenge = (overrides: Partial<Challenge> = {}): Challenge => ({
-    purpose: 'claim', subject: randomUUID(), emailHash: `mail-${randomUUID()}`, codeHash: 'right', createdAt: 1000, expiresAt: 901_000, ...overrides,
+    purpose: 'claim',
+    subject: randomUUID(),
+    emailHash: `mail-${randomUUID()}`,
+    codeHash: 'right',
+    createdAt: 1000,
+    expiresAt: 901_000,
+    ...overrides,
   });
 
   test('the right code is accepted once; a second use finds no challenge', async () => {
@@ -22,7 +28,9 @@ export function mailboxContract(current: () => Store): void {
     const store = current();
     const c = challenge();
     await store.putChallenge(c);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.tryCode(c.purpose, c.subject, c.emailHash, `wrong-${i}`, 2000, 5)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.tryCode(c.purpose, c.subject, c.emailHash, `wrong-${i}`, 2000, 5)),
+    );
     assert.equal(results.filter((r) => r === 'wrong_code').length, 5);
     assert.equal(results.filter((r) => r === 'too_many_attempts').length, 15);
     assert.equal(await store.tryCode(c.purpose, c.subject, c.emailHash, 'right', 2000, 5), 'too_many_attempts');

@@ -34,16 +34,28 @@ if (!url) {
     const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(inSchema(schema))));
     await Promise.all(stores.map((s) => s.close()));
     const rows = await admin.unsafe(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
-    assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(
+      rows.map((r) => r.version),
+      MIGRATIONS.map((m) => m.version),
+    );
   });
 
   test('20 parallel wrong codes count 5 attempts; the right code is then refused until a new challenge', async () => {
     const store = await openPostgresStore(inSchema(newSchema()));
     after(() => store.close());
     const now = Date.now();
-    const challenge = { purpose: 'claim' as const, subject: 'key-1', emailHash: 'mail-1', codeHash: 'right', createdAt: now, expiresAt: now + 900_000 };
+    const challenge = {
+      purpose: 'claim' as const,
+      subject: 'key-1',
+      emailHash: 'mail-1',
+      codeHash: 'right',
+      createdAt: now,
+      expiresAt: now + 900_000,
+    };
     await store.putChallenge(challenge);
-    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => store.tryCode('claim', 'key-1', 'mail-1', `wrong-${i}`, now, 5)));
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.tryCode('claim', 'key-1', 'mail-1', `wrong-${i}`, now, 5)),
+    );
     assert.equal(guesses.filter((g) => g === 'wrong_code').length, 5);
     assert.equal(guesses.filter((g) => g === 'too_many_attempts').length, 15);
     assert.equal(await store.tryCode('claim', 'key-1', 'mail-1', 'right', now, 5), 'too_many_attempts');

@@ -34,13 +34,24 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {}): Promise<TestService> {
+export async function startService(
+  opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {},
+): Promise<TestService> {
   const clock = opts.clock ?? testClock();
-  const config = readConfig({ MOD97_DATABASE_URL: opts.databaseUrl ?? 'sqlite::memory:', MOD97_LOG_LEVEL: 'info', ...opts.env });
+  const config = readConfig({
+    MOD97_DATABASE_URL: opts.databaseUrl ?? 'sqlite::memory:',
+    MOD97_LOG_LEVEL: 'info',
+    ...opts.env,
+  });
   const store = await openStore(config.databaseUrl);
   const services = await buildServices(config, store, clock);
   const logs: string[] = [];
-  const logStream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const logStream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const app = await buildApp(services, { logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

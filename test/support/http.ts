@@ -32,20 +32,24 @@ export function call(baseUrl: string, path: string, opts: CallOptions = {}): Pro
   if (payload) headers['content-length'] = String(payload.length);
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: opts.method ?? (payload ? 'POST' : 'GET'), headers, localAddress: opts.from, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          /* not JSON: keep the text */
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: opts.method ?? (payload ? 'POST' : 'GET'), headers, localAddress: opts.from, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            /* not JSON: keep the text */
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
+        });
+      },
+    );
     req.on('error', reject);
     if (payload) req.write(payload);
     req.end();

@@ -19,12 +19,21 @@ export interface BlzRecord {
 export const bundesbankBlz: Importer = {
   kind: 'bundesbank-blz',
   title: 'Deutsche Bundesbank Bankleitzahlendatei (German BLZ)',
-  defaultUrls: ['https://www.bundesbank.de/resource/blob/602632/931479c71c7da90686c23b941148d83b/mL/blz-aktuell-txt-data.txt'],
+  defaultUrls: [
+    'https://www.bundesbank.de/resource/blob/602632/931479c71c7da90686c23b941148d83b/mL/blz-aktuell-txt-data.txt',
+  ],
   parse(input): ParsedDataset<BlzRecord> {
     const text = decodeText(input.bytes);
-    const records = text.startsWith('"Bankleitzahl"') || text.startsWith('Bankleitzahl') ? fromCsv(text) : fromFixedWidth(text);
-    if (records.length === 0) throw new ImportError(`${input.name} is not a Bundesbank BLZ file (no records with Merkmal 1)`);
-    const dated = resolveAsOf(input, null, dateInName(input.name), 'the BLZ file carries no date (the Bundesbank states its validity period on the download page)');
+    const records =
+      text.startsWith('"Bankleitzahl"') || text.startsWith('Bankleitzahl') ? fromCsv(text) : fromFixedWidth(text);
+    if (records.length === 0)
+      throw new ImportError(`${input.name} is not a Bundesbank BLZ file (no records with Merkmal 1)`);
+    const dated = resolveAsOf(
+      input,
+      null,
+      dateInName(input.name),
+      'the BLZ file carries no date (the Bundesbank states its validity period on the download page)',
+    );
     return { kind: 'bundesbank-blz', source: 'Deutsche Bundesbank Bankleitzahlendatei', ...dated, records };
   },
 };
@@ -35,7 +44,13 @@ function fromFixedWidth(text: string): BlzRecord[] {
     if (line.length < 168 || !/^\d{8}[12]/.test(line)) continue;
     if (line[8] !== '1') continue;
     const bic = line.slice(139, 150).trim();
-    records.push({ blz: line.slice(0, 8), name: line.slice(9, 67).trim(), postcode: line.slice(67, 72).trim(), city: line.slice(72, 107).trim(), bic: bic || null });
+    records.push({
+      blz: line.slice(0, 8),
+      name: line.slice(9, 67).trim(),
+      postcode: line.slice(67, 72).trim(),
+      city: line.slice(72, 107).trim(),
+      bic: bic || null,
+    });
   }
   return records;
 }
@@ -43,5 +58,11 @@ function fromFixedWidth(text: string): BlzRecord[] {
 function fromCsv(text: string): BlzRecord[] {
   return byHeader(parseDelimited(text, ';'))
     .filter((r) => r['Merkmal'] === '1' && /^\d{8}$/.test(r['Bankleitzahl'] ?? ''))
-    .map((r) => ({ blz: r['Bankleitzahl']!, name: r['Bezeichnung'] ?? '', postcode: r['PLZ'] ?? '', city: r['Ort'] ?? '', bic: r['BIC'] || null }));
+    .map((r) => ({
+      blz: r['Bankleitzahl']!,
+      name: r['Bezeichnung'] ?? '',
+      postcode: r['PLZ'] ?? '',
+      city: r['Ort'] ?? '',
+      bic: r['BIC'] || null,
+    }));
 }

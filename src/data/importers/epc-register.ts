@@ -21,7 +21,8 @@ function schemeOf(input: ImportInput): SepaScheme {
     throw new ImportError(`unknown EPC scheme "${input.scheme}" (one of ${SEPA_SCHEMES.join(', ')})`);
   }
   const found = NAME_PATTERNS.find(([pattern]) => pattern.test(input.name));
-  if (!found) throw new ImportError(`cannot tell the EPC scheme of ${input.name}: pass --scheme ${SEPA_SCHEMES.join('|')}`);
+  if (!found)
+    throw new ImportError(`cannot tell the EPC scheme of ${input.name}: pass --scheme ${SEPA_SCHEMES.join('|')}`);
   return found[1];
 }
 

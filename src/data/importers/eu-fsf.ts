@@ -20,11 +20,15 @@ function isoDate(value: string | undefined): string | null {
 export const euFsf: Importer = {
   kind: 'eu-fsf',
   title: 'EU consolidated financial sanctions list (FSF CSV, entities with a BIC)',
-  defaultUrls: ['https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw'],
+  defaultUrls: [
+    'https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw',
+  ],
   parse(input): ParsedDataset<SanctionRecord> {
     const rows = byHeader(parseDelimited(decodeText(input.bytes), ';'));
     if (rows.length === 0 || !('Entity_LogicalId' in rows[0]!) || !('Identification_Number' in rows[0]!)) {
-      throw new ImportError(`${input.name} is not an EU FSF CSV (needs Entity_LogicalId and Identification_Number columns)`);
+      throw new ImportError(
+        `${input.name} is not an EU FSF CSV (needs Entity_LogicalId and Identification_Number columns)`,
+      );
     }
     const names = new Map<string, string>();
     const found = new Map<string, SanctionRecord>();
@@ -35,10 +39,20 @@ export const euFsf: Importer = {
       const number = (r['Identification_Number'] ?? '').replace(/\s+/g, '').toUpperCase();
       if (!/swift|bic/i.test(type) || !BIC.test(number)) continue;
       const programme = r['Entity_Regulation_Programme'];
-      found.set(`${id}:${number}`, { bic: number, name: id, programs: programme ? [programme] : [], reference: `EU FSF ${r['Entity_EU_ReferenceNumber'] || `entity ${id}`}` });
+      found.set(`${id}:${number}`, {
+        bic: number,
+        name: id,
+        programs: programme ? [programme] : [],
+        reference: `EU FSF ${r['Entity_EU_ReferenceNumber'] || `entity ${id}`}`,
+      });
     }
     const records = [...found.values()].map((r) => ({ ...r, name: names.get(r.name) ?? '' }));
-    const dated = resolveAsOf(input, isoDate(rows[0]!['fileGenerationDate']), dateInName(input.name), 'its fileGenerationDate column is empty');
+    const dated = resolveAsOf(
+      input,
+      isoDate(rows[0]!['fileGenerationDate']),
+      dateInName(input.name),
+      'its fileGenerationDate column is empty',
+    );
     return { kind: 'eu-fsf', source: 'EU consolidated financial sanctions list (FSF)', ...dated, records };
   },
 };

@@ -18,7 +18,12 @@ export const gleifBicLei: Importer = {
       .filter((r) => /^[A-Z0-9]{20}$/.test(r['LEI']!) && /^[A-Z0-9]{8}([A-Z0-9]{3})?$/.test(r['BIC']!))
       .map((r) => ({ bic: r['BIC']!, lei: r['LEI']! }));
     const fromName = dateInName(file?.name ?? '') ?? dateInName(input.name);
-    const dated = resolveAsOf(input, null, fromName, 'the BIC-LEI CSV carries no date (GLEIF dates it in the file name)');
+    const dated = resolveAsOf(
+      input,
+      null,
+      fromName,
+      'the BIC-LEI CSV carries no date (GLEIF dates it in the file name)',
+    );
     return { kind: 'gleif-bic-lei', source: 'GLEIF BIC-to-LEI relationship file', ...dated, records };
   },
 };

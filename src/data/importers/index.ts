@@ -16,7 +16,8 @@ export const IMPORTERS: readonly Importer[] = [sixBankmaster, bundesbankBlz, epc
 
 export function importerFor(kind: string): Importer {
   const importer = IMPORTERS.find((i) => i.kind === kind);
-  if (!importer) throw new ImportError(`unknown data kind "${kind}" (one of ${IMPORTERS.map((i) => i.kind).join(', ')})`);
+  if (!importer)
+    throw new ImportError(`unknown data kind "${kind}" (one of ${IMPORTERS.map((i) => i.kind).join(', ')})`);
   return importer;
 }
 
@@ -24,9 +25,17 @@ export function importerFor(kind: string): Importer {
  * Parses one publisher file and stores it as a whole dataset, replacing the previous one. The
  * returned source is the stored one (with its caveat when only the download dates it).
  */
-export async function importFile(store: DatasetStore, kind: string, input: ImportInput, now: number): Promise<ParsedDataset<unknown>> {
+export async function importFile(
+  store: DatasetStore,
+  kind: string,
+  input: ImportInput,
+  now: number,
+): Promise<ParsedDataset<unknown>> {
   const parsed = importerFor(kind).parse(input);
   const source = storedSource(parsed);
-  await store.putDataset({ kind: parsed.kind, source, asOf: parsed.asOf, importedAt: now, count: parsed.records.length }, parsed.records);
+  await store.putDataset(
+    { kind: parsed.kind, source, asOf: parsed.asOf, importedAt: now, count: parsed.records.length },
+    parsed.records,
+  );
   return { ...parsed, source };
 }

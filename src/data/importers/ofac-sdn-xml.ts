@@ -31,7 +31,10 @@ const local = (tag: string): string => tag.slice(tag.indexOf(':') + 1);
  *   Profile / Feature FeatureTypeID / FeatureVersion / VersionDetail (the BIC)
  *   SanctionsEntry ProfileID / SanctionsMeasure SanctionsTypeID / Comment (the program)
  */
-export function readSdnAdvancedXml(bytes: Uint8Array, fileName: string): { issued: string | null; records: SanctionRecord[] } {
+export function readSdnAdvancedXml(
+  bytes: Uint8Array,
+  fileName: string,
+): { issued: string | null; records: SanctionRecord[] } {
   const swiftTypes = new Set<string>();
   let programType: string | null = null;
   const issued: Record<string, string> = {};
@@ -60,7 +63,8 @@ export function readSdnAdvancedXml(bytes: Uint8Array, fileName: string): { issue
     const name = local(node.name);
     const a = node.attributes as Record<string, string>;
     const parent = path.at(-1);
-    if (!parent && name !== 'Sanctions') throw new ImportError(`${fileName} is not OFAC sdn_advanced.xml (its root is <${name}>, not <Sanctions>)`);
+    if (!parent && name !== 'Sanctions')
+      throw new ImportError(`${fileName} is not OFAC sdn_advanced.xml (its root is <${name}>, not <Sanctions>)`);
     if (parent === 'DateOfIssue' || name === 'FeatureType' || name === 'SanctionsType') text = '';
     if (name === 'FeatureType' || name === 'SanctionsType') refId = a.ID ?? '';
     else if (name === 'DistinctParty') partyRef = a.FixedRef ?? '';
@@ -100,12 +104,21 @@ export function readSdnAdvancedXml(bytes: Uint8Array, fileName: string): { issue
   };
 
   const decoder = new TextDecoder('utf-8');
-  for (let i = 0; i < bytes.length; i += CHUNK_BYTES) parser.write(decoder.decode(bytes.subarray(i, i + CHUNK_BYTES), { stream: true }));
+  for (let i = 0; i < bytes.length; i += CHUNK_BYTES)
+    parser.write(decoder.decode(bytes.subarray(i, i + CHUNK_BYTES), { stream: true }));
   parser.write(decoder.decode()).close();
-  if (swiftTypes.size === 0) throw new ImportError(`${fileName} names no SWIFT/BIC feature type in its reference values: not OFAC sdn_advanced.xml`);
+  if (swiftTypes.size === 0)
+    throw new ImportError(
+      `${fileName} names no SWIFT/BIC feature type in its reference values: not OFAC sdn_advanced.xml`,
+    );
 
   const records = [...parties].flatMap(([id, p]) =>
-    p.bics.map((bic) => ({ bic, name: p.name ?? '', programs: [...(programs.get(id) ?? [])], reference: `OFAC SDN ent_num ${p.ref}` })),
+    p.bics.map((bic) => ({
+      bic,
+      name: p.name ?? '',
+      programs: [...(programs.get(id) ?? [])],
+      reference: `OFAC SDN ent_num ${p.ref}`,
+    })),
   );
   const { Year: y, Month: m, Day: d } = issued;
   const date = y && m && d ? `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}` : null;

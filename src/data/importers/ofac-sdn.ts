@@ -19,7 +19,9 @@ function looksLikeXml(bytes: Uint8Array): boolean {
 function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
   const rows = parseDelimited(decodeText(input.bytes), ',');
   if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0]!.trim()))) {
-    throw new ImportError(`${input.name} is not OFAC sdn.csv (rows of 12 fields starting with ent_num) nor sdn_advanced.xml`);
+    throw new ImportError(
+      `${input.name} is not OFAC sdn.csv (rows of 12 fields starting with ent_num) nor sdn_advanced.xml`,
+    );
   }
   const records: SanctionRecord[] = [];
   for (const r of rows) {
@@ -27,7 +29,11 @@ function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
       records.push({
         bic: bic!,
         name: r[1]!.trim(),
-        programs: r[3]!.replace(/^\[|\]$/g, '').split(/\]\s*\[/).map((p) => p.trim()).filter((p) => p && p !== '-0-'),
+        programs: r[3]!
+          .replace(/^\[|\]$/g, '')
+          .split(/\]\s*\[/)
+          .map((p) => p.trim())
+          .filter((p) => p && p !== '-0-'),
         reference: `OFAC SDN ent_num ${r[0]!.trim()}`,
       });
     }

@@ -10,7 +10,7 @@ export const sixBankmaster: Importer = {
   defaultUrls: ['https://api.six-group.com/api/epcd/bankmaster/v3/bankmaster_V3.csv'],
   parse(input) {
     const [header, ...rows] = parseDelimited(decodeText(input.bytes), ';');
-    if (!header || header[0] !== 'IID/QR-IID' || header[14] !== 'BIC') {
+    if (header?.[0] !== 'IID/QR-IID' || header[14] !== 'BIC') {
       throw new ImportError(`${input.name} is not a SIX BankMaster V3 CSV (first column must be "IID/QR-IID")`);
     }
     const records = rows.map(clearingFromSixV3).filter((r): r is ClearingRecord => r !== null);
@@ -18,7 +18,10 @@ export const sixBankmaster: Importer = {
     const stamp = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})/.exec(header[21] ?? '');
     const created = stamp ? ` created ${stamp[1]}-${stamp[2]}-${stamp[3]} ${stamp[4]}:${stamp[5]}` : '';
     // every row carries its "Valid on" day; the newest one dates the file as a whole
-    const validOn = records.reduce<string | null>((max, r) => (r.valid_on && (!max || r.valid_on > max) ? r.valid_on : max), null);
+    const validOn = records.reduce<string | null>(
+      (max, r) => (r.valid_on && (!max || r.valid_on > max) ? r.valid_on : max),
+      null,
+    );
     const dated = resolveAsOf(input, validOn, null, 'no row has a "Valid on" date');
     return { kind: 'six-bankmaster', source: `SIX BankMaster V3${created}`, ...dated, records };
   },

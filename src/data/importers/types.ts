@@ -34,7 +34,12 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
  * `--as-of`, then a date in the publisher's file name, then (data update only) the download.
  * `what` names the format in the error, e.g. "OFAC sdn.csv carries no date".
  */
-export function resolveAsOf(input: ImportInput, fromFormat: string | null, fromName: string | null, what: string): { asOf: string; asOfBasis: AsOfBasis } {
+export function resolveAsOf(
+  input: ImportInput,
+  fromFormat: string | null,
+  fromName: string | null,
+  what: string,
+): { asOf: string; asOfBasis: AsOfBasis } {
   const candidates: [string | null | undefined, AsOfBasis][] = [
     [fromFormat, 'file'],
     [input.asOf, 'operator'],
@@ -44,7 +49,9 @@ export function resolveAsOf(input: ImportInput, fromFormat: string | null, fromN
   for (const [date, basis] of candidates) {
     if (date && ISO_DATE.test(date)) return { asOf: date, asOfBasis: basis };
   }
-  throw new ImportError(`cannot tell the date of ${input.name}: ${what}; pass --as-of YYYY-MM-DD (the day the publisher issued the file)`);
+  throw new ImportError(
+    `cannot tell the date of ${input.name}: ${what}; pass --as-of YYYY-MM-DD (the day the publisher issued the file)`,
+  );
 }
 
 /** How a dataset's as_of was found, in words (CLI output and stored caveats). */
@@ -66,4 +73,5 @@ export function storedSource(parsed: ParsedDataset<unknown>): string {
 }
 
 /** The caveat of a stored source name, or null when the dataset is dated by its file or operator. */
-export const downloadDateNote = (source: string): string | null => /\[(as_of is the [^\]]+)\]$/.exec(source)?.[1] ?? null;
+export const downloadDateNote = (source: string): string | null =>
+  /\[(as_of is the [^\]]+)\]$/.exec(source)?.[1] ?? null;

@@ -15,7 +15,10 @@ export const modeOf = (product: CardProduct): Stripe.Checkout.SessionCreateParam
   product === 'pro' ? 'subscription' : 'payment';
 
 /** A configured Stripe price when there is one, else the catalogue price inline. */
-export function lineItem(product: CardProduct, prices: StripeSettings['prices']): Stripe.Checkout.SessionCreateParams.LineItem {
+export function lineItem(
+  product: CardProduct,
+  prices: StripeSettings['prices'],
+): Stripe.Checkout.SessionCreateParams.LineItem {
   const price = prices[product];
   if (price) return { price, quantity: 1 };
   if (product === 'pro') {
@@ -25,7 +28,10 @@ export function lineItem(product: CardProduct, prices: StripeSettings['prices'])
         currency: 'usd',
         unit_amount: PRO_PRICE_USD_PER_MONTH * 100,
         recurring: { interval: 'month' },
-        product_data: { name: 'mod97 Pro', description: '10,000 requests a month on every endpoint, no attribution. Cancel at any time.' },
+        product_data: {
+          name: 'mod97 Pro',
+          description: '10,000 requests a month on every endpoint, no attribution. Cancel at any time.',
+        },
       },
     };
   }
@@ -35,7 +41,10 @@ export function lineItem(product: CardProduct, prices: StripeSettings['prices'])
     price_data: {
       currency: 'usd',
       unit_amount: Math.round(pack.priceUsd * 100),
-      product_data: { name: `mod97 ${pack.pack} credits`, description: `${pack.credits.toLocaleString('en-US')} requests on a new key; credits never expire.` },
+      product_data: {
+        name: `mod97 ${pack.pack} credits`,
+        description: `${pack.credits.toLocaleString('en-US')} requests on a new key; credits never expire.`,
+      },
     },
   };
 }

@@ -23,10 +23,17 @@ export interface CheckoutCreated {
 export function purchaseMetadata(product: CardProduct, presented: KeyRow | null): Record<string, string> {
   if (product === 'pro') {
     if (presented?.tier === 'pro') {
-      throw new DomainError('already_subscribed', 'This key already has Pro. Manage or cancel the subscription from the receipt Stripe mailed you.');
+      throw new DomainError(
+        'already_subscribed',
+        'This key already has Pro. Manage or cancel the subscription from the receipt Stripe mailed you.',
+      );
     }
     const upgrade = presented !== null && FREE_TIERS.has(presented.tier);
-    return { mod97_product: product, mod97_key_id: upgrade ? presented.id : randomUUID(), mod97_new_key: upgrade ? '0' : '1' };
+    return {
+      mod97_product: product,
+      mod97_key_id: upgrade ? presented.id : randomUUID(),
+      mod97_new_key: upgrade ? '0' : '1',
+    };
   }
   return {
     mod97_product: product,
@@ -36,7 +43,11 @@ export function purchaseMetadata(product: CardProduct, presented: KeyRow | null)
   };
 }
 
-export async function createCheckout(ctx: CardContext, product: CardProduct, presented: KeyRow | null): Promise<CheckoutCreated> {
+export async function createCheckout(
+  ctx: CardContext,
+  product: CardProduct,
+  presented: KeyRow | null,
+): Promise<CheckoutCreated> {
   const metadata = purchaseMetadata(product, presented);
   const base = ctx.config.publicUrl;
   const params: Stripe.Checkout.SessionCreateParams = {
@@ -52,9 +63,19 @@ export async function createCheckout(ctx: CardContext, product: CardProduct, pre
   try {
     session = await ctx.stripe.checkout.sessions.create(params);
   } catch (err) {
-    throw Object.assign(new DomainError('payments_unavailable', 'The card payment provider could not start a checkout; nothing was charged. Try again shortly.'), { cause: err });
+    throw Object.assign(
+      new DomainError(
+        'payments_unavailable',
+        'The card payment provider could not start a checkout; nothing was charged. Try again shortly.',
+      ),
+      { cause: err },
+    );
   }
-  if (!session.url) throw new DomainError('payments_unavailable', 'The card payment provider returned no checkout page; nothing was charged.');
+  if (!session.url)
+    throw new DomainError(
+      'payments_unavailable',
+      'The card payment provider returned no checkout page; nothing was charged.',
+    );
   await ctx.store.recordCheckout(session.id, product, ctx.clock());
   return {
     checkout_url: session.url,

@@ -30,11 +30,19 @@ export function readStripeConfig(env: Record<string, string | undefined>): Strip
     const id = env[PRICE_VARIABLES[product]]?.trim();
     if (!id) continue;
     if (!id.startsWith('price_')) {
-      throw new DomainError('invalid_config', `${PRICE_VARIABLES[product]} must be a Stripe price id (price_...), got "${id}"`);
+      throw new DomainError(
+        'invalid_config',
+        `${PRICE_VARIABLES[product]} must be a Stripe price id (price_...), got "${id}"`,
+      );
     }
     prices[product] = id;
   }
-  return { secretKey, webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null, prices, api: readApiBase(env.STRIPE_API_BASE) };
+  return {
+    secretKey,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null,
+    prices,
+    api: readApiBase(env.STRIPE_API_BASE),
+  };
 }
 
 function readApiBase(value: string | undefined): StripeSettings['api'] {
@@ -43,7 +51,10 @@ function readApiBase(value: string | undefined): StripeSettings['api'] {
   try {
     url = new URL(value);
   } catch {
-    throw new DomainError('invalid_config', `STRIPE_API_BASE must be a URL such as http://127.0.0.1:12111, got "${value}"`);
+    throw new DomainError(
+      'invalid_config',
+      `STRIPE_API_BASE must be a URL such as http://127.0.0.1:12111, got "${value}"`,
+    );
   }
   const protocol = url.protocol.replace(':', '');
   if (protocol !== 'http' && protocol !== 'https') {

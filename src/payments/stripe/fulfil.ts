@@ -31,13 +31,17 @@ export class CardFulfilment {
 
   /** SPEC section 3: a pack bought while presenting an anonymous key claims it, 200 once, counted from 0. */
   claimByPack(keyId: string): Promise<boolean> {
-    return this.changeIf(keyId, (key) => key.tier !== 'anonymous' ? null : {
-      tier: 'claimed',
-      basis: 'lifetime',
-      limit: LIMITS.paidClaimLifetime,
-      lifetimePeriod: `lifetime:${this.clock()}`,
-      alertBorn: false,
-    });
+    return this.changeIf(keyId, (key) =>
+      key.tier !== 'anonymous'
+        ? null
+        : {
+            tier: 'claimed',
+            basis: 'lifetime',
+            limit: LIMITS.paidClaimLifetime,
+            lifetimePeriod: `lifetime:${this.clock()}`,
+            alertBorn: false,
+          },
+    );
   }
 
   /** Pro on a free key, remembering its plan to fall back to. A Pro key only takes a newer subscription id. */
@@ -58,15 +62,21 @@ export class CardFulfilment {
   endPro(keyId: string, subscriptionId: string, final: boolean): Promise<boolean> {
     return this.changeIf(keyId, (key) => {
       if (key.tier !== 'pro' || key.subscriptionId !== subscriptionId) return null;
-      const back = key.fallback && FREE_TIERS.has(key.fallback.tier) ? key.fallback : { tier: 'anonymous' as const, ...PLAN.anonymous, lifetimePeriod: null };
+      const back =
+        key.fallback && FREE_TIERS.has(key.fallback.tier)
+          ? key.fallback
+          : { tier: 'anonymous' as const, ...PLAN.anonymous, lifetimePeriod: null };
       return { ...back, fallback: null, subscriptionId: final ? null : subscriptionId };
     });
   }
 
   /** An unpaid subscription paid again: Pro comes back to the key it left. */
   resumePro(keyId: string, subscriptionId: string): Promise<boolean> {
-    return this.changeIf(keyId, (key) => key.tier === 'pro' || key.subscriptionId !== subscriptionId || !FREE_TIERS.has(key.tier) ? null
-      : { ...proPlan(), fallback: planOf(key), subscriptionId });
+    return this.changeIf(keyId, (key) =>
+      key.tier === 'pro' || key.subscriptionId !== subscriptionId || !FREE_TIERS.has(key.tier)
+        ? null
+        : { ...proPlan(), fallback: planOf(key), subscriptionId },
+    );
   }
 
   /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
@@ -84,4 +94,9 @@ export class CardFulfilment {
 
 const proPlan = (): PlanChange & { tier: Tier } => ({ tier: 'pro', ...PLAN.pro, lifetimePeriod: null });
 
-const planOf = (key: KeyRow): FallbackPlan => ({ tier: key.tier, basis: key.basis, limit: key.limit, lifetimePeriod: key.lifetimePeriod });
+const planOf = (key: KeyRow): FallbackPlan => ({
+  tier: key.tier,
+  basis: key.basis,
+  limit: key.limit,
+  lifetimePeriod: key.lifetimePeriod,
+});

@@ -15,15 +15,25 @@ export interface WebhookReceipt {
 
 const once = (scope: string, subject: string): CounterRef => ({ scope, subject, period: 'once' });
 
-export async function receiveWebhook(ctx: CardContext, raw: Buffer, signature: string | undefined): Promise<WebhookReceipt> {
+export async function receiveWebhook(
+  ctx: CardContext,
+  raw: Buffer,
+  signature: string | undefined,
+): Promise<WebhookReceipt> {
   if (!ctx.settings.webhookSecret) {
-    throw new DomainError('card_payments_unavailable', 'Card webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).');
+    throw new DomainError(
+      'card_payments_unavailable',
+      'Card webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).',
+    );
   }
   let event: Stripe.Event;
   try {
     event = ctx.stripe.webhooks.constructEvent(raw, signature ?? '', ctx.settings.webhookSecret);
   } catch {
-    throw new DomainError('invalid_signature', 'The Stripe-Signature header does not match this body and the webhook secret (or is too old).');
+    throw new DomainError(
+      'invalid_signature',
+      'The Stripe-Signature header does not match this body and the webhook secret (or is too old).',
+    );
   }
   const seen = once('stripe_event', event.id);
   if ((await ctx.store.admit(seen, 1, 1)) === null) return { received: true, duplicate: true };
@@ -80,7 +90,11 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
 }
 
 /** Pro follows its subscription: ended or unpaid falls back, paid again comes back. */
-async function subscriptionChanged(ctx: CardContext, subscription: Stripe.Subscription, status: Stripe.Subscription.Status): Promise<void> {
+async function subscriptionChanged(
+  ctx: CardContext,
+  subscription: Stripe.Subscription,
+  status: Stripe.Subscription.Status,
+): Promise<void> {
   const keyId = subscription.metadata?.mod97_key_id;
   if (!keyId) return;
   if (status === 'canceled' || status === 'incomplete_expired') await ctx.fulfil.endPro(keyId, subscription.id, true);

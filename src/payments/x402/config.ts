@@ -45,9 +45,18 @@ export function readX402Config(env: Record<string, string | undefined>): X402Con
   const assetName = env.MOD97_X402_ASSET_NAME?.trim() || (sameToken ? known.name : '');
   const assetVersion = env.MOD97_X402_ASSET_VERSION?.trim() || (sameToken ? known.version : '');
   if (!assetName || !assetVersion) {
-    throw invalid('MOD97_X402_ASSET_NAME and MOD97_X402_ASSET_VERSION are required for a token other than the network\'s USDC');
+    throw invalid(
+      "MOD97_X402_ASSET_NAME and MOD97_X402_ASSET_VERSION are required for a token other than the network's USDC",
+    );
   }
-  return { facilitatorUrl: facilitatorUrl.replace(/\/+$/, ''), payTo: payTo as Address, network, asset: asset as Address, assetName, assetVersion };
+  return {
+    facilitatorUrl: facilitatorUrl.replace(/\/+$/, ''),
+    payTo: payTo as Address,
+    network,
+    asset: asset as Address,
+    assetName,
+    assetVersion,
+  };
 }
 
 function knownUsdc(network: Caip2): { asset: string; name: string; version: string } | null {

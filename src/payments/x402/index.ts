@@ -2,4 +2,12 @@
 export { readX402Config, type X402Config } from './config.ts';
 export { createX402Rail, usdToMicros, type RailDeps, type X402Rail } from './rail.ts';
 export { x402Plugin, type X402PluginOptions } from './plugin.ts';
-export type { PaymentRecord, PaymentRequiredHeader, PaymentStore, Quote, SettleOutcome, VerifiedPayment, VerifyOutcome } from './types.ts';
+export type {
+  PaymentRecord,
+  PaymentRequiredHeader,
+  PaymentStore,
+  Quote,
+  SettleOutcome,
+  VerifiedPayment,
+  VerifyOutcome,
+} from './types.ts';

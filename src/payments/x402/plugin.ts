@@ -46,7 +46,10 @@ const MESSAGES: Record<string, string> = {
   settlement_failed: 'The payment could not be settled, so the result is withheld. Sign a new payment and retry.',
 };
 
-const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUrl, keyIdOf, optionsFor, onSettled }) => {
+const x402: FastifyPluginAsync<X402PluginOptions> = async (
+  app,
+  { rail, publicUrl, keyIdOf, optionsFor, onSettled },
+) => {
   app.decorateRequest('x402Payment', null);
 
   const quoteOf = (req: FastifyRequest): Quote | null => {
@@ -54,9 +57,21 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     return price ? { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0] } : null;
   };
 
-  const refuse = async (req: FastifyRequest, reply: FastifyReply, status: number, reason: string, quote: Quote, required: PaymentRequiredHeader | null) => {
+  const refuse = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    reason: string,
+    quote: Quote,
+    required: PaymentRequiredHeader | null,
+  ) => {
     if (required) reply.header(required.headerName, required.headerValue);
-    if (status !== 402) return { error: 'payments_unavailable', message: 'Payments are unavailable; try again later.', cause: { reason } };
+    if (status !== 402)
+      return {
+        error: 'payments_unavailable',
+        message: 'Payments are unavailable; try again later.',
+        cause: { reason },
+      };
     const message = MESSAGES[reason] ?? 'The payment was refused.';
     return { error: 'payment_required', message, cause: { reason }, options: await optionsFor(req, quote.priceUsd) };
   };
@@ -77,7 +92,9 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     if (!quote) return;
     if (!hasPayment(req.headers)) {
       if (req.routeOptions.config.x402Required) {
-        return reply.code(402).send(await refuse(req, reply, 402, 'payment_required', quote, await rail.paymentRequired(quote)));
+        return reply
+          .code(402)
+          .send(await refuse(req, reply, 402, 'payment_required', quote, await rail.paymentRequired(quote)));
       }
       return;
     }
@@ -103,13 +120,28 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (app, { rail, publicUr
     const settled = await rail.settle(payment, keyIdOf?.(req) ?? null);
     if (settled.ok) {
       reply.header(settled.header.name, settled.header.value);
-      if (settled.recordError) req.log.error({ err: settled.recordError, txHash: settled.txHash, payer: settled.payer }, 'x402: a settled payment could not be recorded');
-      await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () => onSettled?.(req, settled));
+      if (settled.recordError)
+        req.log.error(
+          { err: settled.recordError, txHash: settled.txHash, payer: settled.payer },
+          'x402: a settled payment could not be recorded',
+        );
+      await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () =>
+        onSettled?.(req, settled),
+      );
       return payload;
     }
     await logged(req, 'undoing an unsettled call', {}, () => req.routeOptions.config.x402Unsettled?.(req));
     reply.code(402).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify(await refuse(req, reply, 402, settled.reason, payment.quote, await rail.paymentRequired(payment.quote, settled.reason)));
+    return JSON.stringify(
+      await refuse(
+        req,
+        reply,
+        402,
+        settled.reason,
+        payment.quote,
+        await rail.paymentRequired(payment.quote, settled.reason),
+      ),
+    );
   });
 };
 

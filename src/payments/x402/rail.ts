@@ -6,13 +6,30 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, type HTTPAdapter, type HTTPRequestContext } from '@x402/core/http';
-import { HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient } from '@x402/core/server';
+import {
+  decodePaymentRequiredHeader,
+  encodePaymentRequiredHeader,
+  type HTTPAdapter,
+  type HTTPRequestContext,
+} from '@x402/core/http';
+import {
+  HTTPFacilitatorClient,
+  x402HTTPResourceServer,
+  x402ResourceServer,
+  type FacilitatorClient,
+} from '@x402/core/server';
 import type { AssetAmount, PaymentPayload } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import type { Clock } from '../../clock.ts';
 import type { X402Config } from './config.ts';
-import type { PaymentRequiredHeader, PaymentStore, Quote, SettleOutcome, VerifiedPayment, VerifyOutcome } from './types.ts';
+import type {
+  PaymentRequiredHeader,
+  PaymentStore,
+  Quote,
+  SettleOutcome,
+  VerifiedPayment,
+  VerifyOutcome,
+} from './types.ts';
 
 export interface X402Rail {
   readonly config: X402Config;
@@ -53,7 +70,8 @@ function publicReason(error: string | undefined, fallback: string): string {
 /** The signed authorization's identity: the same signature sent twice has the same id. */
 function paymentId(payload: PaymentPayload): string {
   const auth = payload.payload.authorization as { from?: string; nonce?: string } | undefined;
-  if (auth?.from && auth.nonce) return `${payload.accepted.network}:${payload.accepted.asset}:${auth.from}:${auth.nonce}`.toLowerCase();
+  if (auth?.from && auth.nonce)
+    return `${payload.accepted.network}:${payload.accepted.asset}:${auth.from}:${auth.nonce}`.toLowerCase();
   return `sha256:${createHash('sha256').update(JSON.stringify(payload.payload)).digest('hex')}`;
 }
 
@@ -70,15 +88,22 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
     const extra = { name: config.assetName, version: config.assetVersion };
     return { asset: config.asset, amount: String(usdToMicros(ctx.adapter.quote.priceUsd)), extra };
   };
-  const server = new x402ResourceServer(facilitator ?? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 30_000 }))
-    .register(config.network, new ExactEvmScheme());
+  const server = new x402ResourceServer(
+    facilitator ?? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 30_000 }),
+  ).register(config.network, new ExactEvmScheme());
   const http = new x402HTTPResourceServer(server, {
     accepts: { scheme: 'exact', network: config.network, payTo: config.payTo, price: priceOf, maxTimeoutSeconds: 300 },
     mimeType: 'application/json',
   });
   // Fetches what the facilitator supports; retried on the next call if the facilitator was down.
   let ready: Promise<void> | null = null;
-  const initialised = () => (ready ??= http.initialize().catch((err) => ((ready = null), Promise.reject(err))));
+  const initialised = () => {
+    ready ??= http.initialize().catch((err) => {
+      ready = null;
+      throw err;
+    });
+    return ready;
+  };
 
   const processRequest = async (headers: IncomingHttpHeaders, quote: Quote) => {
     await initialised();
@@ -88,7 +113,11 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
 
   const rewrite = (headerValue: string, reason: string): PaymentRequiredHeader => {
     const required = { ...decodePaymentRequiredHeader(headerValue), error: reason };
-    return { headerName: 'PAYMENT-REQUIRED', headerValue: encodePaymentRequiredHeader(required), requirements: required.accepts };
+    return {
+      headerName: 'PAYMENT-REQUIRED',
+      headerValue: encodePaymentRequiredHeader(required),
+      requirements: required.accepts,
+    };
   };
 
   const paymentRequired = async (quote: Quote, reason = 'payment_required') => {
@@ -106,7 +135,7 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
     paymentRequired,
 
     async verify(headers, quote) {
-      let result;
+      let result: Awaited<ReturnType<typeof processRequest>>;
       try {
         result = await processRequest(headers, quote);
       } catch {
@@ -116,21 +145,30 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
         const required = result.response.headers['PAYMENT-REQUIRED'];
         // The header was there but did not decode: x402 then treats the request as unpaid.
         const error = decodePaymentRequiredHeader(required).error;
-        const reason = error === 'Payment required' ? 'malformed_payment' : publicReason(error, 'payment_verification_failed');
+        const reason =
+          error === 'Payment required' ? 'malformed_payment' : publicReason(error, 'payment_verification_failed');
         return { ok: false, reason, unavailable: false, paymentRequired: rewrite(required, reason) };
       }
       if (result.type !== 'payment-verified') throw new Error('x402 rail: every quoted request needs payment');
       const { paymentPayload: payload, paymentRequirements: requirements } = result;
       const id = paymentId(payload);
       if (await store.hasPayment(id)) {
-        return { ok: false, reason: 'payment_already_used', unavailable: false, paymentRequired: await paymentRequired(quote, 'payment_already_used') };
+        return {
+          ok: false,
+          reason: 'payment_already_used',
+          unavailable: false,
+          paymentRequired: await paymentRequired(quote, 'payment_already_used'),
+        };
       }
       const from = (payload.payload.authorization as { from?: string } | undefined)?.from ?? '';
-      return { ok: true, payment: { id, payer: from, amountMicros: Number(requirements.amount), quote, payload, requirements } };
+      return {
+        ok: true,
+        payment: { id, payer: from, amountMicros: Number(requirements.amount), quote, payload, requirements },
+      };
     },
 
     async settle(payment, keyId = null) {
-      let result;
+      let result: Awaited<ReturnType<typeof http.processSettlement>>;
       try {
         await initialised();
         result = await http.processSettlement(payment.payload, payment.requirements);
@@ -142,19 +180,27 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
       const header = { name: 'PAYMENT-RESPONSE' as const, value: result.headers['PAYMENT-RESPONSE'] };
       // The money has moved: a store that fails now must not cost the payer the answer. A replay
       // of the unrecorded payment is still refused, by the chain, whose nonce is spent.
-      const recorded = await store.recordPayment({
-        id: payment.id,
-        network: payment.requirements.network,
-        asset: payment.requirements.asset,
+      const recorded = await store
+        .recordPayment({
+          id: payment.id,
+          network: payment.requirements.network,
+          asset: payment.requirements.asset,
+          payer,
+          payTo: payment.requirements.payTo,
+          amountMicros: payment.amountMicros,
+          txHash: result.transaction,
+          resourceUrl: payment.quote.resourceUrl,
+          keyId,
+          settledAt: clock(),
+        })
+        .catch((recordError: unknown) => ({ recordError }));
+      const settled = {
+        ok: true as const,
+        header,
         payer,
-        payTo: payment.requirements.payTo,
         amountMicros: payment.amountMicros,
         txHash: result.transaction,
-        resourceUrl: payment.quote.resourceUrl,
-        keyId,
-        settledAt: clock(),
-      }).catch((recordError: unknown) => ({ recordError }));
-      const settled = { ok: true as const, header, payer, amountMicros: payment.amountMicros, txHash: result.transaction };
+      };
       if (typeof recorded === 'object') return { ...settled, recordError: recorded.recordError };
       // A facilitator may answer a repeated settle with the first transaction: paid once, served once.
       if (!recorded) return { ok: false, reason: 'payment_already_used' };

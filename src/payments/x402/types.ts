@@ -39,8 +39,12 @@ export type VerifyOutcome =
 
 export type SettleOutcome =
   | {
-    ok: true; header: { name: 'PAYMENT-RESPONSE'; value: string }; payer: string; amountMicros: number; txHash: string;
-    /** The store failed to record a payment that did settle: served all the same, and logged. */
-    recordError?: unknown;
-  }
+      ok: true;
+      header: { name: 'PAYMENT-RESPONSE'; value: string };
+      payer: string;
+      amountMicros: number;
+      txHash: string;
+      /** The store failed to record a payment that did settle: served all the same, and logged. */
+      recordError?: unknown;
+    }
   | { ok: false; reason: string };

@@ -6,20 +6,26 @@ type Raw = Omit<CardCheckout, 'newKey'> & { newKey: number };
 export function pgCheckouts({ sql, idempotent, once }: Pg): CheckoutStore {
   return {
     async recordCheckout(sessionId, product, at) {
-      await idempotent(() => sql`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (${sessionId}, ${product}, ${at}::bigint)
-        ON CONFLICT (session_id) DO NOTHING`);
+      await idempotent(
+        () => sql`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (${sessionId}, ${product}, ${at}::bigint)
+        ON CONFLICT (session_id) DO NOTHING`,
+      );
     },
     // A session the service did not start (created in Stripe's dashboard) is recorded on completion.
     async completeCheckout(sessionId, product, keyId, newKey, at) {
-      const result = await once(() => sql`INSERT INTO card_checkouts (session_id, product, key_id, new_key, created_at, completed_at)
+      const result = await once(
+        () => sql`INSERT INTO card_checkouts (session_id, product, key_id, new_key, created_at, completed_at)
         VALUES (${sessionId}, ${product}, ${keyId}, ${newKey ? 1 : 0}::integer, ${at}::bigint, ${at}::bigint)
         ON CONFLICT (session_id) DO UPDATE SET key_id = excluded.key_id, new_key = excluded.new_key, completed_at = excluded.completed_at
-        WHERE card_checkouts.key_id IS NULL`);
+        WHERE card_checkouts.key_id IS NULL`,
+      );
       return result.count === 1;
     },
     async checkoutBySession(sessionId) {
-      const rows = await idempotent(() => sql<Raw[]>`SELECT session_id AS "sessionId", product, key_id AS "keyId", new_key AS "newKey",
-        created_at AS "createdAt", completed_at AS "completedAt" FROM card_checkouts WHERE session_id = ${sessionId}`);
+      const rows = await idempotent(
+        () => sql<Raw[]>`SELECT session_id AS "sessionId", product, key_id AS "keyId", new_key AS "newKey",
+        created_at AS "createdAt", completed_at AS "completedAt" FROM card_checkouts WHERE session_id = ${sessionId}`,
+      );
       return rows.length ? { ...rows[0], newKey: rows[0].newKey === 1 } : null;
     },
   };

@@ -83,7 +83,9 @@ async function migrate(sql: Sql, schema: string | null): Promise<void> {
     await tx`SELECT pg_advisory_xact_lock(hashtext(${`mod97:migrate:${schema ?? 'public'}`}))`;
     if (schema) await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
-    const applied = new Set((await tx<{ version: number }[]>`SELECT version FROM schema_migrations`).map((r) => r.version));
+    const applied = new Set(
+      (await tx<{ version: number }[]>`SELECT version FROM schema_migrations`).map((r) => r.version),
+    );
     for (const m of MIGRATIONS) {
       if (applied.has(m.version)) continue;
       await tx.unsafe(m.sql);

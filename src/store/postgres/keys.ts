@@ -6,13 +6,17 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
   const cols = sql.unsafe(KEY_COLUMNS);
   return {
     async insertKey(key: NewKey) {
-      await once(() => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
+      await once(
+        () => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
         email_hash, network, created_at, alert_born, alert_id) VALUES (${key.id}, ${key.keyHash}, ${key.keyPrefix}, ${key.tier},
         ${key.basis}, ${key.limit}::bigint, ${key.lifetimePeriod}, ${key.emailHash}, ${key.network},
-        ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer, ${key.alertId ?? null}::bigint)`);
+        ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer, ${key.alertId ?? null}::bigint)`,
+      );
     },
     async keyByHash(keyHash) {
-      const rows = await idempotent(() => sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`);
+      const rows = await idempotent(
+        () => sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`,
+      );
       return toKeyRow(rows[0]);
     },
     async keyById(id) {
@@ -20,8 +24,10 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       return toKeyRow(rows[0]);
     },
     async rotateKey(id, oldHash, newHash, newPrefix) {
-      const result = await once(() => sql`UPDATE api_keys SET key_hash = ${newHash}, key_prefix = ${newPrefix}
-        WHERE id = ${id} AND key_hash = ${oldHash} AND revoked_at IS NULL`);
+      const result = await once(
+        () => sql`UPDATE api_keys SET key_hash = ${newHash}, key_prefix = ${newPrefix}
+        WHERE id = ${id} AND key_hash = ${oldHash} AND revoked_at IS NULL`,
+      );
       return result.count === 1;
     },
     async changePlan(id, expectedRev, change: PlanChange) {
@@ -29,7 +35,8 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       const fallback = change.fallback ?? null;
       const setSubscription = 'subscriptionId' in change;
       const alertBorn = change.alertBorn === undefined ? null : change.alertBorn ? 1 : 0;
-      const result = await once(() => sql`UPDATE api_keys SET tier = ${change.tier}, basis = ${change.basis},
+      const result = await once(
+        () => sql`UPDATE api_keys SET tier = ${change.tier}, basis = ${change.basis},
         cap = ${change.limit}::bigint, lifetime_period = ${change.lifetimePeriod},
         email_hash = COALESCE(${change.emailHash ?? null}::text, email_hash),
         fallback_tier = CASE WHEN ${setFallback}::boolean THEN ${fallback?.tier ?? null}::text ELSE fallback_tier END,
@@ -38,15 +45,20 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
         fallback_lifetime_period = CASE WHEN ${setFallback}::boolean THEN ${fallback?.lifetimePeriod ?? null}::text ELSE fallback_lifetime_period END,
         subscription_id = CASE WHEN ${setSubscription}::boolean THEN ${change.subscriptionId ?? null}::text ELSE subscription_id END,
         alert_born = COALESCE(${alertBorn}::integer, alert_born), plan_rev = plan_rev + 1
-        WHERE id = ${id} AND plan_rev = ${expectedRev}::integer`);
+        WHERE id = ${id} AND plan_rev = ${expectedRev}::integer`,
+      );
       return result.count === 1;
     },
     async markServed(id, at) {
-      await idempotent(() => sql`UPDATE api_keys SET first_served_at = ${at}::bigint WHERE id = ${id} AND first_served_at IS NULL`);
+      await idempotent(
+        () => sql`UPDATE api_keys SET first_served_at = ${at}::bigint WHERE id = ${id} AND first_served_at IS NULL`,
+      );
     },
     async revokeKey(id, at) {
       // Safe to repeat: a retry after a lost answer finds the key revoked (and answers false).
-      const result = await idempotent(() => sql`UPDATE api_keys SET revoked_at = ${at}::bigint WHERE id = ${id} AND revoked_at IS NULL`);
+      const result = await idempotent(
+        () => sql`UPDATE api_keys SET revoked_at = ${at}::bigint WHERE id = ${id} AND revoked_at IS NULL`,
+      );
       return result.count === 1;
     },
   };

@@ -5,49 +5,65 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
   return {
     // Replacing the row voids the earlier code and starts the attempts again.
     async putChallenge(c) {
-      await idempotent(() => sql`INSERT INTO verification_challenges (purpose, subject, email_hash, code_hash, attempts, created_at, expires_at)
+      await idempotent(
+        () => sql`INSERT INTO verification_challenges (purpose, subject, email_hash, code_hash, attempts, created_at, expires_at)
         VALUES (${c.purpose}, ${c.subject}, ${c.emailHash}, ${c.codeHash}, 0, ${c.createdAt}::bigint, ${c.expiresAt}::bigint)
         ON CONFLICT (purpose, subject) DO UPDATE SET email_hash = excluded.email_hash, code_hash = excluded.code_hash,
-        attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at`);
+        attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      );
     },
     async dropChallenge(purpose, subject, codeHash) {
-      await idempotent(() => sql`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject} AND code_hash = ${codeHash}`);
+      await idempotent(
+        () =>
+          sql`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject} AND code_hash = ${codeHash}`,
+      );
     },
     // Each write re-checks its WHERE on the newest row version, so a right code is won once and
     // parallel wrong codes never push `attempts` past the limit.
     async tryCode(purpose, subject, emailHash, codeHash, now, max) {
-      const result = await once(() => sql.begin(async (tx) => {
-        const won = await tx`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}
+      const result = await once(() =>
+        sql.begin(async (tx) => {
+          const won = await tx`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}
           AND email_hash = ${emailHash} AND code_hash = ${codeHash} AND attempts < ${max}::integer AND expires_at > ${now}::bigint
           RETURNING attempts`;
-        if (won.length > 0) return 'ok';
-        const missed = await tx`UPDATE verification_challenges SET attempts = attempts + 1 WHERE purpose = ${purpose}
+          if (won.length > 0) return 'ok';
+          const missed = await tx`UPDATE verification_challenges SET attempts = attempts + 1 WHERE purpose = ${purpose}
           AND subject = ${subject} AND email_hash = ${emailHash} AND attempts < ${max}::integer AND expires_at > ${now}::bigint
           RETURNING attempts`;
-        if (missed.length > 0) return 'wrong_code';
-        const rows = await tx<{ emailHash: string; attempts: number }[]>`SELECT email_hash AS "emailHash", attempts
+          if (missed.length > 0) return 'wrong_code';
+          const rows = await tx<{ emailHash: string; attempts: number }[]>`SELECT email_hash AS "emailHash", attempts
           FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}`;
-        if (rows.length === 0 || rows[0].emailHash !== emailHash) return 'no_challenge';
-        return rows[0].attempts >= max ? 'too_many_attempts' : 'expired';
-      }));
+          if (rows.length === 0 || rows[0].emailHash !== emailHash) return 'no_challenge';
+          return rows[0].attempts >= max ? 'too_many_attempts' : 'expired';
+        }),
+      );
       return result as CodeCheck;
     },
     async freeKeyFromNetworkSince(network, since) {
-      const rows = await idempotent(() => sql`SELECT 1 FROM api_keys WHERE network = ${network} AND created_at >= ${since}::bigint
-        AND tier IN ('anonymous', 'email', 'claimed') LIMIT 1`);
+      const rows = await idempotent(
+        () => sql`SELECT 1 FROM api_keys WHERE network = ${network} AND created_at >= ${since}::bigint
+        AND tier IN ('anonymous', 'email', 'claimed') LIMIT 1`,
+      );
       return rows.length > 0;
     },
     async liveFreeKeyForEmail(emailHash) {
-      const rows = await idempotent(() => sql`SELECT 1 FROM api_keys WHERE email_hash = ${emailHash} AND revoked_at IS NULL
-        AND tier IN ('email', 'claimed') LIMIT 1`);
+      const rows = await idempotent(
+        () => sql`SELECT 1 FROM api_keys WHERE email_hash = ${emailHash} AND revoked_at IS NULL
+        AND tier IN ('email', 'claimed') LIMIT 1`,
+      );
       return rows.length > 0;
     },
     async bindEmail(emailHash, keyId, at) {
-      await idempotent(() => sql`INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (${emailHash}, ${keyId}, ${at}::bigint)
-        ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at`);
+      await idempotent(
+        () => sql`INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (${emailHash}, ${keyId}, ${at}::bigint)
+        ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at`,
+      );
     },
     async lastEmailBinding(emailHash) {
-      const rows = await idempotent(() => sql<{ at: number | null }[]>`SELECT MAX(bound_at) AS at FROM email_bindings WHERE email_hash = ${emailHash}`);
+      const rows = await idempotent(
+        () =>
+          sql<{ at: number | null }[]>`SELECT MAX(bound_at) AS at FROM email_bindings WHERE email_hash = ${emailHash}`,
+      );
       return rows[0]?.at ?? null;
     },
   };

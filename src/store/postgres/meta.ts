@@ -7,13 +7,17 @@ export function pgDatasets({ sql, idempotent }: Pg): DatasetStore {
   const meta = sql.unsafe(META);
   return {
     async putDataset(m, records) {
-      await idempotent(() => sql`INSERT INTO datasets (kind, source, as_of, imported_at, record_count, records)
+      await idempotent(
+        () => sql`INSERT INTO datasets (kind, source, as_of, imported_at, record_count, records)
         VALUES (${m.kind}, ${m.source}, ${m.asOf}, ${m.importedAt}::bigint, ${records.length}::integer, ${JSON.stringify(records)})
         ON CONFLICT (kind) DO UPDATE SET source = excluded.source, as_of = excluded.as_of,
-        imported_at = excluded.imported_at, record_count = excluded.record_count, records = excluded.records`);
+        imported_at = excluded.imported_at, record_count = excluded.record_count, records = excluded.records`,
+      );
     },
     async getDataset(kind) {
-      const rows = await idempotent(() => sql<(DatasetMeta & { records: string })[]>`SELECT ${meta}, records FROM datasets WHERE kind = ${kind}`);
+      const rows = await idempotent(
+        () => sql<(DatasetMeta & { records: string })[]>`SELECT ${meta}, records FROM datasets WHERE kind = ${kind}`,
+      );
       if (!rows.length) return null;
       const { records, ...rest } = rows[0];
       return { meta: { ...rest }, records: JSON.parse(records) as unknown[] };
@@ -33,14 +37,18 @@ export function pgSettings({ sql, idempotent }: Pg): SettingStore {
   return {
     async settingOrInit(name, value) {
       // Writing the stored value back onto itself makes RETURNING answer the winner in one step.
-      const rows = await idempotent(() => sql<{ value: string }[]>`INSERT INTO settings (name, value) VALUES (${name}, ${value})
-        ON CONFLICT (name) DO UPDATE SET value = settings.value RETURNING value`);
+      const rows = await idempotent(
+        () => sql<{ value: string }[]>`INSERT INTO settings (name, value) VALUES (${name}, ${value})
+        ON CONFLICT (name) DO UPDATE SET value = settings.value RETURNING value`,
+      );
       return rows[0].value;
     },
     getSetting: get,
     async setSetting(name, value) {
-      await idempotent(() => sql`INSERT INTO settings (name, value) VALUES (${name}, ${value})
-        ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
+      await idempotent(
+        () => sql`INSERT INTO settings (name, value) VALUES (${name}, ${value})
+        ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      );
     },
   };
 }

@@ -4,9 +4,11 @@ import type { Pg } from './index.ts';
 export function pgPayments({ sql, idempotent, once }: Pg): PaymentStore {
   return {
     async recordPayment(p) {
-      const result = await once(() => sql`INSERT INTO payments (id, network, asset, payer, pay_to, amount_micros, tx_hash, resource_url, key_id, settled_at)
+      const result = await once(
+        () => sql`INSERT INTO payments (id, network, asset, payer, pay_to, amount_micros, tx_hash, resource_url, key_id, settled_at)
         VALUES (${p.id}, ${p.network}, ${p.asset}, ${p.payer}, ${p.payTo}, ${p.amountMicros}::bigint, ${p.txHash}, ${p.resourceUrl}, ${p.keyId}, ${p.settledAt}::bigint)
-        ON CONFLICT (id) DO NOTHING`);
+        ON CONFLICT (id) DO NOTHING`,
+      );
       return result.count === 1;
     },
     async hasPayment(id) {
@@ -14,8 +16,10 @@ export function pgPayments({ sql, idempotent, once }: Pg): PaymentStore {
       return rows.length > 0;
     },
     async addPaidMicros(keyId, micros) {
-      const rows = await once(() => sql<{ paid: number }[]>`UPDATE api_keys SET paid_micros = paid_micros + ${micros}::bigint
-        WHERE id = ${keyId} RETURNING paid_micros AS paid`);
+      const rows = await once(
+        () => sql<{ paid: number }[]>`UPDATE api_keys SET paid_micros = paid_micros + ${micros}::bigint
+        WHERE id = ${keyId} RETURNING paid_micros AS paid`,
+      );
       return rows[0]?.paid ?? 0;
     },
   };

@@ -16,9 +16,28 @@
  * The statement never took effect: raised before it was written, or its transaction was
  * certainly rolled back (deadlock victim). Safe to send again, even a write.
  */
-const NOT_SENT = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P03', '08001', '08004', '40P01']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P03',
+  '08001',
+  '08004',
+  '40P01',
+]);
 /** The connection died with the statement possibly in flight. */
-const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', '57P01', '57P02', '08000', '08003', '08006']);
+const MAYBE_SENT = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P02',
+  '08000',
+  '08003',
+  '08006',
+]);
 
 const DELAYS_MS = [50, 100, 200, 400, 800, 1000, 1000, 1000];
 
@@ -47,5 +66,7 @@ export async function withRetry<T>(kind: StatementKind, run: () => Promise<T>): 
 function unavailable(err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !(NOT_SENT.has(code) || MAYBE_SENT.has(code)) || code === '40P01') return err;
-  return Object.assign(new DomainError('unavailable', `The database could not be reached (${code}); try again.`), { cause: err });
+  return Object.assign(new DomainError('unavailable', `The database could not be reached (${code}); try again.`), {
+    cause: err,
+  });
 }

@@ -9,7 +9,9 @@ export function sqliteAlert(db: Database): AlertStore {
     ON CONFLICT (second) DO UPDATE SET created = anonymous_creations.created + 1 RETURNING created`);
   const prune = db.prepare('DELETE FROM anonymous_creations WHERE second <= ?');
   // A range over the primary key: at most one row per second of the window, whatever the history.
-  const sum = db.prepare('SELECT COALESCE(SUM(created), 0) AS n FROM anonymous_creations WHERE second > ? AND second <= ?');
+  const sum = db.prepare(
+    'SELECT COALESCE(SUM(created), 0) AS n FROM anonymous_creations WHERE second > ? AND second <= ?',
+  );
   // While an alert is on, a burst only pushes its end; once it is over, a burst starts a new one.
   const extend = db.prepare(`INSERT INTO creation_alert (id, started_at, ends_at) VALUES (1, @now, @endsAt)
     ON CONFLICT (id) DO UPDATE SET

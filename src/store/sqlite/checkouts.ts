@@ -7,7 +7,8 @@ export function sqliteCheckouts(db: Database): CheckoutStore {
   const record = db.prepare(`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (?, ?, ?)
     ON CONFLICT (session_id) DO NOTHING`);
   // A session the service did not start (created in Stripe's dashboard) is recorded on completion.
-  const complete = db.prepare(`INSERT INTO card_checkouts (session_id, product, key_id, new_key, created_at, completed_at)
+  const complete =
+    db.prepare(`INSERT INTO card_checkouts (session_id, product, key_id, new_key, created_at, completed_at)
     VALUES (@sessionId, @product, @keyId, @newKey, @at, @at)
     ON CONFLICT (session_id) DO UPDATE SET key_id = excluded.key_id, new_key = excluded.new_key, completed_at = excluded.completed_at
     WHERE card_checkouts.key_id IS NULL`);

@@ -35,7 +35,7 @@ export function sqliteCounters(db: Database): CounterStore {
     pending = [];
     try {
       const results = runAll(batch);
-      batch.forEach((p, i) => p.resolve(results[i]));
+      for (const [i, p] of batch.entries()) p.resolve(results[i]);
     } catch (err) {
       for (const p of batch) p.reject(err);
     }
@@ -53,7 +53,8 @@ export function sqliteCounters(db: Database): CounterStore {
     return counts;
   });
   const refundAllTx = db.transaction((refs: CounterRef[], cost: number) =>
-    refs.map((ref) => (refund.all({ ...ref, cost }) as { used: number }[])[0]?.used ?? 0));
+    refs.map((ref) => (refund.all({ ...ref, cost }) as { used: number }[])[0]?.used ?? 0),
+  );
 
   return {
     admitAll(parts, cost) {

@@ -9,8 +9,11 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
     @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn, @alertId)`);
   const byHash = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
   const byId = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
-  const rotate = db.prepare('UPDATE api_keys SET key_hash = ?, key_prefix = ? WHERE id = ? AND key_hash = ? AND revoked_at IS NULL');
-  const plan = db.prepare(`UPDATE api_keys SET tier = @tier, basis = @basis, cap = @limit, lifetime_period = @lifetimePeriod,
+  const rotate = db.prepare(
+    'UPDATE api_keys SET key_hash = ?, key_prefix = ? WHERE id = ? AND key_hash = ? AND revoked_at IS NULL',
+  );
+  const plan =
+    db.prepare(`UPDATE api_keys SET tier = @tier, basis = @basis, cap = @limit, lifetime_period = @lifetimePeriod,
     email_hash = COALESCE(@emailHash, email_hash),
     fallback_tier = CASE WHEN @setFallback = 1 THEN @fallbackTier ELSE fallback_tier END,
     fallback_basis = CASE WHEN @setFallback = 1 THEN @fallbackBasis ELSE fallback_basis END,

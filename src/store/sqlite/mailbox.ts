@@ -3,7 +3,8 @@ import type { CodeCheck, MailboxStore } from '../types.ts';
 
 export function sqliteMailbox(db: Database): MailboxStore {
   // Replacing the row voids the earlier code and starts the attempts again.
-  const put = db.prepare(`INSERT INTO verification_challenges (purpose, subject, email_hash, code_hash, attempts, created_at, expires_at)
+  const put =
+    db.prepare(`INSERT INTO verification_challenges (purpose, subject, email_hash, code_hash, attempts, created_at, expires_at)
     VALUES (@purpose, @subject, @emailHash, @codeHash, 0, @createdAt, @expiresAt)
     ON CONFLICT (purpose, subject) DO UPDATE SET email_hash = excluded.email_hash, code_hash = excluded.code_hash,
     attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at`);
@@ -14,21 +15,36 @@ export function sqliteMailbox(db: Database): MailboxStore {
   // A wrong code counts one attempt, never past the limit, whatever the number of parallel guesses.
   const miss = db.prepare(`UPDATE verification_challenges SET attempts = attempts + 1 WHERE purpose = @purpose
     AND subject = @subject AND email_hash = @emailHash AND attempts < @max AND expires_at > @now RETURNING attempts`);
-  const state = db.prepare('SELECT email_hash AS emailHash, attempts, expires_at AS expiresAt FROM verification_challenges WHERE purpose = ? AND subject = ?');
+  const state = db.prepare(
+    'SELECT email_hash AS emailHash, attempts, expires_at AS expiresAt FROM verification_challenges WHERE purpose = ? AND subject = ?',
+  );
   const recentFree = db.prepare(`SELECT 1 FROM api_keys WHERE network = ? AND created_at >= ?
     AND tier IN ('anonymous', 'email', 'claimed') LIMIT 1`);
   const liveFree = db.prepare(`SELECT 1 FROM api_keys WHERE email_hash = ? AND revoked_at IS NULL
     AND tier IN ('email', 'claimed') LIMIT 1`);
-  const bind = db.prepare('INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (?, ?, ?) ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at');
+  const bind = db.prepare(
+    'INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (?, ?, ?) ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at',
+  );
   const lastBound = db.prepare('SELECT MAX(bound_at) AS at FROM email_bindings WHERE email_hash = ?');
 
-  const tryCode = db.transaction((p: { purpose: string; subject: string; emailHash: string; codeHash: string; now: number; max: number }): CodeCheck => {
-    if (consume.all(p).length > 0) return 'ok';
-    if (miss.all(p).length > 0) return 'wrong_code';
-    const row = state.get(p.purpose, p.subject) as { emailHash: string; attempts: number; expiresAt: number } | undefined;
-    if (!row || row.emailHash !== p.emailHash) return 'no_challenge';
-    return row.attempts >= p.max ? 'too_many_attempts' : 'expired';
-  });
+  const tryCode = db.transaction(
+    (p: {
+      purpose: string;
+      subject: string;
+      emailHash: string;
+      codeHash: string;
+      now: number;
+      max: number;
+    }): CodeCheck => {
+      if (consume.all(p).length > 0) return 'ok';
+      if (miss.all(p).length > 0) return 'wrong_code';
+      const row = state.get(p.purpose, p.subject) as
+        | { emailHash: string; attempts: number; expiresAt: number }
+        | undefined;
+      if (!row || row.emailHash !== p.emailHash) return 'no_challenge';
+      return row.attempts >= p.max ? 'too_many_attempts' : 'expired';
+    },
+  );
 
   return {
     async putChallenge(c) {

@@ -29,7 +29,9 @@ export function sqliteDatasets(db: Database): DatasetStore {
 export function sqliteSettings(db: Database): SettingStore {
   const init = db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
   const get = db.prepare('SELECT value FROM settings WHERE name = ?');
-  const set = db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
+  const set = db.prepare(
+    'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  );
   const read = (name: string) => (get.get(name) as { value: string } | undefined)?.value ?? null;
   return {
     async settingOrInit(name, value) {

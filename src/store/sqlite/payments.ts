@@ -2,11 +2,14 @@ import type { Database } from 'better-sqlite3';
 import type { PaymentStore } from '../types.ts';
 
 export function sqlitePayments(db: Database, onKeyChange: () => void): PaymentStore {
-  const insert = db.prepare(`INSERT INTO payments (id, network, asset, payer, pay_to, amount_micros, tx_hash, resource_url, key_id, settled_at)
+  const insert =
+    db.prepare(`INSERT INTO payments (id, network, asset, payer, pay_to, amount_micros, tx_hash, resource_url, key_id, settled_at)
     VALUES (@id, @network, @asset, @payer, @payTo, @amountMicros, @txHash, @resourceUrl, @keyId, @settledAt)
     ON CONFLICT (id) DO NOTHING`);
   const exists = db.prepare('SELECT 1 FROM payments WHERE id = ?');
-  const addPaid = db.prepare('UPDATE api_keys SET paid_micros = paid_micros + ? WHERE id = ? RETURNING paid_micros AS paid');
+  const addPaid = db.prepare(
+    'UPDATE api_keys SET paid_micros = paid_micros + ? WHERE id = ? RETURNING paid_micros AS paid',
+  );
   return {
     async recordPayment(payment) {
       return insert.run(payment).changes === 1;

@@ -10,7 +10,11 @@ test('without STRIPE_SECRET_KEY the card routes answer 503 with a clear error an
   assert.equal(checkout.body.error, 'card_payments_unavailable');
   assert.match(checkout.body.message, /STRIPE_SECRET_KEY/);
   for (const r of [
-    await service.call('/v1/card/webhook', { method: 'POST', raw: '{"id":"evt_1"}', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } }),
+    await service.call('/v1/card/webhook', {
+      method: 'POST',
+      raw: '{"id":"evt_1"}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+    }),
     await service.call('/v1/card/success?session_id=cs_test_1'),
   ]) {
     assert.equal(r.status, 503);

@@ -67,7 +67,10 @@ test('a paid pack gives a credits key with the pack balance, shown once on the s
   assert.doesNotMatch(again.text, /ifk_[0-9a-f]{64}/);
 
   const usage = await card.service.call('/v1/keys/usage', { key: shown.body.api_key });
-  assert.deepEqual([usage.body.tier, usage.body.basis, usage.body.limit, usage.body.used, usage.body.remaining], ['credits', 'credits', 1000, 0, 1000]);
+  assert.deepEqual(
+    [usage.body.tier, usage.body.basis, usage.body.limit, usage.body.used, usage.body.remaining],
+    ['credits', 'credits', 1000, 0, 1000],
+  );
 });
 
 test('credits are drawn by validate and batch, and a refused call gives them back', async () => {
@@ -97,7 +100,10 @@ test('a pack bought while presenting an anonymous key claims that key: 200 once,
 
   const { sessionId } = await card.buy('pack_5k', anonymous);
   const usage = await card.service.call('/v1/keys/usage', { key: anonymous });
-  assert.deepEqual([usage.body.tier, usage.body.basis, usage.body.limit, usage.body.used], ['claimed', 'lifetime', 200, 0]);
+  assert.deepEqual(
+    [usage.body.tier, usage.body.basis, usage.body.limit, usage.body.used],
+    ['claimed', 'lifetime', 200, 0],
+  );
   assert.equal(usage.body.claim, undefined);
 
   const pack = await card.success(sessionId);

@@ -18,7 +18,10 @@ test('Pro bought while presenting a free key makes that key Pro: 10,000 a month,
 
   await card.deliver('checkout.session.completed', card.api.complete(started.body.session_id));
   const usage = await card.service.call('/v1/keys/usage', { key });
-  assert.deepEqual([usage.body.tier, usage.body.basis, usage.body.limit, usage.body.used], ['pro', 'monthly', 10000, 1]);
+  assert.deepEqual(
+    [usage.body.tier, usage.body.basis, usage.body.limit, usage.body.used],
+    ['pro', 'monthly', 10000, 1],
+  );
   const answer = await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key });
   assert.equal(answer.status, 200);
   assert.equal(answer.body.attribution, undefined);
@@ -101,7 +104,8 @@ test('a key claimed by a pack (200 once) that takes Pro and cancels comes back c
   };
   await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key });
   await card.buy('pack_1k', key);
-  for (let i = 0; i < 3; i++) assert.equal((await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal((await card.service.call('/v1/iban/validate', { json: { iban: VALID }, key })).status, 200);
   assert.deepEqual(await plan(), ['claimed', 'lifetime', 200, 3]);
 
   const { sessionId } = await card.buy('pro', key);
@@ -110,5 +114,9 @@ test('a key claimed by a pack (200 once) that takes Pro and cancels comes back c
 
   card.service.clock.set('2026-12-02T00:00:00Z');
   await card.deliver('customer.subscription.deleted', card.api.subscription(sessionId, 'canceled'));
-  assert.deepEqual(await plan(), ['claimed', 'lifetime', 200, 3], 'the one-off grant, not 200 a month, and its usage kept');
+  assert.deepEqual(
+    await plan(),
+    ['claimed', 'lifetime', 200, 3],
+    'the one-off grant, not 200 a month, and its usage kept',
+  );
 });

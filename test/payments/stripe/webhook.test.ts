@@ -26,7 +26,11 @@ test('a replayed event is acknowledged as a duplicate and changes nothing', asyn
   const card = await startCardService();
   const key = await card.service.newKey();
   const { sessionId } = await card.buy('pro', key);
-  const unpaid = signedEvent('customer.subscription.updated', card.api.subscription(sessionId, 'unpaid'), card.webhookSecret);
+  const unpaid = signedEvent(
+    'customer.subscription.updated',
+    card.api.subscription(sessionId, 'unpaid'),
+    card.webhookSecret,
+  );
   assert.deepEqual((await card.post(unpaid)).body, { received: true });
   await card.deliver('customer.subscription.updated', card.api.subscription(sessionId, 'active'));
   assert.equal((await card.service.call('/v1/keys/usage', { key })).body.tier, 'pro');
@@ -34,7 +38,11 @@ test('a replayed event is acknowledged as a duplicate and changes nothing', asyn
   const replay = await card.post(unpaid);
   assert.equal(replay.status, 200);
   assert.deepEqual(replay.body, { received: true, duplicate: true });
-  assert.equal((await card.service.call('/v1/keys/usage', { key })).body.tier, 'pro', 'the old "unpaid" must not end Pro again');
+  assert.equal(
+    (await card.service.call('/v1/keys/usage', { key })).body.tier,
+    'pro',
+    'the old "unpaid" must not end Pro again',
+  );
 });
 
 test('the same checkout completed twice under different event ids creates one key', async () => {
@@ -50,22 +58,36 @@ test('an event that fails to process is answered 500 and processed when Stripe r
   const card = await startCardService();
   const started = await card.checkout('pro');
   const completed = card.api.complete(started.body.session_id);
-  const broken = signedEvent('checkout.session.completed', { ...completed, subscription: null }, card.webhookSecret, 'evt_test_retry');
+  const broken = signedEvent(
+    'checkout.session.completed',
+    { ...completed, subscription: null },
+    card.webhookSecret,
+    'evt_test_retry',
+  );
   const first = await card.post(broken);
   assert.equal(first.status, 500);
   assert.equal((await card.post(broken)).status, 500, 'a failed event is not recorded as seen');
   assert.equal((await card.success(started.body.session_id)).status, 202);
 
-  const fixed = await card.post(signedEvent('checkout.session.completed', completed, card.webhookSecret, 'evt_test_retry'));
+  const fixed = await card.post(
+    signedEvent('checkout.session.completed', completed, card.webhookSecret, 'evt_test_retry'),
+  );
   assert.deepEqual(fixed.body, { received: true });
   assert.equal((await card.success(started.body.session_id)).body.tier, 'pro');
 });
 
 test('events about other products or unrelated kinds are acknowledged and ignored', async () => {
   const card = await startCardService();
-  const r = await card.deliver('checkout.session.completed', { id: 'cs_test_other', object: 'checkout.session', payment_status: 'paid', metadata: { shop: 'other' } });
+  const r = await card.deliver('checkout.session.completed', {
+    id: 'cs_test_other',
+    object: 'checkout.session',
+    payment_status: 'paid',
+    metadata: { shop: 'other' },
+  });
   assert.deepEqual(r.body, { received: true });
-  assert.deepEqual((await card.deliver('invoice.paid', { id: 'in_test_1', object: 'invoice' })).body, { received: true });
+  assert.deepEqual((await card.deliver('invoice.paid', { id: 'in_test_1', object: 'invoice' })).body, {
+    received: true,
+  });
   assert.equal((await card.success('cs_test_other')).status, 404);
 });
 

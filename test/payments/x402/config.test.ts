@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { readX402Config } from '../../../src/payments/x402/config.ts';
 
 const PAY_TO = '0x1111111111111111111111111111111111111111';
-const on = (more: Record<string, string> = {}) => ({ MOD97_X402_FACILITATOR_URL: 'https://facilitator.example/', MOD97_X402_PAY_TO: PAY_TO, ...more });
+const on = (more: Record<string, string> = {}) => ({
+  MOD97_X402_FACILITATOR_URL: 'https://facilitator.example/',
+  MOD97_X402_PAY_TO: PAY_TO,
+  ...more,
+});
 
 test('the x402 rail is off when no facilitator is configured', () => {
   assert.equal(readX402Config({}), null);
@@ -42,6 +46,8 @@ test('another token, or a network with no known USDC, must name the token and it
   const token = '0x2222222222222222222222222222222222222222';
   assert.throws(() => readX402Config(on({ MOD97_X402_NETWORK: 'eip155:999999' })), /MOD97_X402_ASSET is required/);
   assert.throws(() => readX402Config(on({ MOD97_X402_ASSET: token })), /ASSET_NAME/);
-  const config = readX402Config(on({ MOD97_X402_ASSET: token, MOD97_X402_ASSET_NAME: 'Dollar', MOD97_X402_ASSET_VERSION: '1' }))!;
+  const config = readX402Config(
+    on({ MOD97_X402_ASSET: token, MOD97_X402_ASSET_NAME: 'Dollar', MOD97_X402_ASSET_VERSION: '1' }),
+  )!;
   assert.deepEqual([config.asset, config.assetName, config.assetVersion], [token, 'Dollar', '1']);
 });

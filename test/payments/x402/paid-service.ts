@@ -49,9 +49,15 @@ export async function startPaidService(): Promise<PaidService> {
       sent.push(new Headers(request.headers));
       const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
       const headers = Object.fromEntries(request.headers);
-      const reply = await call(service.url, new URL(request.url).pathname, { method: request.method, raw: body, headers, from });
+      const reply = await call(service.url, new URL(request.url).pathname, {
+        method: request.method,
+        raw: body,
+        headers,
+        from,
+      });
       const replyHeaders = new Headers();
-      for (const [name, value] of Object.entries(reply.headers)) if (typeof value === 'string') replyHeaders.set(name, value);
+      for (const [name, value] of Object.entries(reply.headers))
+        if (typeof value === 'string') replyHeaders.set(name, value);
       return new Response(reply.text, { status: reply.status, headers: replyHeaders });
     };
     const client = new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey)));
@@ -76,7 +82,10 @@ export async function startPaidService(): Promise<PaidService> {
     facilitator,
     service,
     payingFetch,
-    balances: async (payer) => ({ payer: await chain.balanceOf(payer.address), payTo: await chain.balanceOf(chain.payTo) }),
+    balances: async (payer) => ({
+      payer: await chain.balanceOf(payer.address),
+      payTo: await chain.balanceOf(chain.payTo),
+    }),
     async stop() {
       await service.close();
       await facilitator.stop();

@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
@@ -41,10 +45,14 @@ before(async () => {
     optionsFor: async (_req, priceUsd) => [{ type: 'x402', price_usd: priceUsd }],
   });
   const ibans = (body: unknown) => ((body as { ibans?: unknown[] } | null)?.ibans ?? []).length;
-  app.post('/v1/iban/batch', { config: { x402Price: (req) => 0.002 * ibans(req.body), x402Required: true } }, async (req) => {
-    served.push('batch');
-    return { count: ibans(req.body), note: 'handler-output' };
-  });
+  app.post(
+    '/v1/iban/batch',
+    { config: { x402Price: (req) => 0.002 * ibans(req.body), x402Required: true } },
+    async (req) => {
+      served.push('batch');
+      return { count: ibans(req.body), note: 'handler-output' };
+    },
+  );
   app.post('/v1/iban/validate', { config: { x402Price: () => 0.005, x402Required: true } }, async () => {
     served.push('validate');
     throw new Error('the handler failed');
@@ -65,7 +73,10 @@ after(async () => {
 });
 
 const payingFetch = (who: Wallet) =>
-  wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))));
+  wrapFetchWithPayment(
+    fetch,
+    new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))),
+  );
 
 const batch = (n: number): RequestInit => ({
   method: 'POST',
@@ -77,14 +88,27 @@ const batch = (n: number): RequestInit => ({
 async function signedPayment(path: string, init: RequestInit, who: Wallet = chain.payer): Promise<PaymentPayload> {
   const quoted = await fetch(base + path, init);
   assert.equal(quoted.status, 402);
-  const client = new x402HTTPClient(new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))));
-  return client.createPaymentPayload(client.getPaymentRequiredResponse((name) => quoted.headers.get(name), await quoted.json()));
+  const client = new x402HTTPClient(
+    new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))),
+  );
+  return client.createPaymentPayload(
+    client.getPaymentRequiredResponse((name) => quoted.headers.get(name), await quoted.json()),
+  );
 }
 
 const send = (path: string, init: RequestInit, payload: PaymentPayload) =>
-  fetch(base + path, { ...init, headers: { ...(init.headers as Record<string, string>), ...{ 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) } } });
+  fetch(base + path, {
+    ...init,
+    headers: {
+      ...(init.headers as Record<string, string>),
+      ...{ 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) },
+    },
+  });
 
-const balances = async (payer = chain.payer.address) => [await chain.balanceOf(payer), await chain.balanceOf(chain.payTo)];
+const balances = async (payer = chain.payer.address) => [
+  await chain.balanceOf(payer),
+  await chain.balanceOf(chain.payTo),
+];
 
 function refusalReason(res: Response): string | undefined {
   const header = res.headers.get('payment-required');
@@ -135,7 +159,10 @@ describe('x402 pay-per-call', { skip }, () => {
     const signature = payload.payload.signature as string;
     const flipped = signature.slice(0, 10) + (signature[10] === 'a' ? 'b' : 'a') + signature.slice(11);
     const before = await balances();
-    const res = await send('/v1/iban/batch', batch(1), { ...payload, payload: { ...payload.payload, signature: flipped } });
+    const res = await send('/v1/iban/batch', batch(1), {
+      ...payload,
+      payload: { ...payload.payload, signature: flipped },
+    });
     assert.equal(res.status, 402);
     assert.doesNotMatch(await res.text(), /handler-output/);
     assert.equal(refusalReason(res), 'invalid_exact_evm_signature');
@@ -153,7 +180,10 @@ describe('x402 pay-per-call', { skip }, () => {
     });
     assert.equal(cheaperOffer.status, 402);
     assert.equal(refusalReason(cheaperOffer), 'payment_does_not_match_price');
-    const cheaperAuthorization = await send('/v1/iban/batch', batch(5), { ...payload, payload: { ...payload.payload, authorization: { ...auth, value: '1' } } });
+    const cheaperAuthorization = await send('/v1/iban/batch', batch(5), {
+      ...payload,
+      payload: { ...payload.payload, authorization: { ...auth, value: '1' } },
+    });
     assert.equal(cheaperAuthorization.status, 402);
     assert.deepEqual(await balances(), before);
   });
@@ -195,7 +225,10 @@ describe('x402 pay-per-call', { skip }, () => {
   test('the same payment sent twice at once is served and charged once', async () => {
     const payload = await signedPayment('/v1/iban/batch', batch(4));
     const [payerBefore] = await balances();
-    const answers = await Promise.all([send('/v1/iban/batch', batch(4), payload), send('/v1/iban/batch', batch(4), payload)]);
+    const answers = await Promise.all([
+      send('/v1/iban/batch', batch(4), payload),
+      send('/v1/iban/batch', batch(4), payload),
+    ]);
     const bodies = await Promise.all(answers.map((res) => res.text()));
     assert.deepEqual(answers.map((res) => res.status).sort(), [200, 402]);
     assert.equal(bodies.filter((body) => body.includes('handler-output')).length, 1);
@@ -236,7 +269,10 @@ describe('x402 pay-per-call', { skip }, () => {
   });
 
   test('a payment header that is not a payment is refused with 402', async () => {
-    const res = await fetch(`${base}/v1/iban/batch`, { ...batch(1), headers: { 'content-type': 'application/json', 'PAYMENT-SIGNATURE': 'not-base64-json' } });
+    const res = await fetch(`${base}/v1/iban/batch`, {
+      ...batch(1),
+      headers: { 'content-type': 'application/json', 'PAYMENT-SIGNATURE': 'not-base64-json' },
+    });
     assert.equal(res.status, 402);
     const body = await res.json();
     assert.equal(body.cause.reason, 'malformed_payment');

@@ -15,7 +15,8 @@ const paid = (skip ? null : await startPaidService()) as PaidService;
 after(() => paid?.stop());
 
 const usage = async (key: string) => (await paid.service.call('/v1/keys/usage', { key })).body;
-const types = (options: { type: string; pack?: string }[]) => options.map((o) => (o.pack ? `${o.type}:${o.pack}` : o.type));
+const types = (options: { type: string; pack?: string }[]) =>
+  options.map((o) => (o.pack ? `${o.type}:${o.pack}` : o.type));
 
 /** Records every key the service makes while `run` goes on. */
 async function keysMadeDuring<T>(run: () => Promise<T>): Promise<{ result: T; made: IssuedKey[] }> {
@@ -115,14 +116,26 @@ describe('claims and packs paid with x402', { skip }, () => {
     ]);
     assert.equal(decodePaymentRequiredHeader(res.headers['payment-required'] as string).accepts[0].amount, '20000000');
     // The payment is judged before any body: a broken or foreign one changes nothing.
-    for (const [raw, type] of [['{nope', 'application/json'], ['hello', 'text/plain']]) {
-      const odd = await paid.service.call('/v1/credits/buy/5k', { method: 'POST', from: '127.0.6.3', raw: Buffer.from(raw), headers: { 'content-type': type } });
+    for (const [raw, type] of [
+      ['{nope', 'application/json'],
+      ['hello', 'text/plain'],
+    ]) {
+      const odd = await paid.service.call('/v1/credits/buy/5k', {
+        method: 'POST',
+        from: '127.0.6.3',
+        raw: Buffer.from(raw),
+        headers: { 'content-type': type },
+      });
       assert.deepEqual([odd.status, odd.body.cause?.reason], [402, 'payment_required'], `${type} ${raw}`);
     }
   });
 
   test('a pack refused for a malformed payment still offers how to pay', async () => {
-    const res = await paid.service.call('/v1/credits/buy/1k', { method: 'POST', headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' }, from: '127.0.6.4' });
+    const res = await paid.service.call('/v1/credits/buy/1k', {
+      method: 'POST',
+      headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' },
+      from: '127.0.6.4',
+    });
     assert.equal(res.status, 402);
     assert.equal(res.body.cause.reason, 'malformed_payment');
     assert.deepEqual(types(res.body.options), ['credits:5k', 'credits:25k', 'x402']);
@@ -135,7 +148,9 @@ describe('claims and packs paid with x402', { skip }, () => {
     const payer = await paid.chain.newPayer(5_000_000n);
     const before = await paid.balances(payer);
     paid.facilitator.failNextSettle();
-    const { result: res, made } = await keysMadeDuring(() => paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key }));
+    const { result: res, made } = await keysMadeDuring(() =>
+      paid.payingFetch(payer, from, 4)('/v1/credits/buy/1k', { method: 'POST', key }),
+    );
     assert.equal(res.status, 402);
     const text = await res.text();
     const body = JSON.parse(text);
@@ -146,7 +161,11 @@ describe('claims and packs paid with x402', { skip }, () => {
     assert.deepEqual(plan(await usage(key)), ['anonymous', 'monthly', 25, 0]);
     assert.deepEqual(await paid.balances(payer), before);
 
-    assert.deepEqual(made.map((m) => m.key.tier), ['credits'], 'the handler made the key before settling');
+    assert.deepEqual(
+      made.map((m) => m.key.tier),
+      ['credits'],
+      'the handler made the key before settling',
+    );
     const unpaid = await paid.service.call('/v1/keys/usage', { key: made[0].secret });
     assert.equal(unpaid.status, 401, 'the unpaid credits key does not work');
     assert.equal(unpaid.body.error, 'invalid_api_key');
@@ -173,7 +192,9 @@ describe('claims and packs paid with x402', { skip }, () => {
     const bought = await res.json();
     assert.deepEqual(plan(await usage(bought.api_key)), ['credits', 'credits', 1000, 0]);
     assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
-    const logged = paid.service.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'x402: the step after settlement failed');
+    const logged = paid.service.logs
+      .map((line) => JSON.parse(line))
+      .find((l) => l.msg === 'x402: the step after settlement failed');
     assert.ok(logged, 'the failure is logged');
     assert.match(logged.txHash, /^0x[0-9a-f]{64}$/);
     assert.equal(logged.err.message, 'the store failed after settlement');
@@ -197,11 +218,16 @@ describe('claims and packs paid with x402', { skip }, () => {
     const bought = await res.json();
     assert.deepEqual(plan(await usage(bought.api_key)), ['credits', 'credits', 1000, 0]);
     assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
-    const logged = paid.service.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'x402: a settled payment could not be recorded');
+    const logged = paid.service.logs
+      .map((line) => JSON.parse(line))
+      .find((l) => l.msg === 'x402: a settled payment could not be recorded');
     assert.match(logged?.txHash ?? '', /^0x[0-9a-f]{64}$/);
     // The chain has spent the authorisation's nonce, so the unrecorded payment cannot buy twice.
     const signature = pay.sent.map((h) => h.get('payment-signature')).find(Boolean)!;
-    const replay = await paid.service.call('/v1/credits/buy/1k', { method: 'POST', headers: { 'payment-signature': signature } });
+    const replay = await paid.service.call('/v1/credits/buy/1k', {
+      method: 'POST',
+      headers: { 'payment-signature': signature },
+    });
     assert.equal(replay.status, 402);
     assert.equal(await paid.chain.balanceOf(payer.address), 1_000_000n);
   });

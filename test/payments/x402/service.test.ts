@@ -19,7 +19,8 @@ const paid = (skip ? null : await startPaidService()) as PaidService;
 after(() => paid?.stop());
 
 const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
-const amountAsked = (value: string | string[] | undefined) => decodePaymentRequiredHeader(header(value)!).accepts[0].amount;
+const amountAsked = (value: string | string[] | undefined) =>
+  decodePaymentRequiredHeader(header(value)!).accepts[0].amount;
 
 /**
  * A client that pays up front, without first being refused: it reads the requirements the
@@ -28,8 +29,13 @@ const amountAsked = (value: string | string[] | undefined) => decodePaymentRequi
 async function payUpFront(who: Wallet, path: string, opts: { json: unknown; key?: string; from: string }) {
   const refused = await paid.service.call(path, { ...opts, headers: { 'PAYMENT-SIGNATURE': 'none' } });
   assert.equal(refused.status, 402);
-  const client = new x402HTTPClient(new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))));
-  const required = client.getPaymentRequiredResponse((name) => header(refused.headers[name.toLowerCase()]), refused.body);
+  const client = new x402HTTPClient(
+    new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))),
+  );
+  const required = client.getPaymentRequiredResponse(
+    (name) => header(refused.headers[name.toLowerCase()]),
+    refused.body,
+  );
   const signature = client.encodePaymentSignatureHeader(await client.createPaymentPayload(required));
   return paid.service.call(path, { ...opts, headers: signature });
 }
@@ -74,12 +80,16 @@ describe('x402 pay-per-call through the service', { skip }, () => {
 
   test('a trial-exhausted client gets our 402 and x402 requirements, then pays and gets its answer', async () => {
     const from = '127.0.2.1';
-    for (let i = 0; i < 25; i++) assert.equal((await paid.service.call('/v1/iban/validate', { json: { iban: IBAN }, from })).status, 200);
+    for (let i = 0; i < 25; i++)
+      assert.equal((await paid.service.call('/v1/iban/validate', { json: { iban: IBAN }, from })).status, 200);
     const refused = await paid.service.call('/v1/iban/validate', { json: { iban: IBAN }, from });
     assert.equal(refused.status, 402);
     assert.equal(refused.body.error, 'payment_required');
     assert.equal(refused.body.cause.reason, 'trial_exhausted');
-    assert.deepEqual(refused.body.options.find((o: { type: string }) => o.type === 'x402'), { type: 'x402', price_usd: 0.005 });
+    assert.deepEqual(
+      refused.body.options.find((o: { type: string }) => o.type === 'x402'),
+      { type: 'x402', price_usd: 0.005 },
+    );
     assert.equal(amountAsked(refused.headers['payment-required']), '5000');
 
     const payer = await paid.chain.newPayer(1_000_000n);
@@ -114,7 +124,11 @@ describe('x402 pay-per-call through the service', { skip }, () => {
     const pay = paid.payingFetch(payer, '127.0.7.1');
     assert.equal((await pay('/v1/iban/batch', { json: { ibans: ibans(2) } })).status, 200);
     const signature = pay.sent[1].get('payment-signature')!;
-    const replay = await paid.service.call('/v1/iban/batch', { json: { ibans: ibans(2) }, headers: { 'PAYMENT-SIGNATURE': signature }, from: '127.0.7.1' });
+    const replay = await paid.service.call('/v1/iban/batch', {
+      json: { ibans: ibans(2) },
+      headers: { 'PAYMENT-SIGNATURE': signature },
+      from: '127.0.7.1',
+    });
     assert.equal(replay.status, 402);
     assert.equal(replay.body.error, 'payment_required');
     assert.equal(replay.body.cause.reason, 'invalid_exact_evm_nonce_already_used');
@@ -126,11 +140,22 @@ describe('x402 pay-per-call through the service', { skip }, () => {
   test("a refused payment's 402 carries our options as well as the requirements", async () => {
     const from = '127.0.9.1';
     const key = await paid.service.newKey(from);
-    const res = await paid.service.call('/v1/iban/validate', { json: { iban: IBAN }, key, headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' }, from });
+    const res = await paid.service.call('/v1/iban/validate', {
+      json: { iban: IBAN },
+      key,
+      headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' },
+      from,
+    });
     assert.equal(res.status, 402);
     assert.equal(res.body.cause.reason, 'malformed_payment');
-    assert.deepEqual(res.body.options.map((o: { type: string }) => o.type), ['claim', 'credits', 'credits', 'credits', 'x402', 'wait']);
-    assert.deepEqual(res.body.options.find((o: { type: string }) => o.type === 'x402'), { type: 'x402', price_usd: 0.005 });
+    assert.deepEqual(
+      res.body.options.map((o: { type: string }) => o.type),
+      ['claim', 'credits', 'credits', 'credits', 'x402', 'wait'],
+    );
+    assert.deepEqual(
+      res.body.options.find((o: { type: string }) => o.type === 'x402'),
+      { type: 'x402', price_usd: 0.005 },
+    );
     assert.equal(amountAsked(res.headers['payment-required']), '5000');
   });
 
@@ -145,7 +170,11 @@ describe('x402 pay-per-call through the service', { skip }, () => {
     assert.deepEqual(await paid.balances(payer), before);
 
     const signature = pay.sent[1].get('payment-signature')!;
-    const reused = await paid.service.call('/v1/iban/batch', { json: { ibans: ibans(1) }, headers: { 'PAYMENT-SIGNATURE': signature }, from: '127.0.8.1' });
+    const reused = await paid.service.call('/v1/iban/batch', {
+      json: { ibans: ibans(1) },
+      headers: { 'PAYMENT-SIGNATURE': signature },
+      from: '127.0.8.1',
+    });
     assert.equal(reused.status, 200);
     assert.equal(before.payer - (await paid.balances(payer)).payer, 2000n);
   });
@@ -156,7 +185,10 @@ test('with the x402 rail off, a 402 offers no x402 payment and packs cannot be b
   const refused = await service.call('/v1/iban/batch', { json: { ibans: ibans(1) } });
   assert.equal(refused.status, 402);
   assert.equal(refused.headers['payment-required'], undefined);
-  assert.equal(refused.body.options.some((o: { type: string }) => o.type === 'x402' || o.type === 'credits'), false);
+  assert.equal(
+    refused.body.options.some((o: { type: string }) => o.type === 'x402' || o.type === 'credits'),
+    false,
+  );
   const buy = await service.call('/v1/credits/buy/1k', { method: 'POST' });
   assert.equal(buy.status, 404);
   assert.equal(buy.body.error, 'not_found');

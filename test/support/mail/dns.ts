@@ -73,7 +73,7 @@ export async function startDns(zones: Record<string, Zone> = DEFAULT_ZONES): Pro
         for (const mx of zone.mx) {
           // A plain record object is what dns2 encodes; its types wrongly ask for a toBuffer method.
           const record = { name: question.name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, ...mx };
-          response.answers.push(record as typeof record & Pick<typeof response.answers[number], 'toBuffer'>);
+          response.answers.push(record as typeof record & Pick<(typeof response.answers)[number], 'toBuffer'>);
         }
       }
       void send(response);

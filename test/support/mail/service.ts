@@ -15,10 +15,15 @@ export interface MailService {
   dns: TestDns;
 }
 
-export async function startMailService(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {}): Promise<MailService> {
+export async function startMailService(
+  opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {},
+): Promise<MailService> {
   const smtp = await startSmtp();
   const dns = await startDns();
-  const svc = await startService({ ...opts, env: { MOD97_SMTP_URL: smtp.url, MOD97_DNS_SERVERS: dns.server, ...opts.env } });
+  const svc = await startService({
+    ...opts,
+    env: { MOD97_SMTP_URL: smtp.url, MOD97_DNS_SERVERS: dns.server, ...opts.env },
+  });
   const close = svc.close.bind(svc);
   let stopped = false;
   svc.close = async () => {

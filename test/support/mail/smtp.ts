@@ -49,7 +49,9 @@ export async function startSmtp(): Promise<TestSmtp> {
   let failure: Required<FailureMode> = { stage: 'rcpt', code: 451 };
 
   const refusal = (): Error =>
-    Object.assign(new Error(failure.code >= 500 ? 'Mailbox unavailable' : 'Greylisted, come back in 5 minutes'), { responseCode: failure.code });
+    Object.assign(new Error(failure.code >= 500 ? 'Mailbox unavailable' : 'Greylisted, come back in 5 minutes'), {
+      responseCode: failure.code,
+    });
 
   const isFor = (mail: ReceivedMail, to: string) => !taken.has(mail) && mail.to.includes(to.toLowerCase());
 

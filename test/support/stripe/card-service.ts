@@ -20,13 +20,16 @@ export interface CardService {
 export async function startCardService(env: Record<string, string> = {}): Promise<CardService> {
   const api = await startFakeStripeApi();
   const webhookSecret = newWebhookSecret();
-  const service = await startService({ env: { STRIPE_SECRET_KEY: api.secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_BASE: api.url, ...env } });
+  const service = await startService({
+    env: { STRIPE_SECRET_KEY: api.secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_BASE: api.url, ...env },
+  });
   const card: CardService = {
     service,
     api,
     webhookSecret,
     checkout: (product, key) => service.call('/v1/card/checkout', { method: 'POST', json: { product }, key }),
-    post: (delivery) => service.call('/v1/card/webhook', { method: 'POST', raw: delivery.payload, headers: delivery.headers }),
+    post: (delivery) =>
+      service.call('/v1/card/webhook', { method: 'POST', raw: delivery.payload, headers: delivery.headers }),
     deliver: (type, object, eventId) => card.post(signedEvent(type, object, webhookSecret, eventId)),
     async buy(product, key) {
       const started = await card.checkout(product, key);
@@ -37,7 +40,11 @@ export async function startCardService(env: Record<string, string> = {}): Promis
       if (delivered.status !== 200) throw new Error(`webhook answered ${delivered.status}: ${delivered.text}`);
       return { sessionId, session };
     },
-    success: (sessionId, accept) => service.call(`/v1/card/success?session_id=${encodeURIComponent(sessionId)}`, accept ? { headers: { accept } } : {}),
+    success: (sessionId, accept) =>
+      service.call(
+        `/v1/card/success?session_id=${encodeURIComponent(sessionId)}`,
+        accept ? { headers: { accept } } : {},
+      ),
   };
   return card;
 }

@@ -11,18 +11,27 @@ export interface Delivery {
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 /** An event as Stripe posts it, with a valid Stripe-Signature for `secret`. */
-export function signedEvent(type: string, object: StripeObject, secret: string, eventId = `evt_test_${randomBytes(12).toString('hex')}`): Delivery {
-  const payload = JSON.stringify({
-    id: eventId,
-    object: 'event',
-    api_version: '2026-10-28.endive',
-    created: Math.floor(Date.now() / 1000),
-    type,
-    data: { object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-  }, null, 2);
+export function signedEvent(
+  type: string,
+  object: StripeObject,
+  secret: string,
+  eventId = `evt_test_${randomBytes(12).toString('hex')}`,
+): Delivery {
+  const payload = JSON.stringify(
+    {
+      id: eventId,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: Math.floor(Date.now() / 1000),
+      type,
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+    },
+    null,
+    2,
+  );
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
   return { payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature } };
 }

@@ -42,7 +42,9 @@ export function decodeForm(body: string): Params {
   return root;
 }
 
-export async function startFakeStripeApi(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<FakeStripeApi> {
+export async function startFakeStripeApi(
+  secretKey = `sk_test_${randomBytes(12).toString('hex')}`,
+): Promise<FakeStripeApi> {
   const created: Params[] = [];
   const sessions = new Map<string, StripeObject>();
   let failure: number | null = null;
@@ -58,7 +60,9 @@ export async function startFakeStripeApi(secretKey = `sk_test_${randomBytes(12).
       return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
     }
     if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
-      return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
+      return send(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` },
+      });
     }
     if (failure !== null) {
       const status = failure;
@@ -108,7 +112,9 @@ export async function startFakeStripeApi(secretKey = `sk_test_${randomBytes(12).
     secretKey,
     created,
     sessions,
-    failNext: (status) => { failure = status; },
+    failNext: (status) => {
+      failure = status;
+    },
     complete(sessionId) {
       const s = find(sessionId);
       s.customer ??= id('cus');
@@ -140,5 +146,8 @@ export async function startFakeStripeApi(secretKey = `sk_test_${randomBytes(12).
 
 function amountOf(params: Params): number {
   const items = (params.line_items ?? []) as Params[];
-  return items.reduce((sum, item) => sum + Number((item.price_data as Params | undefined)?.unit_amount ?? 0) * Number(item.quantity ?? 1), 0);
+  return items.reduce(
+    (sum, item) => sum + Number((item.price_data as Params | undefined)?.unit_amount ?? 0) * Number(item.quantity ?? 1),
+    0,
+  );
 }

@@ -37,7 +37,10 @@ const signatureChecker = require(`${ARTIFACTS}/util/SignatureChecker.sol/Signatu
  */
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
 function multicall3Bytecode(): Hex {
-  const source = readFileSync(join(dirname(require.resolve('viem')), '..', '_esm', 'constants', 'contracts.js'), 'utf8');
+  const source = readFileSync(
+    join(dirname(require.resolve('viem')), '..', '_esm', 'constants', 'contracts.js'),
+    'utf8',
+  );
   const found = /multicall3Bytecode = '(0x[0-9a-f]+)'/.exec(source);
   if (!found) throw new Error('Multicall3 creation code not found in viem');
   return found[1] as Hex;
@@ -98,7 +101,9 @@ function link(artifact: Artifact, library: Hex): Hex {
 function startAnvil(): Promise<{ child: ChildProcess; rpcUrl: string }> {
   const anvil = anvilBinary();
   if (!anvil) return Promise.reject(new Error('anvil is not installed'));
-  const child = spawn(anvil, ['--host', '127.0.0.1', '--port', '0', '--chain-id', '84532'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(anvil, ['--host', '127.0.0.1', '--port', '0', '--chain-id', '84532'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let seen = '';
     let ready = false;
@@ -178,7 +183,12 @@ export async function startChain(): Promise<Chain> {
     await call('configureMinter', [me, 2n ** 255n]);
 
     const balanceOf = async (address: Hex) =>
-      (await pub.readContract({ address: USDC, abi: fiatToken.abi, functionName: 'balanceOf', args: [address] })) as bigint;
+      (await pub.readContract({
+        address: USDC,
+        abi: fiatToken.abi,
+        functionName: 'balanceOf',
+        args: [address],
+      })) as bigint;
     const newPayer = async (micros: bigint) => {
       const w = wallet();
       if (micros > 0n) await call('mint', [w.address, micros]);

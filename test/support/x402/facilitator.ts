@@ -55,8 +55,11 @@ export async function startFacilitator(chain: Chain): Promise<Facilitator> {
     };
     try {
       if (req.method === 'GET' && req.url === '/supported') return reply(200, facilitator.getSupported());
-      if (req.method !== 'POST' || (req.url !== '/verify' && req.url !== '/settle')) return reply(404, { error: 'not found' });
-      const { paymentPayload, paymentRequirements } = (await readJson(req)) as Parameters<typeof facilitator.verify> extends [infer P, infer R]
+      if (req.method !== 'POST' || (req.url !== '/verify' && req.url !== '/settle'))
+        return reply(404, { error: 'not found' });
+      const { paymentPayload, paymentRequirements } = (await readJson(req)) as Parameters<
+        typeof facilitator.verify
+      > extends [infer P, infer R]
         ? { paymentPayload: P; paymentRequirements: R }
         : never;
       if (req.url === '/verify') return reply(200, await facilitator.verify(paymentPayload, paymentRequirements));
