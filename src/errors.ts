@@ -1,14 +1,64 @@
 /**
- * A failure the caller can act on. The domain throws these with their SPEC error code;
- * the HTTP edge maps the code to a status in one table (src/http/errors.ts).
+ * A failure the caller can act on. The domain throws these with a code from `ErrorCode`; the
+ * HTTP edge maps each code to its status in one table (src/http/errors.ts), which must list
+ * every code, so a new code cannot silently become a 400.
  */
+export type ErrorCode =
+  | 'invalid_json'
+  | 'invalid_request'
+  | 'invalid_email'
+  | 'disposable_email'
+  | 'undeliverable_email'
+  | 'key_in_url'
+  | 'key_in_body'
+  | 'invalid_signature'
+  | 'batch_too_large'
+  | 'invalid_bic'
+  | 'invalid_iid'
+  | 'missing_api_key'
+  | 'invalid_api_key'
+  | 'payment_required'
+  | 'quota_exhausted'
+  | 'verification_required'
+  | 'verification_failed'
+  | 'unused_key'
+  | 'not_found'
+  | 'bic_not_found'
+  | 'clearing_not_found'
+  | 'checkout_not_found'
+  | 'method_not_allowed'
+  | 'already_claimed'
+  | 'already_claimed_elsewhere'
+  | 'already_subscribed'
+  | 'key_already_shown'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'header_too_large'
+  | 'key_creation_limit'
+  | 'rate_limited'
+  | 'verification_rate_limited'
+  | 'claim_rate_limited'
+  | 'internal_error'
+  | 'invalid_config'
+  | 'not_implemented'
+  | 'payments_unavailable'
+  | 'verification_unavailable'
+  | 'card_payments_unavailable'
+  | 'unavailable';
+
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+
+  /** Why: `details.cause.reason` where a 402 names one (trial_exhausted, ...), else the code. */
+  get reason(): string {
+    const cause = this.details.cause as { reason?: unknown } | undefined;
+    return typeof cause?.reason === 'string' ? cause.reason : this.code;
   }
 }

@@ -54,6 +54,17 @@ export const X402_PRICES_USD = {
   clearing: 0.003,
 } as const;
 
+/** USD → the 6-decimal units of USDC (micro-USD). */
+export const usdToMicros = (usd: number): number => Math.round(usd * 1e6);
+
+export type PricedRoute = Exclude<keyof typeof X402_PRICES_USD, 'batchPerIban'> | 'batch';
+
+/** The x402 price of a call to a data route, in USD: a batch pays per IBAN, rounded to the micro-dollar. */
+export function x402PriceUsd(route: PricedRoute, units: number): number {
+  if (route === 'batch') return usdToMicros(X402_PRICES_USD.batchPerIban * units) / 1e6;
+  return X402_PRICES_USD[route];
+}
+
 /** Catalogue price of the claim grant: x402 payments with a key add up to this. */
 export const CLAIM_GRANT_PRICE_USD = 1.0;
 

@@ -15,8 +15,8 @@ import { createMailer, type Mailer } from './mail/sender.ts';
 import type { CardRail } from './payments/stripe/index.ts';
 import { readStripeConfig } from './payments/stripe/config.ts';
 import type { X402Rail } from './payments/x402/index.ts';
+import type { Rails } from './payments/offers.ts';
 import { Meter } from './quota/meter.ts';
-import type { Rails } from './quota/offers.ts';
 import type { Store } from './store/types.ts';
 
 export interface Services {

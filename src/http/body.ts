@@ -4,8 +4,9 @@
  * decides. The one exception is a body over the limit, refused before it is read (413).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DomainError } from '../errors.ts';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
+import { LIMITS } from '../plans.ts';
+import { payloadTooLarge } from './errors.ts';
 
 /** Stands in for a body that is present but not JSON. */
 export const INVALID_JSON = Symbol('invalid_json');
@@ -27,7 +28,7 @@ export const parsedBody = (body: unknown): unknown => (typeof body === 'symbol' 
 const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
 
 export function registerJsonBody(app: FastifyInstance): void {
-  const limit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  const limit = app.initialConfig.bodyLimit ?? LIMITS.bodyBytes;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done) => {
     const text = raw as string;
@@ -45,7 +46,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   });
   // Any other type (or none): marked unread, so the 415 comes after credentials and quota.
   app.addContentTypeParser('*', (req, _payload, done) => {
-    if (Number(req.headers['content-length']) > limit) return done(tooLarge(), undefined);
+    if (Number(req.headers['content-length']) > limit) return done(payloadTooLarge(), undefined);
     done(null, UNSUPPORTED_MEDIA);
   });
   // Fastify answers 415 by itself, before any hook, for a Content-Type that is not a media
@@ -57,11 +58,9 @@ export function registerJsonBody(app: FastifyInstance): void {
   });
 }
 
-const tooLarge = () => new DomainError('payload_too_large', 'The request body exceeds 1 MiB.');
-
 /** Whether a parsed JSON value holds a key-shaped string, as a value or a member name. */
 function holdsKey(value: unknown): boolean {
-  // A stack, not recursion: a body may nest as deep as its 1 MiB allows.
+  // A stack, not recursion: a body may nest as deep as its size limit allows.
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const item = stack.pop();

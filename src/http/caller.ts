@@ -1,4 +1,5 @@
 /** Who is calling and what the call was charged, attached to each request. */
+import type { PricedRoute } from '../plans.ts';
 import type { EffectivePlan } from '../quota/plan.ts';
 import type { CounterRef, KeyRow } from '../store/types.ts';
 
@@ -22,7 +23,7 @@ export interface RouteMeter {
   /** Served without a key within the daily trial. */
   trial?: boolean;
   /** Route name in the x402 price table. */
-  priceKey: 'validate' | 'batch' | 'bic' | 'compliance' | 'clearing';
+  priceKey: PricedRoute;
 }
 
 export interface RouteAccess {

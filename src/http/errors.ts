@@ -1,8 +1,15 @@
-/** Error codes → HTTP statuses, in one place, and the error body `{error, message, ...}`. */
+/**
+ * Error codes → HTTP statuses, in one table that lists every code, and the one function that
+ * builds an error body `{error, message, ...details}`: route errors, the x402 steps, health,
+ * Fastify's own errors and malformed HTTP that never reaches a route all go through it.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../errors.ts';
+import { DomainError, type ErrorCode } from '../errors.ts';
+import { LIMITS } from '../plans.ts';
 
-export const STATUS: Record<string, number> = {
+export const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
   invalid_request: 400,
   invalid_email: 400,
@@ -38,6 +45,8 @@ export const STATUS: Record<string, number> = {
   verification_rate_limited: 429,
   claim_rate_limited: 429,
   internal_error: 500,
+  // A setting refused at start-up: the server never listens, so no client sees it.
+  invalid_config: 500,
   not_implemented: 501,
   payments_unavailable: 502,
   verification_unavailable: 503,
@@ -45,59 +54,96 @@ export const STATUS: Record<string, number> = {
   unavailable: 503,
 };
 
-const FASTIFY_CODES: Record<string, [string, string]> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body exceeds 1 MiB.'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the body as Content-Type: application/json.'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'Content-Length does not match the body.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The body is empty.'],
-  FST_ERR_BAD_URL: ['invalid_request', 'The URL is not valid: check its percent-encoding.'],
-};
+export type ErrorBody = Record<string, unknown> & { error: ErrorCode; message: string };
 
 export interface HttpError {
   status: number;
-  body: Record<string, unknown> & { error: string; message: string };
+  body: ErrorBody;
+}
+
+/** The one place an error body is made. */
+export function httpError(code: ErrorCode, message: string, details: Record<string, unknown> = {}): HttpError {
+  return { status: STATUS[code], body: { error: code, message, ...details } };
+}
+
+export const payloadTooLarge = () =>
+  new DomainError('payload_too_large', `The request body exceeds ${LIMITS.bodyBytes / (1024 * 1024)} MiB.`);
+const batchTooLarge = () => new DomainError('batch_too_large', `A batch holds at most ${LIMITS.batchMax} IBANs.`);
+
+const FASTIFY_CODES: Record<string, () => DomainError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: payloadTooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new DomainError('invalid_request', 'Content-Length does not match the body.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new DomainError('invalid_json', 'The body is empty.'),
+  FST_ERR_BAD_URL: () => new DomainError('invalid_request', 'The URL is not valid: check its percent-encoding.'),
+};
+
+/**
+ * Any thrown value as the DomainError the caller is told (never internals), with its status.
+ * Fastify's other 4xx (405, 406, ...) keep their own status under the generic code.
+ */
+export function classify(err: unknown): { error: DomainError; status: number } {
+  if (err instanceof DomainError) return { error: err, status: STATUS[err.code] };
+  const fe = err as FastifyError;
+  const as = (error: DomainError) => ({ error, status: STATUS[error.code] });
+  if (fe.validation) {
+    const first = fe.validation[0];
+    if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
+    const where = `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''}`;
+    return as(new DomainError('invalid_request', `${where} ${first?.message ?? 'is invalid'}`));
+  }
+  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped) return as(mapped());
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { error: new DomainError('invalid_request', 'The request could not be understood.'), status: fe.statusCode };
+  }
+  return as(new DomainError('internal_error', 'Something went wrong on our side; the call was not charged.'));
 }
 
 export function toHttpError(err: unknown): HttpError {
-  if (err instanceof DomainError) {
-    return { status: STATUS[err.code] ?? 400, body: { error: err.code, message: err.message, ...err.details } };
+  const { error, status } = classify(err);
+  return { status, body: httpError(error.code, error.message, error.details).body };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error this request was answered with; metrics read a 402's reason from it. */
+    failure?: DomainError;
   }
-  const fe = err as FastifyError;
-  if (fe.validation) {
-    const first = fe.validation[0];
-    if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) {
-      return { status: 400, body: { error: 'batch_too_large', message: 'A batch holds at most 1000 IBANs.' } };
-    }
-    return {
-      status: 400,
-      body: {
-        error: 'invalid_request',
-        message: `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`,
-      },
-    };
-  }
-  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
-  if (mapped) return { status: STATUS[mapped[0]], body: { error: mapped[0], message: mapped[1] } };
-  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return {
-      status: fe.statusCode,
-      body: { error: 'invalid_request', message: 'The request could not be understood.' },
-    };
-  }
-  return {
-    status: 500,
-    body: { error: 'internal_error', message: 'Something went wrong on our side; the call was not charged.' },
-  };
+}
+
+/** Answers with `err`'s body and status, remembering it on the request. */
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainError): FastifyReply {
+  req.failure = err;
+  const { status, body } = toHttpError(err);
+  return reply.code(status).send(body);
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = toHttpError(err);
+  const { error, status } = classify(err);
+  req.failure = error;
   if (status >= 500) req.log.error({ err }, 'request failed');
-  reply.code(status).send(body);
+  reply.code(status).send(httpError(error.code, error.message, error.details).body);
 }
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
-  reply
-    .code(404)
-    .send({ error: 'not_found', message: `No route for ${req.method} at this path; see ${'/openapi.json'}.` });
+  sendError(req, reply, new DomainError('not_found', `No route for ${req.method} at this path; see /openapi.json.`));
+}
+
+/** Malformed HTTP that never reaches a route: the error body, written to the socket by hand. */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy(err);
+    return;
+  }
+  const { status, body } =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? httpError('header_too_large', 'The request headers are too large.')
+      : httpError('invalid_request', 'The request is not valid HTTP.');
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }

@@ -1,5 +1,6 @@
 /** Liveness and readiness, for load balancers and orchestrators. */
 import type { FastifyInstance } from 'fastify';
+import { httpError } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 
 const READY_TIMEOUT_MS = 2000;
@@ -16,11 +17,12 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
       await withTimeout(services.store.ping(), READY_TIMEOUT_MS);
       return { status: 'ready', store: services.store.engine, data_version: services.data.dataVersion() };
     } catch (err) {
-      reply.code(503);
-      return {
-        error: 'unavailable',
-        message: `The ${services.store.engine} store is not reachable: ${(err as Error).message}`,
-      };
+      const { status, body } = httpError(
+        'unavailable',
+        `The ${services.store.engine} store is not reachable: ${(err as Error).message}`,
+      );
+      reply.code(status);
+      return body;
     }
   });
 }

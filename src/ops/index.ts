@@ -2,7 +2,7 @@
  * The operations surface: /healthz, /readyz and /metrics (Prometheus), free and outside the
  * OpenAPI document. Registered without encapsulation so its hooks see every request.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from '../services.ts';
 import { healthRoutes } from './health.ts';
@@ -20,13 +20,9 @@ export const opsPlugin = (services: Services) =>
         return metrics.text();
       });
 
-      app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-        if (reply.statusCode === 402 && typeof payload === 'string')
-          metrics.paymentRequired.inc({ reason: reasonOf402(payload) });
-        return payload;
-      });
-
       app.addHook('onResponse', async (req, reply) => {
+        // Every 402 is answered from a DomainError (src/http/errors.ts), which names its reason.
+        if (reply.statusCode === 402) metrics.paymentRequired.inc({ reason: req.failure?.reason ?? 'unknown' });
         // The route template, never the raw URL: unknown paths must not grow the label set.
         const route = req.routeOptions.url ?? 'unmatched';
         metrics.requests.inc({ method: req.method, route, status: reply.statusCode });
@@ -35,8 +31,3 @@ export const opsPlugin = (services: Services) =>
     },
     { name: 'mod97-ops' },
   );
-
-function reasonOf402(payload: string): string {
-  const reason = /"reason":"(\w+)"/.exec(payload) ?? /"error":"(\w+)"/.exec(payload);
-  return reason?.[1] ?? 'unknown';
-}

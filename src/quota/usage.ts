@@ -3,7 +3,7 @@ import { dayOf, monthOf } from '../clock.ts';
 import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
 import type { KeyRow } from '../store/types.ts';
 import type { Balance } from './meter.ts';
-import type { Rails } from './offers.ts';
+import type { Rails } from '../payments/offers.ts';
 
 export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { baseUrl: string; rails: Rails }) {
   const { plan, used } = balance;

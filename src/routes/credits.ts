@@ -4,12 +4,13 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { errorResponses, Open } from '../http/schemas.ts';
+import { cardCheckoutRequired } from '../payments/refusals.ts';
 import { LIMITS, PACKS, type Pack } from '../plans.ts';
 import type { Services } from '../services.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The pack a route sells; its 402s offer the other packs (quota/offers.ts). */
+    /** The pack a route sells; its 402s offer the other packs (payments/offers.ts). */
     pack?: Pack;
   }
 }
@@ -61,7 +62,10 @@ export const creditsRoutes =
           schema: { response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) } },
         },
         async (req, reply) => {
-          if (!services.x402) throw railOff(pack, services);
+          if (!services.x402) {
+            if (!services.card) throw new DomainError('not_found', 'Buying credits is not turned on for this server.');
+            throw cardCheckoutRequired({ baseUrl: config.publicUrl, rails: services.rails, now: clock(), pack });
+          }
           // The presented key is claimed only once the payment settled (app.ts onSettled).
           const { secret, key } = await keys.insert({
             tier: 'credits',
@@ -98,19 +102,4 @@ export const creditsRoutes =
         },
       );
     for (const pack of PACKS) buy(pack);
-
-    function railOff(pack: Pack, s: Services): DomainError {
-      if (!s.card) return new DomainError('not_found', 'Buying credits is not turned on for this server.');
-      return new DomainError('payment_required', 'This server sells packs by card: start a checkout.', {
-        cause: { reason: 'card_checkout_required' },
-        options: [
-          {
-            type: 'card',
-            method: 'POST',
-            url: `${config.publicUrl}/v1/card/checkout`,
-            body: { product: `pack_${pack.pack}` },
-          },
-        ],
-      });
-    }
   };

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../../clock.ts';
 import type { KeyService } from '../../keys/service.ts';
-import { FREE_TIERS, LIMITS, PLAN } from '../../plans.ts';
+import { FREE_TIERS, PLAN } from '../../plans.ts';
+import { changePlanIf, claimByPayment } from '../claim.ts';
 import type { FallbackPlan, KeyRow, PlanChange, Store, Tier } from '../../store/types.ts';
 
 /** Keys bought by card belong to no network: they must not count against free-key limits. */
@@ -29,19 +30,9 @@ export class CardFulfilment {
     else await this.keys.insert({ ...base, tier: 'credits', limit: grant.credits, lifetimePeriod: `credits:${id}` });
   }
 
-  /** SPEC section 3: a pack bought while presenting an anonymous key claims it, 200 once, counted from 0. */
+  /** A pack bought while presenting an anonymous key claims it (payments/claim.ts). */
   claimByPack(keyId: string): Promise<boolean> {
-    return this.changeIf(keyId, (key) =>
-      key.tier !== 'anonymous'
-        ? null
-        : {
-            tier: 'claimed',
-            basis: 'lifetime',
-            limit: LIMITS.paidClaimLifetime,
-            lifetimePeriod: `lifetime:${this.clock()}`,
-            alertBorn: false,
-          },
-    );
+    return claimByPayment(this.store, this.clock, keyId);
   }
 
   /** Pro on a free key, remembering its plan to fall back to. A Pro key only takes a newer subscription id. */
@@ -79,16 +70,8 @@ export class CardFulfilment {
     );
   }
 
-  /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
-  private async changeIf(keyId: string, change: (key: KeyRow) => PlanChange | null): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const key = await this.store.keyById(keyId);
-      if (!key || key.revokedAt !== null) return false;
-      const next = change(key);
-      if (!next) return false;
-      if (await this.store.changePlan(key.id, key.planRev, next)) return true;
-    }
-    throw new Error(`key ${keyId} kept changing; the event will be retried`);
+  private changeIf(keyId: string, change: (key: KeyRow) => PlanChange | null): Promise<boolean> {
+    return changePlanIf(this.store, keyId, change);
   }
 }
 

@@ -1,14 +1,17 @@
 /**
- * The x402 rail on Fastify. A route opts in with `config.x402Price(req)` (USD for this request).
+ * The x402 rail's two steps in a request, used by the pipeline (src/http/pipeline.ts) and, as a
+ * plugin, by an app of its own. A route opts in with `config.x402Price(req)` (USD for this request).
  * - A PAYMENT-SIGNATURE is verified before validation, for exactly that price.
  * - The payment is settled only after the handler answered below 400: a failed call costs nothing.
  * - If settlement fails the handler's output is withheld and the client gets 402.
  * - Every 402 of a priced route carries PAYMENT-REQUIRED, so an x402 client pays and retries,
- *   and every 402 built here carries `options` (DECISIONS.md section 5), so a person can too.
+ *   and every 402 built here carries `options` (docs/api.md, "402 options"), so a person can too.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Offer } from '../../quota/offers.ts';
+import { httpError, sendError } from '../../http/errors.ts';
+import type { Offer } from '../offers.ts';
+import { x402Refused } from '../refusals.ts';
 import { hasPayment } from './header.ts';
 import type { X402Rail } from './rail.ts';
 import type { PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
@@ -40,40 +43,25 @@ export interface X402PluginOptions {
   onSettled?: (req: FastifyRequest, settled: Extract<SettleOutcome, { ok: true }>) => Promise<void>;
 }
 
-const MESSAGES: Record<string, string> = {
-  payment_required: 'This call is paid per call with x402: sign the payment in the PAYMENT-REQUIRED header and retry.',
-  payment_already_used: 'This payment was already used; sign a new one.',
-  settlement_failed: 'The payment could not be settled, so the result is withheld. Sign a new payment and retry.',
-};
+export interface X402Steps {
+  /** Before validation: verifies a presented payment; a route that requires one is refused without. */
+  judge(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /** On the way out: settles a verified payment, or puts PAYMENT-REQUIRED on a priced route's 402. */
+  afterAnswer(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+}
 
-const x402: FastifyPluginAsync<X402PluginOptions> = async (
-  app,
-  { rail, publicUrl, keyIdOf, optionsFor, onSettled },
-) => {
-  app.decorateRequest('x402Payment', null);
-
+export function x402Steps({ rail, publicUrl, keyIdOf, optionsFor, onSettled }: X402PluginOptions): X402Steps {
   const quoteOf = (req: FastifyRequest): Quote | null => {
     const price = req.routeOptions.config.x402Price;
     return price ? { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0] } : null;
   };
 
-  const refuse = async (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    reason: string,
-    quote: Quote,
-    required: PaymentRequiredHeader | null,
-  ) => {
+  const refusal = async (req: FastifyRequest, reason: string, quote: Quote, unavailable = false) =>
+    x402Refused(reason, unavailable ? null : await optionsFor(req, quote.priceUsd));
+
+  const withHeader = (reply: FastifyReply, required: PaymentRequiredHeader | null) => {
     if (required) reply.header(required.headerName, required.headerValue);
-    if (status !== 402)
-      return {
-        error: 'payments_unavailable',
-        message: 'Payments are unavailable; try again later.',
-        cause: { reason },
-      };
-    const message = MESSAGES[reason] ?? 'The payment was refused.';
-    return { error: 'payment_required', message, cause: { reason }, options: await optionsFor(req, quote.priceUsd) };
+    return reply;
   };
 
   // Neither step may turn the answer into a 500. After a settlement the money has moved, so the
@@ -87,62 +75,62 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (
     }
   };
 
-  app.addHook('preValidation', async (req, reply) => {
-    const quote = quoteOf(req);
-    if (!quote) return;
-    if (!hasPayment(req.headers)) {
-      if (req.routeOptions.config.x402Required) {
-        return reply
-          .code(402)
-          .send(await refuse(req, reply, 402, 'payment_required', quote, await rail.paymentRequired(quote)));
+  return {
+    async judge(req, reply) {
+      const quote = quoteOf(req);
+      if (!quote) return;
+      if (!hasPayment(req.headers)) {
+        if (!req.routeOptions.config.x402Required) return;
+        withHeader(reply, await rail.paymentRequired(quote));
+        return sendError(req, reply, await refusal(req, 'payment_required', quote));
       }
-      return;
-    }
-    const verified = await rail.verify(req.headers, quote);
-    if (verified.ok) {
-      req.x402Payment = verified.payment;
-      return;
-    }
-    const status = verified.unavailable ? 502 : 402;
-    return reply.code(status).send(await refuse(req, reply, status, verified.reason, quote, verified.paymentRequired));
-  });
+      const verified = await rail.verify(req.headers, quote);
+      if (verified.ok) {
+        req.x402Payment = verified.payment;
+        return;
+      }
+      withHeader(reply, verified.paymentRequired);
+      return sendError(req, reply, await refusal(req, verified.reason, quote, verified.unavailable));
+    },
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    const payment = req.x402Payment;
-    if (!payment) {
-      const quote = reply.statusCode === 402 && !reply.hasHeader('payment-required') ? quoteOf(req) : null;
-      const required = quote && (await rail.paymentRequired(quote));
-      if (required) reply.header(required.headerName, required.headerValue);
-      return payload;
-    }
-    req.x402Payment = null;
-    if (reply.statusCode >= 400) return payload;
-    const settled = await rail.settle(payment, keyIdOf?.(req) ?? null);
-    if (settled.ok) {
-      reply.header(settled.header.name, settled.header.value);
-      if (settled.recordError)
-        req.log.error(
-          { err: settled.recordError, txHash: settled.txHash, payer: settled.payer },
-          'x402: a settled payment could not be recorded',
+    async afterAnswer(req, reply, payload) {
+      const payment = req.x402Payment;
+      if (!payment) {
+        const quote = reply.statusCode === 402 && !reply.hasHeader('payment-required') ? quoteOf(req) : null;
+        if (quote) withHeader(reply, await rail.paymentRequired(quote));
+        return payload;
+      }
+      req.x402Payment = null;
+      if (reply.statusCode >= 400) return payload;
+      const settled = await rail.settle(payment, keyIdOf?.(req) ?? null);
+      if (settled.ok) {
+        reply.header(settled.header.name, settled.header.value);
+        if (settled.recordError)
+          req.log.error(
+            { err: settled.recordError, txHash: settled.txHash, payer: settled.payer },
+            'x402: a settled payment could not be recorded',
+          );
+        await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () =>
+          onSettled?.(req, settled),
         );
-      await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () =>
-        onSettled?.(req, settled),
-      );
-      return payload;
-    }
-    await logged(req, 'undoing an unsettled call', {}, () => req.routeOptions.config.x402Unsettled?.(req));
-    reply.code(402).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify(
-      await refuse(
-        req,
-        reply,
-        402,
-        settled.reason,
-        payment.quote,
-        await rail.paymentRequired(payment.quote, settled.reason),
-      ),
-    );
-  });
+        return payload;
+      }
+      await logged(req, 'undoing an unsettled call', {}, () => req.routeOptions.config.x402Unsettled?.(req));
+      const failure = await refusal(req, settled.reason, payment.quote);
+      req.failure = failure;
+      withHeader(reply, await rail.paymentRequired(payment.quote, settled.reason));
+      const { status, body } = httpError(failure.code, failure.message, failure.details);
+      reply.code(status).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(body);
+    },
+  };
+}
+
+const x402: FastifyPluginAsync<X402PluginOptions> = async (app, options) => {
+  const steps = x402Steps(options);
+  app.decorateRequest('x402Payment', null);
+  app.addHook('preValidation', steps.judge);
+  app.addHook('onSend', steps.afterAnswer);
 };
 
 export const x402Plugin = fp(x402, { name: 'mod97-x402', fastify: '5.x' });

@@ -21,6 +21,7 @@ import {
 import type { AssetAmount, PaymentPayload } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import type { Clock } from '../../clock.ts';
+import { usdToMicros } from '../../plans.ts';
 import type { X402Config } from './config.ts';
 import type {
   PaymentRequiredHeader,
@@ -38,10 +39,7 @@ export interface X402Rail {
   settle(payment: VerifiedPayment, keyId?: string | null): Promise<SettleOutcome>;
 }
 
-/** USD → the token's 6-decimal units (USDC: micro-USD). */
-export function usdToMicros(usd: number): number {
-  return Math.round(usd * 1e6);
-}
+export { usdToMicros };
 
 /** One request as x402HTTPResourceServer sees it; carries the price it was quoted. */
 class QuotedRequest implements HTTPAdapter {

@@ -1,10 +1,10 @@
 /**
- * Claims by payment (SPEC section 3): an x402 payment reaching the claim grant's price, or a
- * pack bought while presenting the key, raises an anonymous key to `claimed`, basis lifetime,
- * 200 requests once, counted from 0 at the claim.
+ * Claims by payment (docs/api.md, "Claiming a key"): an x402 payment reaching the claim grant's
+ * price, or a pack bought while presenting the key (by x402 or by card), raises an anonymous key
+ * to `claimed`, basis lifetime, 200 requests once, counted from 0 at the claim.
  */
 import type { Clock } from '../clock.ts';
-import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
+import { CLAIM_GRANT_PRICE_USD, LIMITS, usdToMicros } from '../plans.ts';
 import type { KeyRow, PlanChange, Store } from '../store/types.ts';
 
 /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
@@ -20,11 +20,11 @@ export async function changePlanIf(
     if (!next) return false;
     if (await store.changePlan(key.id, key.planRev, next)) return true;
   }
-  throw new Error(`key ${keyId} kept changing`);
+  throw new Error(`key ${keyId} kept changing; the step will be retried`);
 }
 
 /** Lifetime 200 for a still-anonymous key; false when the key was no longer anonymous. */
-export function claimLifetime(store: Store, clock: Clock, keyId: string): Promise<boolean> {
+export function claimByPayment(store: Store, clock: Clock, keyId: string): Promise<boolean> {
   return changePlanIf(store, keyId, (key) =>
     key.tier !== 'anonymous'
       ? null
@@ -42,5 +42,20 @@ export function claimLifetime(store: Store, clock: Clock, keyId: string): Promis
 export async function addPaymentToward(store: Store, clock: Clock, key: KeyRow, micros: number): Promise<boolean> {
   if (key.tier !== 'anonymous') return false;
   const total = await store.addPaidMicros(key.id, micros);
-  return total >= Math.round(CLAIM_GRANT_PRICE_USD * 1e6) && claimLifetime(store, clock, key.id);
+  return total >= usdToMicros(CLAIM_GRANT_PRICE_USD) && claimByPayment(store, clock, key.id);
+}
+
+/**
+ * After an x402 payment settled with a key presented: a pack claims the key at once, a paid
+ * call counts toward the claim grant.
+ */
+export async function claimOnPayment(
+  store: Store,
+  clock: Clock,
+  key: KeyRow | null,
+  paid: { pack: boolean; micros: number },
+): Promise<void> {
+  if (!key) return;
+  if (paid.pack) await claimByPayment(store, clock, key.id);
+  else await addPaymentToward(store, clock, key, paid.micros);
 }

@@ -1,4 +1,7 @@
-/** The machine-readable `options` of a 402 (DECISIONS.md section 5), from the plans table. */
+/**
+ * The machine-readable `options` of every 402 (docs/api.md, "402 options"), from the plans
+ * table. The one place they are built: quota and trial refusals, x402 refusals and packs.
+ */
 import { nextMonthStart } from '../clock.ts';
 import { LIMITS, PACKS, type Pack } from '../plans.ts';
 import type { Basis, Tier } from '../store/types.ts';
@@ -18,6 +21,8 @@ export interface OfferContext {
   x402PriceUsd?: number;
   /** Absent on no-key 402s. */
   key?: { tier: Tier; basis: Basis };
+  /** The pack whose purchase was refused. */
+  pack?: Pack;
 }
 
 const packOffer = (baseUrl: string, p: Pack): Offer => ({
@@ -29,6 +34,7 @@ const packOffer = (baseUrl: string, p: Pack): Offer => ({
 });
 
 export function offers(ctx: OfferContext): Offer[] {
+  if (ctx.pack) return packOffers(ctx, ctx.pack);
   const list: Offer[] = [];
   if (!ctx.key) list.push({ type: 'generate_key', method: 'POST', url: `${ctx.baseUrl}/v1/keys/generate` });
   if (ctx.key?.tier === 'anonymous') {
@@ -48,10 +54,15 @@ export function offers(ctx: OfferContext): Offer[] {
 }
 
 /**
- * A refused pack purchase: the other packs, then this one paid by x402. Claiming, waiting or a
- * new free key are left out: the caller came to buy credits, and none of those gives any.
+ * A refused pack purchase: the other packs, then this one paid by x402; by card checkout when
+ * only cards are on. Claiming, waiting or a new free key are left out: the caller came to buy
+ * credits, and none of those gives any.
  */
-export function packOffers(baseUrl: string, buying: Pack): Offer[] {
-  const others = PACKS.filter((p) => p.pack !== buying.pack).map((p) => packOffer(baseUrl, p));
+function packOffers(ctx: OfferContext, buying: Pack): Offer[] {
+  if (!ctx.rails.x402) {
+    const body = { product: `pack_${buying.pack}` };
+    return [{ type: 'card', method: 'POST', url: `${ctx.baseUrl}/v1/card/checkout`, body }];
+  }
+  const others = PACKS.filter((p) => p.pack !== buying.pack).map((p) => packOffer(ctx.baseUrl, p));
   return [...others, { type: 'x402', price_usd: buying.priceUsd }];
 }

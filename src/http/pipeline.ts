@@ -1,0 +1,179 @@
+/**
+ * The one request pipeline. Every request, whether it comes over HTTP or is an MCP tool call
+ * run through `app.inject`, is judged here, in this order (docs/api.md, "Order of checks"):
+ *
+ *   0. a body over 1 MiB is refused before it is read (413, in body.ts); any other body is
+ *      parsed but not judged yet;
+ *   1. a key-shaped value in the URL (400 key_in_url);
+ *   2. a key-shaped value in the body (400 key_in_body);
+ *   3. credentials (401 missing_api_key / invalid_api_key);
+ *   4. payment or quota (402): a call carrying an x402 payment draws no quota; otherwise the
+ *      key's quota, or the no-key trial, is admitted for the call's whole cost;
+ *   5. the body: another content type (415), then JSON that does not parse (400). A route sold
+ *      only by x402 (a pack) reads no body and skips this;
+ *   6. a presented x402 payment is verified for this call's price (402), now that the body that
+ *      sets the price of a batch is known to be JSON; a pack without a payment is refused here;
+ *   7. the route's schema (400 invalid_request; Fastify's validation), then the handler.
+ *
+ * And on the way out:
+ *   8. a call answered 4xx or 5xx is refunded whatever it was charged;
+ *   9. the X-Quota-* headers show the key's balance after that;
+ *  10. a verified payment is settled (a failure withholds the answer: 402), and any 402 of a
+ *      route sold by x402 carries PAYMENT-REQUIRED.
+ */
+import { unescape as percentDecode } from 'node:querystring';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { monthOf } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { KEY_ANYWHERE } from '../keys/secret.ts';
+import { refusalContext, x402PriceOf, x402StepsFor } from '../payments/gate.ts';
+import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
+import { hasPayment } from '../payments/x402/header.ts';
+import type { Services } from '../services.ts';
+import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
+import type { Caller, RouteMeter } from './caller.ts';
+import { readCredential } from './credentials.ts';
+
+export function registerPipeline(app: FastifyInstance, services: Services): void {
+  const { keys, meter, clock } = services;
+  const x402 = x402StepsFor(services);
+  app.decorateRequest('caller', null as never);
+  app.decorateRequest('x402Payment', null);
+  registerJsonBody(app);
+
+  // With the x402 rail on, every metered route is also sold per call (step 6).
+  app.addHook('onRoute', (route) => {
+    const routeMeter = route.config?.access?.meter;
+    if (routeMeter && x402 && !route.config?.x402Price) {
+      route.config = { ...route.config, x402Price: (req) => x402PriceOf(routeMeter, parsedBody(req.body)) };
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    req.caller = newCaller(services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']));
+    if (keyInUrl(req.url)) throw keyInUrlError(); // 1
+  });
+
+  app.addHook('preValidation', async (req, reply) => {
+    const { access, x402Required } = req.routeOptions.config;
+    if (access) {
+      if (req[KEY_IN_BODY]) throw keyInBodyError(); // 2
+      if (access.auth !== 'none') await authenticate(req); // 3
+      if (access.meter) await payOrAdmit(req, reply, access.meter); // 4
+    }
+    // The body was left unread on the socket: close it rather than drain it.
+    if (req.body === UNSUPPORTED_MEDIA) reply.header('connection', 'close');
+    if (!x402Required) refuseUnreadableBody(req.body); // 5
+    return x402?.judge(req, reply); // 6
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const { caller } = req;
+    if (caller) {
+      await refundRefused(caller, reply.statusCode); // 8
+      await markFirstServed(caller);
+      if (caller.key) await quotaHeaders(caller, reply); // 9
+    }
+    return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 10
+  });
+
+  async function authenticate(req: FastifyRequest): Promise<void> {
+    const credential = readCredential(req.headers);
+    if (credential.kind === 'none') {
+      if (req.routeOptions.config.access?.auth === 'key') {
+        throw new DomainError(
+          'missing_api_key',
+          'Send your key as Authorization: Bearer <API_KEY> (or X-API-Key). Create one with POST /v1/keys/generate.',
+        );
+      }
+      return;
+    }
+    const key = credential.kind === 'key' ? await keys.authenticate(credential.secret) : null;
+    if (!key) throw new DomainError('invalid_api_key', 'The API key is unknown, rotated or revoked.');
+    req.caller.key = key;
+  }
+
+  async function payOrAdmit(req: FastifyRequest, reply: FastifyReply, routeMeter: RouteMeter): Promise<void> {
+    // A paid call draws on no quota; its payment is verified in step 6 and settled in step 10.
+    if (x402 && hasPayment(req.headers)) {
+      req.caller.paidByX402 = true;
+      return;
+    }
+    const body = parsedBody(req.body);
+    const { caller } = req;
+    if (caller.key) {
+      const cost = routeMeter.cost(body);
+      const admission = await meter.admitKey(caller.key, cost);
+      caller.balance = admission;
+      if (!admission.admitted) {
+        reply.header('X-Quota-Exhausted', 'true');
+        throw quotaExhausted(refusalContext(services, routeMeter, body), caller.key, admission, cost);
+      }
+      caller.charge = { counter: admission.plan.counter, cost };
+      return;
+    }
+    if (!routeMeter.trial) throw keyOrPaymentRequired(refusalContext(services, routeMeter, body));
+    const trial = await meter.admitTrial(caller.network);
+    if (!trial.admitted) throw trialExhausted(refusalContext(services, routeMeter, body), trial.counter.period);
+    caller.trialUsed = trial.used;
+    caller.charge = { counter: trial.counter, cost: 1 };
+  }
+
+  async function refundRefused(caller: Caller, status: number): Promise<void> {
+    if (caller.charge && status >= 400) {
+      const used = await meter.refund(caller.charge.counter, caller.charge.cost);
+      if (caller.balance) caller.balance = { ...caller.balance, used };
+      caller.charge = null;
+    }
+  }
+
+  /** A key's first charged call that stood makes it claimable (docs/api.md, "Claiming a key"). */
+  async function markFirstServed(caller: Caller): Promise<void> {
+    const { key } = caller;
+    if (key && key.firstServedAt === null && caller.charge) {
+      await services.store.markServed(key.id, clock());
+      key.firstServedAt = clock();
+    }
+  }
+
+  async function quotaHeaders(caller: Caller, reply: FastifyReply): Promise<void> {
+    const balance = caller.balance ?? (await meter.balance(caller.key!));
+    const { limit } = balance.plan;
+    reply.header('X-Quota-Used', balance.used);
+    reply.header('X-Quota-Limit', limit);
+    reply.header('X-Quota-Remaining', Math.max(limit - balance.used, 0));
+    reply.header('X-Quota-Month', monthOf(clock()));
+  }
+}
+
+const newCaller = (network: string): Caller => ({
+  network,
+  key: null,
+  balance: null,
+  charge: null,
+  trialUsed: null,
+  paidByX402: false,
+});
+
+/** A key-shaped value in the URL, as sent or percent-decoded (decoding only when there is a %). */
+function keyInUrl(url: string): boolean {
+  return KEY_ANYWHERE.test(url) || (url.includes('%') && KEY_ANYWHERE.test(percentDecode(url)));
+}
+
+const keyInUrlError = () =>
+  new DomainError(
+    'key_in_url',
+    'Never put an API key in a URL: send it in the Authorization: Bearer header. This key was not used.',
+  );
+
+const keyInBodyError = () =>
+  new DomainError(
+    'key_in_body',
+    'Never put an API key in a request body: send it in the Authorization: Bearer header. This key was not used.',
+  );
+
+function refuseUnreadableBody(body: unknown): void {
+  if (body === UNSUPPORTED_MEDIA)
+    throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+  if (body === INVALID_JSON) throw new DomainError('invalid_json', 'The body is not valid JSON.');
+}

@@ -1,0 +1,50 @@
+/**
+ * The payment decisions of a request, for the pipeline (src/http/pipeline.ts): what a refusal
+ * offers, the price of a metered call, and the x402 steps wired to this service's keys: the
+ * key presented with a payment is recorded with it, and a settled payment may claim that key.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { RouteMeter } from '../http/caller.ts';
+import { x402PriceUsd } from '../plans.ts';
+import type { Services } from '../services.ts';
+import { claimOnPayment } from './claim.ts';
+import { offers } from './offers.ts';
+import type { RefusalContext } from './refusals.ts';
+import { x402Steps, type X402Steps } from './x402/plugin.ts';
+
+export const x402PriceOf = (meter: RouteMeter, body: unknown): number => x402PriceUsd(meter.priceKey, meter.cost(body));
+
+export function refusalContext(services: Services, meter: RouteMeter, body: unknown): RefusalContext {
+  const { config, rails, clock } = services;
+  return { baseUrl: config.publicUrl, rails, now: clock(), x402PriceUsd: x402PriceOf(meter, body) };
+}
+
+/** The x402 steps of this service; null while the rail is off. */
+export function x402StepsFor(services: Services): X402Steps | null {
+  const { x402: rail, config, rails, clock, meter, store } = services;
+  if (!rail) return null;
+  return x402Steps({
+    rail,
+    publicUrl: config.publicUrl,
+    keyIdOf: (req) => req.caller?.key?.id ?? null,
+    optionsFor: async (req, priceUsd) => {
+      const { pack } = req.routeOptions.config;
+      // The governing basis, as the quota's own 402s use: a key born in an alert is not monthly.
+      const key = req.caller?.key ?? null;
+      const plan = key && !pack ? await meter.planFor(key) : null;
+      return offers({
+        baseUrl: config.publicUrl,
+        rails,
+        now: clock(),
+        x402PriceUsd: priceUsd,
+        key: key && plan ? { tier: key.tier, basis: plan.basis } : undefined,
+        pack,
+      });
+    },
+    onSettled: (req: FastifyRequest, settled) =>
+      claimOnPayment(store, clock, req.caller?.key ?? null, {
+        pack: req.routeOptions.config.x402Required === true,
+        micros: settled.amountMicros,
+      }),
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Every 402 the service answers, as a DomainError whose `options` come from offers.ts and whose
+ * reason (`cause.reason`, else the code) is what the metrics count.
+ */
+import { monthOf, nextDayStart } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { LIMITS } from '../plans.ts';
+import type { Admission } from '../quota/meter.ts';
+import type { KeyRow } from '../store/types.ts';
+import { type Offer, offers, type OfferContext } from './offers.ts';
+
+/** What every refusal's offers depend on besides the caller. */
+export type RefusalContext = Omit<OfferContext, 'key' | 'pack'>;
+
+export function quotaExhausted(ctx: RefusalContext, key: KeyRow, admission: Admission, cost: number): DomainError {
+  const { basis, limit } = admission.plan;
+  const needs = cost > 1 ? ` and this call needs ${cost}` : '';
+  return new DomainError(
+    'quota_exhausted',
+    `This key has used ${admission.used} of its ${limit} ${basis === 'monthly' ? 'monthly ' : ''}requests${needs}.`,
+    {
+      used: admission.used,
+      limit,
+      month: monthOf(ctx.now),
+      basis,
+      options: offers({ ...ctx, key: { tier: key.tier, basis } }),
+    },
+  );
+}
+
+export const keyOrPaymentRequired = (ctx: RefusalContext): DomainError =>
+  new DomainError('payment_required', 'This route needs an API key or an x402 payment.', {
+    cause: { reason: 'key_or_payment_required' },
+    options: offers(ctx),
+  });
+
+export const trialExhausted = (ctx: RefusalContext, day: string): DomainError =>
+  new DomainError(
+    'payment_required',
+    `The no-key trial allows ${LIMITS.trialPerDay} validations a day from one network; create a free key to go on.`,
+    {
+      cause: { reason: 'trial_exhausted', limit: LIMITS.trialPerDay, day, resets_at: nextDayStart(ctx.now) },
+      options: offers(ctx),
+    },
+  );
+
+/** A pack asked of the x402 route on a server that sells packs by card only. */
+export const cardCheckoutRequired = (ctx: OfferContext): DomainError =>
+  new DomainError('payment_required', 'This server sells packs by card: start a checkout.', {
+    cause: { reason: 'card_checkout_required' },
+    options: offers(ctx),
+  });
+
+const X402_MESSAGES: Record<string, string> = {
+  payment_required: 'This call is paid per call with x402: sign the payment in the PAYMENT-REQUIRED header and retry.',
+  payment_already_used: 'This payment was already used; sign a new one.',
+  settlement_failed: 'The payment could not be settled, so the result is withheld. Sign a new payment and retry.',
+};
+
+/** An x402 payment missing, refused or not settled (402), or a facilitator out of reach (502). */
+export function x402Refused(reason: string, options: Offer[] | null): DomainError {
+  if (!options) {
+    return new DomainError('payments_unavailable', 'Payments are unavailable; try again later.', {
+      cause: { reason },
+    });
+  }
+  return new DomainError('payment_required', X402_MESSAGES[reason] ?? 'The payment was refused.', {
+    cause: { reason },
+    options,
+  });
+}
