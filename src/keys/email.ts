@@ -40,8 +40,10 @@ export class EmailKeys {
   constructor(private readonly d: EmailKeyDeps) {}
 
   /**
-   * POST /v1/keys/generate with `email`. Without a proved mailbox during a creation alert, the
-   * caller gets the reduced anonymous key instead, and the address is not attached.
+   * POST /v1/keys/generate with `email`. An address without `code` from a network that got a
+   * free key in the last 24 hours is asked for a code (403 verification_required), alert or not.
+   * During a creation alert, an address that cannot be proved right now (no code, no recent key
+   * from the network) gets the reduced anonymous key instead, and the address is not attached.
    */
   async generate(network: string, email: string | undefined, code: string | undefined): Promise<GenerateOutcome> {
     const { store, clock, verification } = this.d;
@@ -59,14 +61,16 @@ export class EmailKeys {
     await this.d.keys.checkNetworkAllowance(network);
     if (code !== undefined) {
       await verification.verify('generate', emailHash, address, code);
-    } else if (await this.d.alert.isActive()) {
-      return { issued: await this.d.keys.generateAnonymous(network) };
     } else if (await store.freeKeyFromNetworkSince(network, now - DAY)) {
+      // Alert or not: the code is how this caller proves the mailbox (docs/api.md, "Creation alert").
       await verification.challenge('generate', emailHash, address);
       throw new DomainError(
         'verification_required',
         `A free key was issued from your network in the last 24 hours, so we mailed a 6-digit code to ${address}. Send the same request again with \`code\` within ${LIMITS.codeMinutes} minutes.`,
       );
+    } else if (await this.d.alert.isActive()) {
+      // No way to prove the mailbox right now: the reduced anonymous key, the address not attached.
+      return { issued: await this.d.keys.generateAnonymous(network) };
     }
     if ((await store.admit(addressToday, 1, 1)) === null) throw onePerDay();
     try {
