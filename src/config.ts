@@ -1,6 +1,9 @@
 /** Environment → one typed config object (DECISIONS.md section 1). Every variable is optional. */
 import { DomainError } from './errors.ts';
 
+/** A SQLite file beside the working directory: a start with no settings works. */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/mod97.db';
+
 export interface Config {
   port: number;
   host: string;
@@ -39,7 +42,7 @@ export function readConfig(given: Record<string, string | undefined> = process.e
     port,
     host: env.HOST ?? '127.0.0.1',
     publicUrl: (env.MOD97_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    databaseUrl: env.MOD97_DATABASE_URL ?? 'sqlite:./data/mod97.db',
+    databaseUrl: env.MOD97_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     smtpUrl: env.MOD97_SMTP_URL ?? null,
     mailFrom: env.MOD97_MAIL_FROM ?? 'mod97 <no-reply@localhost>',
     outboxDir: env.MOD97_OUTBOX_DIR ?? './data/outbox',

@@ -5,6 +5,7 @@
 import type { ClearingSummary } from './data/answers.ts';
 import type { DataPlane } from './data/index.ts';
 import { validateIban, type IbanResult } from './iban/index.ts';
+import { SWISS_IID_COUNTRIES } from './iban/swiss.ts';
 
 export type Described = IbanResult & {
   bank: ReturnType<DataPlane['bankForIban']>;
@@ -13,8 +14,6 @@ export type Described = IbanResult & {
   data_version: string;
 };
 export type Describe = (iban: string) => Described;
-
-const SWISS = new Set(['CH', 'LI']);
 
 export function createDescribe(data: DataPlane): Describe {
   const dataVersion = data.dataVersion();
@@ -29,7 +28,8 @@ export function createDescribe(data: DataPlane): Describe {
     described.bank = bank;
     described.sepa = country ? data.sepa(country, bank?.bic ?? undefined) : null;
     described.data_version = dataVersion;
-    if (country && SWISS.has(country)) described.clearing = bankCode ? data.clearingSummary(bankCode) : null;
+    if (country && SWISS_IID_COUNTRIES.has(country))
+      described.clearing = bankCode ? data.clearingSummary(bankCode) : null;
     return described;
   };
 }

@@ -31,7 +31,11 @@ export const PLAN: Record<Exclude<Tier, 'credits'>, { basis: Basis; limit: numbe
   pro: { basis: 'monthly', limit: LIMITS.proPerMonth },
 };
 
-export const FREE_TIERS: ReadonlySet<Tier> = new Set(['anonymous', 'email', 'claimed']);
+/** Tiers given free: they owe attribution and count against the free-key limits. */
+export const FREE_TIER_LIST = ['anonymous', 'email', 'claimed'] as const satisfies readonly Tier[];
+export const FREE_TIERS: ReadonlySet<Tier> = new Set(FREE_TIER_LIST);
+/** Free tiers bound to a proved address: an address holds at most one live key of these. */
+export const ADDRESS_TIER_LIST = ['email', 'claimed'] as const satisfies readonly Tier[];
 
 export interface Pack {
   pack: '1k' | '5k' | '25k';

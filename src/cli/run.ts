@@ -6,6 +6,7 @@ import type { ParsedDataset } from '../data/types.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import { download, updatableKinds, urlsFor, urlVariable } from './download.ts';
+import { DEFAULT_DATABASE_URL } from '../config.ts';
 
 export interface CliIo {
   out(line: string): void;
@@ -18,7 +19,7 @@ export const USAGE = `usage:
   mod97 data list
 kinds: ${updatableKinds().join(', ')}
 --as-of: required when the file states no date of its own (sdn.csv, EPC, BLZ, GLEIF without a dated name); a date in the file wins
-database: MOD97_DATABASE_URL (default sqlite:./data/mod97.db)
+database: MOD97_DATABASE_URL (default ${DEFAULT_DATABASE_URL})
 download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
 
 class UsageError extends Error {}
@@ -42,7 +43,7 @@ export async function runCli(
     const asOf = values['as-of'];
     if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf))
       throw new UsageError('--as-of takes a date YYYY-MM-DD');
-    const store = await openStore(env.MOD97_DATABASE_URL || 'sqlite:./data/mod97.db');
+    const store = await openStore(env.MOD97_DATABASE_URL || DEFAULT_DATABASE_URL);
     try {
       if (command === 'list') return await list(store, io);
       if (command === 'import') {

@@ -1,4 +1,5 @@
 import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer, SourceRef } from './answers.ts';
+import { isQrIid, SWISS_IID_COUNTRIES } from '../iban/swiss.ts';
 import { checkBicFormat } from './bic-format.ts';
 import { normalizeIid } from './clearing.ts';
 import { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
@@ -8,7 +9,6 @@ import { type Indexes, toBic11 } from './indexes.ts';
 import type { BankByCode } from './types.ts';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const SWISS_IID_COUNTRIES = new Set(['CH', 'LI']);
 
 /** A source with its date, and the caveat when only a download dates it. */
 function sourceRef(name: string, as_of: string | null): SourceRef {
@@ -95,7 +95,7 @@ export class Lookups {
       sic: active.sic_participation,
       eurosic: active.eurosic_participation,
       instant_payments: active.instant_payments_chf,
-      qr_iid: c.iid_type === 'qr_iid' || (Number(c.iid) >= 30000 && Number(c.iid) <= 31999),
+      qr_iid: c.iid_type === 'qr_iid' || isQrIid(Number(c.iid)),
       successor_iid: c.successor_iid,
       valid_on: c.valid_on,
       source: this.clearingSource,

@@ -5,6 +5,7 @@
 import { ERRORS, type IbanError } from './errors.ts';
 import { ibanRemainder } from './mod97.ts';
 import type { CountrySpec } from './registry.ts';
+import { isQrIid, SWISS_IID_COUNTRIES } from './swiss.ts';
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
@@ -70,15 +71,9 @@ export function passesBesidesMod97(iban: string, spec: CountrySpec, structureKno
   );
 }
 
-/** Swiss and Liechtenstein QR-IBANs carry an IID from 30000 to 31999 (IBAN positions 5-9). */
+/** Swiss and Liechtenstein QR-IBANs carry a QR-IID (IBAN positions 5-9). */
 export function isQrIban(iban: string, spec: CountrySpec): boolean {
-  if (spec.code !== 'CH' && spec.code !== 'LI') return false;
-  if (iban.charCodeAt(4) !== 51) return false; // '3'
-  const c5 = iban.charCodeAt(5);
-  return (
-    (c5 === 48 || c5 === 49) &&
-    isDigit(iban.charCodeAt(6)) &&
-    isDigit(iban.charCodeAt(7)) &&
-    isDigit(iban.charCodeAt(8))
-  );
+  if (!SWISS_IID_COUNTRIES.has(spec.code)) return false;
+  for (let i = 4; i < 9; i++) if (!isDigit(iban.charCodeAt(i))) return false;
+  return isQrIid(Number(iban.slice(4, 9)));
 }

@@ -1,3 +1,4 @@
+import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
 import type { CodeCheck, MailboxStore } from '../types.ts';
 import type { Pg } from './index.ts';
 
@@ -42,14 +43,14 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
     async freeKeyFromNetworkSince(network, since) {
       const rows = await idempotent(
         () => sql`SELECT 1 FROM api_keys WHERE network = ${network} AND created_at >= ${since}::bigint
-        AND tier IN ('anonymous', 'email', 'claimed') LIMIT 1`,
+        AND tier IN ${sql(FREE_TIER_LIST)} LIMIT 1`,
       );
       return rows.length > 0;
     },
     async liveFreeKeyForEmail(emailHash) {
       const rows = await idempotent(
         () => sql`SELECT 1 FROM api_keys WHERE email_hash = ${emailHash} AND revoked_at IS NULL
-        AND tier IN ('email', 'claimed') LIMIT 1`,
+        AND tier IN ${sql(ADDRESS_TIER_LIST)} LIMIT 1`,
       );
       return rows.length > 0;
     },

@@ -1,5 +1,9 @@
 import type { Database } from 'better-sqlite3';
+import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
 import type { CodeCheck, MailboxStore } from '../types.ts';
+
+/** A list of the project's own constant names as SQL string literals. */
+const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
 export function sqliteMailbox(db: Database): MailboxStore {
   // Replacing the row voids the earlier code and starts the attempts again.
@@ -19,9 +23,9 @@ export function sqliteMailbox(db: Database): MailboxStore {
     'SELECT email_hash AS emailHash, attempts, expires_at AS expiresAt FROM verification_challenges WHERE purpose = ? AND subject = ?',
   );
   const recentFree = db.prepare(`SELECT 1 FROM api_keys WHERE network = ? AND created_at >= ?
-    AND tier IN ('anonymous', 'email', 'claimed') LIMIT 1`);
+    AND tier IN (${sqlList(FREE_TIER_LIST)}) LIMIT 1`);
   const liveFree = db.prepare(`SELECT 1 FROM api_keys WHERE email_hash = ? AND revoked_at IS NULL
-    AND tier IN ('email', 'claimed') LIMIT 1`);
+    AND tier IN (${sqlList(ADDRESS_TIER_LIST)}) LIMIT 1`);
   const bind = db.prepare(
     'INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (?, ?, ?) ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at',
   );
