@@ -39,7 +39,7 @@ export function trialUsage(used: number, now: number) {
     limit: LIMITS.trialPerDay,
     remaining: Math.max(LIMITS.trialPerDay - used, 0),
     day: dayOf(now),
-    basis: 'daily',
-    tier: 'trial',
+    basis: 'daily' as const,
+    tier: 'trial' as const,
   };
 }

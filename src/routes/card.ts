@@ -1,10 +1,11 @@
 /** Card payments (Stripe): POST /v1/card/checkout, POST /v1/card/webhook, GET /v1/card/success. */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { toHttpError } from '../http/errors.ts';
 import { errorResponses, Open } from '../http/schemas.ts';
-import { CARD_PRODUCTS, type CardProduct } from '../payments/stripe/config.ts';
+import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import type { CheckoutOutcome } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
 
@@ -23,7 +24,7 @@ const CheckoutCreated = Type.Object({
 const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() });
 
 export const cardRoutes =
-  (services: Services): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const rail = () => services.card!;
     app.addHook('onRequest', async () => {
@@ -45,7 +46,7 @@ export const cardRoutes =
         },
       },
       async (req, reply) => {
-        const { product } = req.body as { product: CardProduct };
+        const { product } = req.body;
         const created = await rail().checkout(product, req.caller.key);
         reply.code(201);
         return created;
@@ -67,21 +68,16 @@ export const cardRoutes =
         const html = wantsHtml(req);
         let outcome: CheckoutOutcome;
         try {
-          outcome = await rail().outcome((req.query as { session_id: string }).session_id);
+          outcome = await rail().outcome(req.query.session_id);
         } catch (err) {
           if (!html) throw err;
           const { status, body } = toHttpError(err);
           if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
-          // The typed reply lists only the success statuses; errors are shaped by toHttpError.
-          return reply
-            .code(status as 200)
-            .type('text/html; charset=utf-8')
-            .send(page('mod97 checkout', [body.message]));
+          return sendPage(reply, status, [body.message]);
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
         if (!html) return outcome;
-        reply.type('text/html; charset=utf-8');
-        return page('mod97 checkout', [
+        return sendPage(reply, reply.statusCode, [
           outcome.message,
           ...(outcome.status === 'complete' && outcome.api_key ? [`<code>${outcome.api_key}</code>`] : []),
         ]);
@@ -108,6 +104,11 @@ export const cardRoutes =
       );
     });
   };
+
+/** A page for a person: HTML, outside the route's JSON answer schemas. */
+function sendPage(reply: FastifyReply, status: number, paragraphs: string[]): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page('mod97 checkout', paragraphs));
+}
 
 function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');

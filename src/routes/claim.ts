@@ -1,5 +1,5 @@
 /** POST /v1/keys/claim (SPEC 4.2): thin, the rules live in keys/email.ts. */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { monthOf } from '../clock.ts';
 import { errorResponses, Open } from '../http/schemas.ts';
@@ -33,7 +33,7 @@ const Claimed = Open({
 });
 
 export const claimRoutes =
-  (services: Services): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { emailKeys, meter, clock } = services;
 
@@ -50,7 +50,7 @@ export const claimRoutes =
         },
       },
       async (req, reply) => {
-        const body = req.body as { email?: string; code?: string };
+        const { body } = req;
         const key = req.caller.key!;
         const outcome = await emailKeys.claim(key, req.caller.network, body.email, body.code);
         if (outcome.status === 'code_sent') {

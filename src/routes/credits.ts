@@ -1,6 +1,7 @@
 /** POST /v1/credits/buy/{1k,5k,25k}: a prepaid pack paid by x402 (DECISIONS.md section 9). */
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { errorResponses, Open } from '../http/schemas.ts';
@@ -34,7 +35,7 @@ const PackBought = Open({
 });
 
 export const creditsRoutes =
-  (services: Services): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { keys, config, store, clock } = services;
 

@@ -5,7 +5,16 @@
  * trying each branch of an `anyOf`.
  */
 import { Type } from 'typebox';
-import { Attribution, BankByCode, NullableBoolean, NullableString, orNull, SepaAnswer } from '../http/schemas.ts';
+import {
+  Attribution,
+  BankByCode,
+  NullableBoolean,
+  NullableString,
+  orNull,
+  SepaAnswer,
+  StringEnum,
+} from '../http/schemas.ts';
+import { ERROR_CODES, type IbanErrorCode } from '../iban/errors.ts';
 
 const Str = Type.String();
 
@@ -38,7 +47,15 @@ export const IbanResult = Type.Object({
   check_digits: NullableString,
   bban: orNull(Type.Object({ bank_code: NullableString, branch_code: NullableString, account_number: NullableString })),
   qr_iban: Type.Boolean(),
-  errors: Type.Array(Type.Object({ code: Str, message: Str })),
+  errors: Type.Array(
+    Type.Object({
+      code: StringEnum(
+        Object.keys(ERROR_CODES) as IbanErrorCode[],
+        'One of the validation error codes (docs/api.md, "POST /v1/iban/validate").',
+      ),
+      message: Str,
+    }),
+  ),
   suggestions: Type.Array(Str),
   bank: orNull(BankByCode, 'Looked up for valid IBANs only.'),
   sepa: orNull(SepaAnswer),

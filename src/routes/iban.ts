@@ -1,5 +1,5 @@
 /** POST /v1/iban/validate and POST /v1/iban/batch. */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
@@ -17,7 +17,7 @@ const batchSize = (body: unknown) => {
 };
 
 export const ibanRoutes =
-  (services: Services): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { describe } = services;
 
@@ -31,7 +31,7 @@ export const ibanRoutes =
         },
       },
       async (req) => {
-        const { iban } = req.body as { iban: string };
+        const { iban } = req.body;
         return Object.assign(describe(iban), attributionFor(req.caller, services), trialBlock(req.caller, services));
       },
     );
@@ -46,7 +46,7 @@ export const ibanRoutes =
         },
       },
       async (req) => {
-        const { ibans } = req.body as { ibans: string[] };
+        const { ibans } = req.body;
         const results = ibans.map(describe);
         const byCountry: Record<string, number> = {};
         let valid = 0;

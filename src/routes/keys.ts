@@ -1,12 +1,12 @@
 /** POST /v1/keys/generate, GET /v1/keys/usage, POST /v1/keys/rotate. Thin: parse, call, shape. */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../http/schemas.ts';
 import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
 import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
 
 export const keysRoutes =
-  (services: Services): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { keys, meter, config, clock } = services;
 
@@ -21,7 +21,7 @@ export const keysRoutes =
         schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) } },
       },
       async (req, reply) => {
-        const body = req.body as { email?: string; code?: string; source?: string };
+        const { body } = req;
         if (body.email !== undefined || body.code !== undefined) {
           const { issued, email } = await services.emailKeys.generate(req.caller.network, body.email, body.code);
           reply.code(201);

@@ -1,5 +1,5 @@
 /** GET /v1/bic/:code, POST /v1/iban/compliance, GET /v1/ch/clearing/:iid. */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
@@ -11,7 +11,7 @@ import { attributionFor } from './presentation.ts';
 const one = () => 1;
 
 export const lookupRoutes =
-  (services: Services): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { data } = services;
 
@@ -27,7 +27,7 @@ export const lookupRoutes =
         },
       },
       async (req) => {
-        const { code } = req.params as { code: string };
+        const { code } = req.params;
         const format = data.checkBicFormat(code);
         if (!format.ok) throw new DomainError('invalid_bic', format.message, { reason: format.reason });
         const found = data.bic(code);
@@ -52,7 +52,7 @@ export const lookupRoutes =
         },
       },
       async (req) => {
-        const { iban, bic } = req.body as { iban?: string; bic?: string };
+        const { iban, bic } = req.body;
         if ((iban === undefined) === (bic === undefined)) {
           throw new DomainError('invalid_request', 'Send exactly one of `iban` or `bic`.');
         }
@@ -76,7 +76,7 @@ export const lookupRoutes =
         },
       },
       async (req) => {
-        const { iid } = req.params as { iid: string };
+        const { iid } = req.params;
         const found = data.clearing(iid);
         if (!found)
           throw new DomainError('clearing_not_found', `No institution has IID ${iid} in the loaded SIX data.`);

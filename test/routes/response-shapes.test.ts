@@ -25,6 +25,8 @@ import type { Attribution, BankByCode, SepaAnswer } from '../../src/http/schemas
 import { trialUsage, usageReport } from '../../src/quota/usage.ts';
 import type { BASES, TIERS } from '../../src/routes/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../src/routes/lookup-schemas.ts';
+import type { BatchAnswer, IbanResult } from '../../src/routes/iban-schemas.ts';
+import type { Described } from '../../src/describe.ts';
 import { attributionFor } from '../../src/routes/presentation.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { Basis, Tier } from '../../src/store/types.ts';
@@ -45,6 +47,8 @@ same<Static<typeof ClearingAnswer>, WithAttribution<ClearingAnswerType>>(true);
 // closed schemas (see http/schemas.ts): equality is what guarantees they drop nothing
 same<Static<typeof BankByCode>, BankByCodeType>(true);
 same<Static<typeof SepaAnswer>, SepaAnswerType>(true);
+same<Static<typeof IbanResult>, Described>(true);
+same<Static<typeof BatchAnswer>['results'][number], Described>(true);
 same<(typeof TIERS)[number], Tier>(true);
 same<(typeof BASES)[number], Basis>(true);
 
