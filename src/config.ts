@@ -1,4 +1,4 @@
-/** Environment → one typed config object (DECISIONS.md section 1). Every variable is optional. */
+/** Environment → one typed config object (README, "Configuration"). Every variable is optional. */
 import { DomainError } from './errors.ts';
 
 /** A SQLite file beside the working directory: a start with no settings works. */

@@ -49,7 +49,7 @@ export const PACKS: readonly Pack[] = [
   { pack: '25k', credits: 25000, priceUsd: 80 },
 ];
 
-/** x402 price of one unit of each data route, in USD (DECISIONS.md section 9). */
+/** x402 price of one unit of each data route, in USD (docs/api.md, "x402 pay-per-call"). */
 export const X402_PRICES_USD = {
   validate: 0.005,
   batchPerIban: 0.002,

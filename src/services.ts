@@ -45,7 +45,7 @@ export interface Services {
 
 export async function buildServices(config: Config, store: Store, clock: Clock): Promise<Services> {
   // Without MOD97_KEY_PEPPER the pepper is generated once and kept in the database
-  // (DECISIONS.md section 1); every process sharing that database then agrees on it.
+  // (README, "Configuration"); every process sharing that database then agrees on it.
   const pepper = config.keyPepper ?? (await store.settingOrInit('key_pepper', randomBytes(32).toString('hex')));
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readConfig } from '../src/config.ts';
 
-describe('configuration (DECISIONS.md section 1)', () => {
+describe('configuration (README, "Configuration")', () => {
   test('no variables at all gives the embedded defaults', () => {
     const c = readConfig({});
     assert.equal(c.port, 3000);

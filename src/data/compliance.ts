@@ -129,8 +129,8 @@ function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
 /**
  * Who is being screened: an IBAN's country (countries outside the IBAN registry, such as Iran,
  * which issues IBANs, are still screened by their prefix) and its bank's BIC where a source
- * knows it, or a BIC's own country. An IBAN naming no country is still answered (DECISIONS.md
- * section 8: an IBAN that fails validation is a successful call), with the country unknown.
+ * knows it, or a BIC's own country. An IBAN naming no country is still answered (an IBAN that
+ * fails validation is a successful call; docs/api.md, "POST /v1/iban/compliance"), with the country unknown.
  */
 function subjectOf(query: ComplianceQuery, deps: ComplianceDeps): ComplianceAnswer['subject'] {
   if ('bic' in query) {

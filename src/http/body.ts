@@ -1,7 +1,8 @@
 /**
- * Request bodies. Parse failures are not thrown here: DECISIONS.md section 10 judges the body
- * after credentials and payment, so the parsers only mark the body and the metering hook
- * decides. The one exception is a body over the limit, refused before it is read (413).
+ * Request bodies. Parse failures are not thrown here: the body is judged after credentials and
+ * payment (docs/api.md, "Conventions": order of checks), so the parsers only mark the body and
+ * the pipeline (pipeline.ts, step 5) decides. The one exception is a body over the limit,
+ * refused before it is read (413).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_ANYWHERE } from '../keys/secret.ts';

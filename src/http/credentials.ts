@@ -1,4 +1,4 @@
-/** Reads the API key from `Authorization: Bearer` or `X-API-Key` (SPEC section 5). */
+/** Reads the API key from `Authorization: Bearer` or `X-API-Key` (docs/api.md, "Conventions": authentication). */
 import type { IncomingHttpHeaders } from 'node:http';
 
 export type Credential = { kind: 'none' } | { kind: 'key'; secret: string } | { kind: 'malformed' };

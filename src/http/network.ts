@@ -1,5 +1,5 @@
 /**
- * The caller's network (DECISIONS.md section 2): the socket peer unless it is a trusted
+ * The caller's network (docs/api.md, "Conventions": network): the socket peer unless it is a trusted
  * proxy, then the right-most X-Forwarded-For hop that is not. IPv4 as is, IPv6 by its /64,
  * IPv4-mapped IPv6 folded to IPv4.
  */

@@ -1,5 +1,5 @@
 /**
- * Input normalisation (DECISIONS.md section 10): IBANs are pasted from invoices, so
+ * Input normalisation (docs/api.md, "POST /v1/iban/validate"): IBANs are pasted from invoices, so
  * separators are dropped and lower case is folded, but nothing else is guessed at.
  * Characters that are neither separators nor ASCII letters and digits are kept, so
  * that the validator can report them as `invalid_characters`.

@@ -1,5 +1,5 @@
 /**
- * The claim-time MX look-up (DECISIONS.md section 7). Only a definite answer refuses an
+ * The claim-time MX look-up (docs/api.md, "POST /v1/keys/claim"). Only a definite answer refuses an
  * address: no MX, a null MX (RFC 7505) or a name that does not exist. A DNS server that
  * fails or does not answer in time must not lock people out, so that is `unknown`.
  */

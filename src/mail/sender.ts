@@ -1,6 +1,6 @@
 /**
  * Sends the mailbox-verification code: over SMTP when MOD97_SMTP_URL is set, otherwise as
- * one .eml file a message in the outbox folder (DECISIONS.md sections 1 and 7).
+ * one .eml file a message in the outbox folder (README, "Configuration"; docs/api.md, "Mailbox verification").
  *
  * The code appears in the message body only: never in the subject (subjects end up in
  * previews and logs), never in a log line, never in an error.

@@ -1,4 +1,4 @@
-/** The usage report (SPEC 2.5, DECISIONS.md section 5). */
+/** The usage report (docs/api.md, "GET /v1/keys/usage"). */
 import { dayOf, monthOf } from '../clock.ts';
 import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
 import type { KeyRow } from '../store/types.ts';

@@ -1,4 +1,4 @@
-/** POST /v1/keys/claim (SPEC 4.2): thin, the rules live in keys/email.ts. */
+/** POST /v1/keys/claim (docs/api.md, "POST /v1/keys/claim"): thin, the rules live in keys/email.ts. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { monthOf } from '../clock.ts';

@@ -1,4 +1,4 @@
-/** POST /v1/credits/buy/{1k,5k,25k}: a prepaid pack paid by x402 (DECISIONS.md section 9). */
+/** POST /v1/credits/buy/{1k,5k,25k}: a prepaid pack paid by x402 (docs/api.md, "POST /v1/credits/buy/{pack}"). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';

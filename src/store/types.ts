@@ -15,7 +15,7 @@ export interface KeyRow {
   basis: Basis;
   /** Cap of the governing counter: per month, over the lifetime grant, or credits bought. */
   limit: number;
-  /** Counter period used by lifetime and credits bases (see quota/periods.ts). */
+  /** Counter period of a lifetime or credits basis, `lifetime:<claim time>` or `credits:<id>` (quota/plan.ts). */
   lifetimePeriod: string | null;
   emailHash: string | null;
   network: string;
@@ -117,7 +117,7 @@ export interface AlertState {
   endsAt: number;
 }
 
-/** The creation alert (DECISIONS.md section 6), shared by every process on the database. */
+/** The creation alert (docs/api.md, "Creation alert"), shared by every process on the database. */
 export interface AlertStore {
   /**
    * Counts one anonymous key created at `at` (in per-second buckets) and returns how many were
@@ -190,7 +190,7 @@ export interface Challenge {
 
 export type CodeCheck = 'ok' | 'wrong_code' | 'expired' | 'no_challenge' | 'too_many_attempts';
 
-/** Mailbox verification and the address rules (SPEC 5.5-5.6, DECISIONS.md sections 6 and 7). */
+/** Mailbox verification and the address rules (docs/api.md, "Generate with an address", "Mailbox verification"). */
 export interface MailboxStore {
   /** Starts a challenge, voiding any earlier one for the same purpose and subject. */
   putChallenge(challenge: Challenge): Promise<void>;

@@ -9,7 +9,7 @@ async function service() {
   return { svc, key: await svc.newKey() };
 }
 
-test('an IBAN naming no country is answered and charged (DECISIONS section 8), high risk, with nothing claimed of a country', async () => {
+test('an IBAN naming no country is answered and charged (docs/api.md, compliance), high risk, with nothing claimed of a country', async () => {
   const { svc, key } = await service();
   for (const [i, iban] of ['', 'XX', '12 34'].entries()) {
     const r = await svc.call('/v1/iban/compliance', { key, json: { iban } });

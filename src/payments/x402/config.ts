@@ -1,4 +1,4 @@
-/** The x402 rail's settings from the environment (DECISIONS.md sections 1 and 9). */
+/** The x402 rail's settings from the environment (README, "Turning on x402"). */
 import { getDefaultAsset } from '@x402/evm';
 import { DomainError } from '../../errors.ts';
 
