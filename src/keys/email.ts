@@ -7,7 +7,7 @@ import { DomainError } from '../errors.ts';
 import { checkAddress } from '../mail/address.ts';
 import type { MxChecker } from '../mail/mx.ts';
 import { LIMITS, PLAN } from '../plans.ts';
-import type { KeyRow, Store } from '../store/types.ts';
+import type { CounterRef, KeyRow, Store } from '../store/types.ts';
 import type { CreationAlert } from './alert.ts';
 import type { IssuedKey, KeyService } from './service.ts';
 import type { MailboxVerification } from './verification.ts';
@@ -51,7 +51,7 @@ export class EmailKeys {
     const address = await checkAddress(email);
     const emailHash = verification.emailHash(address);
     const now = clock();
-    const addressToday = { scope: 'keys_per_address', subject: emailHash, period: dayOf(now) };
+    const addressToday: CounterRef = { scope: 'keys_per_address', subject: emailHash, period: dayOf(now) };
     const keyToday = (await store.read(addressToday)) > 0;
     if (await store.liveFreeKeyForEmail(emailHash)) throw keyToday ? onePerDay() : elsewhere();
     // Refused before any code is mailed or checked: a key that could never be issued must not
@@ -108,7 +108,7 @@ export class EmailKeys {
     if ((await store.liveFreeKeyForEmail(emailHash)) || (lastBound !== null && lastBound > now - DAY))
       throw elsewhere();
 
-    const networkToday = { scope: 'claims_per_network', subject: network, period: dayOf(now) };
+    const networkToday: CounterRef = { scope: 'claims_per_network', subject: network, period: dayOf(now) };
     const tooManyClaims = () =>
       new DomainError(
         'claim_rate_limited',
@@ -128,7 +128,7 @@ export class EmailKeys {
     // Then the slot, atomically. A race lost here leaves the key as it was.
     if ((await store.admit(networkToday, 1, LIMITS.claimsPerNetworkPerDay)) === null) throw tooManyClaims();
     // Two claims for one address racing on the same day: only one passes this step.
-    const addressToday = { scope: 'claims_per_address', subject: emailHash, period: dayOf(now) };
+    const addressToday: CounterRef = { scope: 'claims_per_address', subject: emailHash, period: dayOf(now) };
     let addressCounted = false;
     try {
       if ((await store.admit(addressToday, 1, 1)) === null) throw elsewhere();

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { dayOf, type Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { LIMITS, PLAN } from '../plans.ts';
-import type { KeyRow, NewKey, Store } from '../store/types.ts';
+import type { CounterRef, KeyRow, NewKey, Store } from '../store/types.ts';
 import type { CreationAlert } from './alert.ts';
 import { KEY_PATTERN, keyedHash, newSecret } from './secret.ts';
 
@@ -56,7 +56,7 @@ export class KeyService {
     if ((await this.store.read(this.perNetwork(network))) >= LIMITS.keysPerNetworkPerDay) throw creationLimit();
   }
 
-  private perNetwork(network: string) {
+  private perNetwork(network: string): CounterRef {
     return { scope: 'keys_per_network', subject: network, period: dayOf(this.clock()) };
   }
 

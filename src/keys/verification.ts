@@ -9,7 +9,7 @@ import { dayOf, type Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { Mailer } from '../mail/sender.ts';
 import { LIMITS } from '../plans.ts';
-import type { Challenge, CodeCheck, Store } from '../store/types.ts';
+import type { Challenge, CodeCheck, CounterRef, Store } from '../store/types.ts';
 
 const REASONS: Record<Exclude<CodeCheck, 'ok'>, string> = {
   wrong_code: 'The code does not match. Check the latest mail we sent and try again.',
@@ -35,7 +35,7 @@ export class MailboxVerification {
   async challenge(purpose: Challenge['purpose'], subject: string, address: string, keyPrefix?: string): Promise<void> {
     const now = this.clock();
     const emailHash = this.emailHash(address);
-    const daily = { scope: 'codes_per_address', subject: emailHash, period: dayOf(now) };
+    const daily: CounterRef = { scope: 'codes_per_address', subject: emailHash, period: dayOf(now) };
     if ((await this.store.admit(daily, 1, LIMITS.codesPerAddressPerDay)) === null) {
       throw new DomainError(
         'verification_rate_limited',

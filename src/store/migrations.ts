@@ -141,4 +141,20 @@ CREATE TABLE anonymous_creations (
   created BIGINT NOT NULL
 );`,
   },
+  {
+    version: 7,
+    name: 'card-rail steps done once, in their own table',
+    // Stripe events, fulfilled checkouts and revealed keys were counters with period 'once';
+    // they move here with their marks, and the counters keep only quota and limits.
+    sql: `
+CREATE TABLE card_steps_done (
+  step TEXT NOT NULL,
+  id TEXT NOT NULL,
+  done_at BIGINT NOT NULL,
+  PRIMARY KEY (step, id)
+);
+INSERT INTO card_steps_done (step, id, done_at)
+  SELECT scope, subject, 0 FROM counters WHERE period = 'once' AND used > 0;
+DELETE FROM counters WHERE period = 'once';`,
+  },
 ];

@@ -81,9 +81,22 @@ export interface KeyStore {
   revokeKey(id: string, at: number): Promise<boolean>;
 }
 
+/**
+ * What a counter counts: a key's quota, the no-key trial, and the daily limits on free keys,
+ * mailed codes and claims (docs/api.md, "Quota", "Generate with an address", "POST /v1/keys/claim").
+ */
+export type CounterScope =
+  | 'key'
+  | 'trial'
+  | 'keys_per_network'
+  | 'keys_per_address'
+  | 'codes_per_address'
+  | 'claims_per_network'
+  | 'claims_per_address';
+
 /** A counter: who (`scope` + `subject`) in which period (a month, a day, or a fixed label). */
 export interface CounterRef {
-  scope: string;
+  scope: CounterScope;
   subject: string;
   period: string;
 }
@@ -169,7 +182,17 @@ export interface CardCheckout {
   completedAt: number | null;
 }
 
+/**
+ * A card-rail step done once: a Stripe event processed, a checkout fulfilled, a bought key
+ * revealed. Stripe delivers events again, and a success page may be reloaded.
+ */
+export type OnceStep = 'stripe_event' | 'stripe_session' | 'stripe_reveal';
+
 export interface CheckoutStore {
+  /** Marks the step done for `id` in one atomic statement: true the first time, false ever after. */
+  markDone(step: OnceStep, id: string, at: number): Promise<boolean>;
+  /** Takes a mark back, so that a step that failed half-way runs again when retried. */
+  unmarkDone(step: OnceStep, id: string): Promise<void>;
   /** Records a started checkout; a known session is left as it is. */
   recordCheckout(sessionId: string, product: string, at: number): Promise<void>;
   /** Records the key a paid checkout went to, only the first time; false when already recorded. */

@@ -12,7 +12,7 @@ import postgres from 'postgres';
 import { monthOf } from '../../src/clock.ts';
 import { keyedHash, newSecret } from '../../src/keys/secret.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
-import type { Store } from '../../src/store/types.ts';
+import type { CounterRef, Store } from '../../src/store/types.ts';
 import { call } from '../support/http.ts';
 import { newKeyRow } from '../store/contract.ts';
 import { startProcess, type Mod97Process } from './processes.ts';
@@ -59,7 +59,7 @@ describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TES
     const { secret } = newSecret();
     const key = newKeyRow({ keyHash: keyedHash(PEPPER, secret), tier: 'pro', limit: 10_000, createdAt: Date.now() });
     await store.insertKey(key);
-    const counter = { scope: 'key', subject: key.id, period: monthOf(Date.now()) };
+    const counter: CounterRef = { scope: 'key', subject: key.id, period: monthOf(Date.now()) };
     assert.equal(await store.admit(counter, 9_950, 10_000), 9_950);
 
     const replies = await Promise.all(

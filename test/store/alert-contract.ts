@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import type { Store } from '../../src/store/types.ts';
+import type { CounterRef, Store } from '../../src/store/types.ts';
 import { newKeyRow } from './contract.ts';
 
 const HOUR = 3600_000;
 
 export function alertContract(current: () => Store): void {
-  const ref = (period = 'alert') => ({ scope: 'test', subject: randomUUID(), period });
+  const ref = (period = 'alert'): CounterRef => ({ scope: 'key', subject: randomUUID(), period });
 
   test('admitAll charges every counter within its own limit, or none of them', async () => {
     const store = current();

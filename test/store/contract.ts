@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { NewKey, Store } from '../../src/store/types.ts';
+import type { CounterRef, NewKey, Store } from '../../src/store/types.ts';
 import { alertContract } from './alert-contract.ts';
 import { mailboxContract } from './mailbox-contract.ts';
 
@@ -36,7 +36,7 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
     after(async () => {
       await store?.close();
     });
-    const ref = (subject = randomUUID()) => ({ scope: 'test', subject, period: '2026-11' });
+    const ref = (subject = randomUUID()): CounterRef => ({ scope: 'key', subject, period: '2026-11' });
 
     test('admit adds the whole cost while it fits and refuses without writing when it does not', async () => {
       const c = ref();
@@ -224,6 +224,16 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
         createdAt: 30,
         completedAt: 30,
       });
+    });
+
+    test('a card step is marked done once, even by racing callers, and can be taken back', async () => {
+      const id = `evt_${randomUUID()}`;
+      const first = await Promise.all([1, 2, 3].map((i) => store.markDone('stripe_event', id, i)));
+      assert.deepEqual(first.sort(), [false, false, true]);
+      assert.equal(await store.markDone('stripe_session', id, 4), true, 'each step has its own marks');
+      await store.unmarkDone('stripe_event', id);
+      assert.equal(await store.markDone('stripe_event', id, 5), true, 'a step taken back runs again');
+      assert.equal(await store.markDone('stripe_event', id, 6), false);
     });
 
     mailboxContract(() => store);

@@ -1,6 +1,6 @@
 /**
  * The success page's answer. A bought key was created by the webhook with a secret nobody
- * knows; the first visit reveals it by rotating it, once per checkout (a counter with limit 1).
+ * knows; the first visit reveals it by rotating it, once per checkout (store.markDone).
  */
 import { DomainError } from '../../errors.ts';
 import type { CardContext } from './index.ts';
@@ -47,8 +47,7 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string): Prom
       message: `Your key ${key.keyPrefix}… now has ${key.tier === 'pro' ? 'Pro' : key.tier}. Keep using it as before.`,
     };
   }
-  const reveal = { scope: 'stripe_reveal', subject: sessionId, period: 'once' };
-  if ((await ctx.store.admit(reveal, 1, 1)) === null) {
+  if (!(await ctx.store.markDone('stripe_reveal', sessionId, ctx.clock()))) {
     throw new DomainError(
       'key_already_shown',
       `The key bought in this checkout (${key.keyPrefix}…) was already shown once and is never shown again. If it may have leaked, replace it with POST /v1/keys/rotate, sending the key as Authorization: Bearer <key>.`,
@@ -64,7 +63,7 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string): Prom
       message: 'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
     };
   } catch (err) {
-    await ctx.store.refund(reveal, 1);
+    await ctx.store.unmarkDone('stripe_reveal', sessionId);
     throw err;
   }
 }

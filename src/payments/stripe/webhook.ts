@@ -1,10 +1,9 @@
 /**
  * Stripe webhooks: verified against STRIPE_WEBHOOK_SECRET, each event id processed exactly
- * once (a counter admitted with limit 1), and given back to Stripe's retries if processing fails.
+ * once (store.markDone), and given back to Stripe's retries if processing fails.
  */
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
-import type { CounterRef } from '../../store/types.ts';
 import { isCardProduct, packOf } from './catalogue.ts';
 import type { CardContext } from './index.ts';
 
@@ -12,8 +11,6 @@ export interface WebhookReceipt {
   received: true;
   duplicate?: true;
 }
-
-const once = (scope: string, subject: string): CounterRef => ({ scope, subject, period: 'once' });
 
 export async function receiveWebhook(
   ctx: CardContext,
@@ -35,12 +32,11 @@ export async function receiveWebhook(
       'The Stripe-Signature header does not match this body and the webhook secret (or is too old).',
     );
   }
-  const seen = once('stripe_event', event.id);
-  if ((await ctx.store.admit(seen, 1, 1)) === null) return { received: true, duplicate: true };
+  if (!(await ctx.store.markDone('stripe_event', event.id, ctx.clock()))) return { received: true, duplicate: true };
   try {
     await processEvent(ctx, event);
   } catch (err) {
-    await ctx.store.refund(seen, 1);
+    await ctx.store.unmarkDone('stripe_event', event.id);
     throw err;
   }
   return { received: true };
@@ -69,8 +65,7 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
   const product = meta.mod97_product;
   const keyId = meta.mod97_key_id;
   if (!isCardProduct(product) || !keyId) return; // not a mod97 checkout
-  const fulfilled = once('stripe_session', session.id);
-  if ((await ctx.store.admit(fulfilled, 1, 1)) === null) return;
+  if (!(await ctx.store.markDone('stripe_session', session.id, ctx.clock()))) return;
   try {
     const newKey = meta.mod97_new_key === '1';
     if (product === 'pro') {
@@ -84,7 +79,7 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
     }
     await ctx.store.completeCheckout(session.id, product, keyId, newKey, ctx.clock());
   } catch (err) {
-    await ctx.store.refund(fulfilled, 1);
+    await ctx.store.unmarkDone('stripe_session', session.id);
     throw err;
   }
 }

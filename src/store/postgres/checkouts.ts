@@ -5,6 +5,17 @@ type Raw = Omit<CardCheckout, 'newKey'> & { newKey: number };
 
 export function pgCheckouts({ sql, idempotent, once }: Pg): CheckoutStore {
   return {
+    // Not retried: a retry after a lost answer would see its own mark and call the step a repeat.
+    async markDone(step, id, at) {
+      const result = await once(
+        () => sql`INSERT INTO card_steps_done (step, id, done_at) VALUES (${step}, ${id}, ${at}::bigint)
+        ON CONFLICT DO NOTHING`,
+      );
+      return result.count === 1;
+    },
+    async unmarkDone(step, id) {
+      await idempotent(() => sql`DELETE FROM card_steps_done WHERE step = ${step} AND id = ${id}`);
+    },
     async recordCheckout(sessionId, product, at) {
       await idempotent(
         () => sql`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (${sessionId}, ${product}, ${at}::bigint)

@@ -14,7 +14,15 @@ export function sqliteCheckouts(db: Database): CheckoutStore {
     WHERE card_checkouts.key_id IS NULL`);
   const bySession = db.prepare(`SELECT session_id AS sessionId, product, key_id AS keyId, new_key AS newKey,
     created_at AS createdAt, completed_at AS completedAt FROM card_checkouts WHERE session_id = ?`);
+  const mark = db.prepare('INSERT INTO card_steps_done (step, id, done_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const unmark = db.prepare('DELETE FROM card_steps_done WHERE step = ? AND id = ?');
   return {
+    async markDone(step, id, at) {
+      return mark.run(step, id, at).changes === 1;
+    },
+    async unmarkDone(step, id) {
+      unmark.run(step, id);
+    },
     async recordCheckout(sessionId, product, at) {
       record.run(sessionId, product, at);
     },
