@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startService } from '../support/app.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService } from '../support/mail/service.ts';
+import { claimByCode, startMailService } from '../support/mail/service.ts';
 import { burst, createKeys, HOUR, PAST_ALERT, quota, validate } from './burst.ts';
 
 describe('the end of a creation alert', () => {
@@ -58,12 +58,8 @@ describe('the end of a creation alert', () => {
     const { body, from } = await burst(svc, 45);
     for (let i = 0; i < 3; i++) await validate(svc, body.api_key, from);
     const email = `carried@${MAIL_DOMAINS.deliverable}`;
-    assert.equal((await svc.call('/v1/keys/claim', { key: body.api_key, json: { email }, from })).status, 202);
-    const claimed = await svc.call('/v1/keys/claim', {
-      key: body.api_key,
-      json: { email, code: await smtp.nextCode(email) },
-      from,
-    });
+    const { sent, claimed } = await claimByCode({ svc, smtp }, body.api_key, email, from);
+    assert.equal(sent.status, 202);
     assert.equal(claimed.status, 200);
     assert.deepEqual(
       [claimed.body.used, claimed.body.limit, claimed.body.remaining, claimed.body.basis],

@@ -6,18 +6,17 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import postgres from 'postgres';
 import { call } from '../support/http.ts';
+import { dropSchemas, inSchema, newSchemaName, pgUrl } from '../support/pg.ts';
 import { startProcess, type Mod97Process } from '../multiprocess/processes.ts';
 
-const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
 const generate = (p: Mod97Process, from: string) => call(p.url, '/v1/keys/generate', { method: 'POST', from });
 
 describe('the creation alert on two processes sharing PostgreSQL', {
   skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
 }, () => {
-  const schema = `mod97_alert_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = `${pgUrl}${pgUrl?.includes('?') ? '&' : '?'}schema=${schema}`;
+  const schema = newSchemaName('mod97_alert');
+  const databaseUrl = pgUrl ? inSchema(schema) : '';
   let processes: Mod97Process[] = [];
 
   before(async () => {
@@ -31,9 +30,7 @@ describe('the creation alert on two processes sharing PostgreSQL', {
 
   after(async () => {
     await Promise.all(processes.map((p) => p.stop('SIGKILL')));
-    const admin = postgres(pgUrl!, { onnotice: () => {} });
-    await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await dropSchemas(schema);
   });
 
   test('50 keys created in parallel on both processes are normal; the 51st is reduced, and both processes see it so', async () => {

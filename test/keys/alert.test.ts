@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startService, testClock, type TestService } from '../support/app.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService } from '../support/mail/service.ts';
+import { claimByCode, startMailService } from '../support/mail/service.ts';
 
 /** 51 anonymous keys from 17 networks (3 each, the per-network cap): the 51st starts the alert. */
 async function burst(svc: TestService): Promise<{ normal: string; reduced: Record<string, any> }> {
@@ -65,8 +65,8 @@ describe('the creation alert', () => {
     const from = '127.0.10.17';
     await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' }, from });
     const email = `rescued@${MAIL_DOMAINS.deliverable}`;
-    assert.equal((await svc.call('/v1/keys/claim', { key, json: { email }, from })).status, 202);
-    const claimed = await svc.call('/v1/keys/claim', { key, json: { email, code: await smtp.nextCode(email) }, from });
+    const { sent, claimed } = await claimByCode({ svc, smtp }, key, email, from);
+    assert.equal(sent.status, 202);
     assert.equal(claimed.status, 200);
     assert.deepEqual([claimed.body.tier, claimed.body.basis, claimed.body.limit], ['claimed', 'monthly', 200]);
     const usage = await svc.call('/v1/keys/usage', { key, from });

@@ -4,27 +4,14 @@
  * parallel test runs on PostgreSQL when MOD97_TEST_POSTGRES_URL is set (where the race showed).
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { after, describe, test } from 'node:test';
-import postgres from 'postgres';
+import { describe, test } from 'node:test';
 import { dayOf } from '../../src/clock.ts';
-import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService, usedKey } from '../support/mail/service.ts';
-
-const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
-const address = (name: string) => `${name}@${MAIL_DOMAINS.deliverable}`;
+import { address, MAIL_DOMAINS } from '../support/mail/dns.ts';
+import { pgUrl, throwawaySchema } from '../support/pg.ts';
+import { claimByCode, startMailService, usedKey } from '../support/mail/service.ts';
 
 /** A database of its own: a fresh PostgreSQL schema (dropped afterwards) or SQLite in memory. */
-function freshDatabase(): string | undefined {
-  if (!pgUrl) return undefined;
-  const schema = `mod97_claim_${randomBytes(6).toString('hex')}`;
-  after(async () => {
-    const admin = postgres(pgUrl, { onnotice: () => {} });
-    await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
-  return `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}schema=${schema}`;
-}
+const freshDatabase = (): string | undefined => (pgUrl ? throwawaySchema('mod97_claim').url : undefined);
 
 describe('POST /v1/keys/claim, limits and edge cases', () => {
   test('parallel wrong codes are wrong_code or too_many_attempts, never claim_rate_limited, and a real claim behind the same network still passes', async () => {
@@ -103,8 +90,8 @@ describe('POST /v1/keys/claim, limits and edge cases', () => {
       const from = `127.50.3.${i + 1}`;
       const key = await usedKey(svc, from);
       const email = `owner@${domain}`;
-      assert.equal((await svc.call('/v1/keys/claim', { key, json: { email }, from })).status, 202, domain);
-      const r = await svc.call('/v1/keys/claim', { key, json: { email, code: await smtp.nextCode(email) }, from });
+      const { sent, claimed: r } = await claimByCode({ svc, smtp }, key, email, from);
+      assert.equal(sent.status, 202, domain);
       assert.equal(r.status, 200, domain);
       assert.equal(r.body.tier, 'claimed');
     }

@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService, usedKey } from '../support/mail/service.ts';
+import { address } from '../support/mail/dns.ts';
+import { claimByCode, startMailService, usedKey } from '../support/mail/service.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const address = (name: string) => `${name}@${MAIL_DOMAINS.deliverable}`;
 
 describe('per-UTC-day limits reset at midnight', () => {
   test("a network's 3 free keys: the 4th at 23:59 is 429 key_creation_limit, two minutes later it is issued", async () => {
@@ -63,12 +62,7 @@ describe('rolling 24-hour rules hold across midnight', () => {
     svc.clock.set('2026-11-21T23:59:00Z');
     const email = address('claimer');
     const first = await usedKey(svc, '127.60.0.4');
-    await svc.call('/v1/keys/claim', { key: first, json: { email }, from: '127.60.0.4' });
-    const claimed = await svc.call('/v1/keys/claim', {
-      key: first,
-      json: { email, code: await smtp.nextCode(email) },
-      from: '127.60.0.4',
-    });
+    const { claimed } = await claimByCode({ svc, smtp }, first, email, '127.60.0.4');
     assert.equal(claimed.status, 200);
     // The claimed key moves on to Pro: the address no longer holds a live free key.
     const row = (await svc.services.keys.authenticate(first))!;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService, usedKey } from '../support/mail/service.ts';
+import { claimByCode, startMailService, usedKey } from '../support/mail/service.ts';
 import { burst, PAST_ALERT, quota, validate } from './burst.ts';
 
 describe('POST /v1/keys/rotate keeps the plan of every free tier', () => {
@@ -25,11 +25,8 @@ describe('POST /v1/keys/rotate keeps the plan of every free tier', () => {
     const from = '127.70.0.2';
     const key = await usedKey(svc, from);
     const email = `rotated-claim@${MAIL_DOMAINS.deliverable}`;
-    await svc.call('/v1/keys/claim', { key, json: { email }, from });
-    assert.equal(
-      (await svc.call('/v1/keys/claim', { key, json: { email, code: await smtp.nextCode(email) }, from })).status,
-      200,
-    );
+    const { claimed } = await claimByCode({ svc, smtp }, key, email, from);
+    assert.equal(claimed.status, 200);
     await validate(svc, key, from);
     const r = await svc.call('/v1/keys/rotate', { method: 'POST', key, from });
     assert.deepEqual([r.body.tier, r.body.basis, r.body.monthly_limit], ['claimed', 'monthly', 200]);

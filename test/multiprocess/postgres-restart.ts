@@ -11,21 +11,20 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import postgres from 'postgres';
 import { monthOf } from '../../src/clock.ts';
 import { keyedHash, newSecret } from '../../src/keys/secret.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { call } from '../support/http.ts';
+import { dropSchemas, inSchema, newSchemaName, pgUrl } from '../support/pg.ts';
 import { newKeyRow } from '../store/contract.ts';
 import { startProcess } from './processes.ts';
 
-const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
 if (!pgUrl) {
   console.log('skipped: MOD97_TEST_POSTGRES_URL is not set');
   process.exit(0);
 }
-const schema = `mod97_restart_${randomBytes(4).toString('hex')}`;
-const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}schema=${schema}`;
+const schema = newSchemaName('mod97_restart');
+const url = inSchema(schema);
 const pepper = randomBytes(32).toString('hex');
 // Asynchronous, so that the load goes on while the server goes down and comes back.
 const restart = () => promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', '15', 'main', 'restart']);
@@ -81,7 +80,5 @@ try {
 } finally {
   stop = true;
   await Promise.all(processes.map((p) => p.stop('SIGKILL')));
-  const admin = postgres(pgUrl, { onnotice: () => {} });
-  await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  await dropSchemas(schema);
 }

@@ -8,22 +8,21 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import postgres from 'postgres';
 import { monthOf } from '../../src/clock.ts';
 import { keyedHash, newSecret } from '../../src/keys/secret.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import type { CounterRef, Store } from '../../src/store/types.ts';
 import { call } from '../support/http.ts';
+import { dropSchemas, inSchema, newSchemaName, pgUrl } from '../support/pg.ts';
 import { newKeyRow } from '../store/contract.ts';
 import { startProcess, type Mod97Process } from './processes.ts';
 
-const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
 const PEPPER = randomBytes(32).toString('hex');
 const IBAN = 'DE89 3704 0044 0532 0130 00';
 
 describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set' }, () => {
-  const schema = `mod97_mp_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = `${pgUrl}${pgUrl?.includes('?') ? '&' : '?'}schema=${schema}`;
+  const schema = newSchemaName('mod97_mp');
+  const databaseUrl = pgUrl ? inSchema(schema) : '';
   const outbox = mkdtempSync(join(tmpdir(), 'mod97-mp-outbox-'));
   let processes: Mod97Process[] = [];
   let store: Store;
@@ -49,9 +48,7 @@ describe('four mod97 processes sharing PostgreSQL', { skip: !pgUrl && 'MOD97_TES
   after(async () => {
     await Promise.all(processes.map((p) => p.stop('SIGKILL')));
     await store?.close();
-    const admin = postgres(pgUrl!, { onnotice: () => {} });
-    await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await dropSchemas(schema);
     rmSync(outbox, { recursive: true, force: true });
   });
 

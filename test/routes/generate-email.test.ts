@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAIL_DOMAINS } from '../support/mail/dns.ts';
+import { address, MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startMailService } from '../support/mail/service.ts';
 
 const DAY = 24 * 3600_000;
-const address = (name: string) => `${name}@${MAIL_DOMAINS.deliverable}`;
 const generate = (json: unknown, from: string) => ({ json, from });
 
 describe('POST /v1/keys/generate with an address', () => {

@@ -3,28 +3,27 @@
  * in schemas of its own, dropped afterwards, so runs never collide.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import postgres from 'postgres';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
+import { dropSchemas, inSchema, newSchemaName, pgUrl } from '../support/pg.ts';
 import { storeContract } from './contract.ts';
 
-const url = process.env.MOD97_TEST_POSTGRES_URL;
+const url = pgUrl;
 
 if (!url) {
   test('store contract: postgres', { skip: 'MOD97_TEST_POSTGRES_URL is not set' }, () => {});
 } else {
   const schemas: string[] = [];
   const newSchema = () => {
-    schemas.push(`mod97_test_${randomBytes(6).toString('hex')}`);
+    schemas.push(newSchemaName());
     return schemas[schemas.length - 1];
   };
-  const inSchema = (schema: string) => `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
   const admin = postgres(url, { onnotice: () => {} });
   after(async () => {
-    for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
+    await dropSchemas(...schemas);
   });
 
   storeContract('postgres', () => openPostgresStore(inSchema(newSchema())));

@@ -37,6 +37,9 @@ export const MAIL_DOMAINS = {
   servfail: 'broken.mod97-fixture.eu',
 } as const;
 
+/** An address at the deliverable fixture domain. */
+export const address = (name: string) => `${name}@${MAIL_DOMAINS.deliverable}`;
+
 export const DEFAULT_ZONES: Record<string, Zone> = {
   [MAIL_DOMAINS.deliverable]: { mx: [{ exchange: `mx1.${MAIL_DOMAINS.deliverable}`, priority: 10 }] },
   [MAIL_DOMAINS.nullMx]: NULL_MX,

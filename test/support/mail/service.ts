@@ -6,6 +6,7 @@
  *   const code = await smtp.nextCode(email);
  */
 import { startService, type TestClock, type TestService } from '../app.ts';
+import type { Reply } from '../http.ts';
 import { startDns, type TestDns } from './dns.ts';
 import { startSmtp, type TestSmtp } from './smtp.ts';
 
@@ -34,6 +35,21 @@ export async function startMailService(
     await dns.stop();
   };
   return { svc, smtp, dns };
+}
+
+/**
+ * The mailed-code claim: asks for a code, reads it from the SMTP server, sends it back.
+ * Returns both answers (202 code_sent, then 200 on success).
+ */
+export async function claimByCode(
+  { svc, smtp }: Pick<MailService, 'svc' | 'smtp'>,
+  key: string,
+  email: string,
+  from: string,
+): Promise<{ sent: Reply; claimed: Reply }> {
+  const sent = await svc.call('/v1/keys/claim', { key, json: { email }, from });
+  const claimed = await svc.call('/v1/keys/claim', { key, json: { email, code: await smtp.nextCode(email) }, from });
+  return { sent, claimed };
 }
 
 /** A key that has served one call, so that it can be claimed. */
