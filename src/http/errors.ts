@@ -110,7 +110,7 @@ export function toHttpError(err: unknown): HttpError {
 declare module 'fastify' {
   interface FastifyRequest {
     /** The error this request was answered with; metrics read a 402's reason from it. */
-    failure?: DomainError;
+    failure: DomainError | null;
   }
 }
 

@@ -39,6 +39,7 @@ export function registerPipeline(app: FastifyInstance, services: Services): void
   const x402 = x402StepsFor(services);
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);
+  app.decorateRequest('failure', null);
   registerJsonBody(app);
 
   // With the x402 rail on, every metered route is also sold per call (step 6).
