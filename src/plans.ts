@@ -52,6 +52,7 @@ export const X402_PRICES_USD = {
   bic: 0.003,
   compliance: 0.02,
   clearing: 0.003,
+  fromAccount: 0.005,
 } as const;
 
 /** Catalogue price of the claim grant: x402 payments with a key add up to this. */

@@ -22,7 +22,7 @@ export interface RouteMeter {
   /** Served without a key within the daily trial. */
   trial?: boolean;
   /** Route name in the x402 price table. */
-  priceKey: 'validate' | 'batch' | 'bic' | 'compliance' | 'clearing';
+  priceKey: 'validate' | 'batch' | 'bic' | 'compliance' | 'clearing' | 'fromAccount';
 }
 
 export interface RouteAccess {

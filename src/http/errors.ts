@@ -14,6 +14,7 @@ export const STATUS: Record<string, number> = {
   batch_too_large: 400,
   invalid_bic: 400,
   invalid_iid: 400,
+  unsupported_country: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   payment_required: 402,
@@ -68,11 +69,16 @@ export function toHttpError(err: unknown): HttpError {
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) {
       return { status: 400, body: { error: 'batch_too_large', message: 'A batch holds at most 1000 IBANs.' } };
     }
+    // The field at fault: the first segment of the failing path, or the missing property.
+    const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty;
+    const field =
+      String(first?.instancePath ?? '').split('/')[1] || (typeof missing === 'string' ? missing : undefined);
     return {
       status: 400,
       body: {
         error: 'invalid_request',
         message: `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`,
+        ...(field && { field }),
       },
     };
   }

@@ -1,0 +1,180 @@
+/**
+ * German account check-digit methods (Bundesbank "Prüfzifferberechnungsmethoden"), as pure
+ * functions of the 10-digit account number (left-padded with zeros). Positions are counted
+ * 1 to 10 from the left, as the Bundesbank's description does. Where a method says an account
+ * "cannot be checked" or is "to be regarded as correct", the function answers true: this check
+ * only ever refuses what the method itself calls wrong.
+ */
+export type AccountCheck = (account: string) => boolean;
+
+/** Digit at 1-based position `pos` of the 10-digit account. */
+const d = (a: string, pos: number): number => a.charCodeAt(pos - 1) - 48;
+
+/**
+ * Sum over positions `to` down to `from` (right to left) of digit × weight, the weights
+ * taken from `weights` in order and repeated; `crossSum` adds the digit sum of each product.
+ */
+function weightedSum(a: string, from: number, to: number, weights: readonly number[], crossSum = false): number {
+  let sum = 0;
+  for (let pos = to, i = 0; pos >= from; pos--, i++) {
+    const p = d(a, pos) * weights[i % weights.length]!;
+    sum += crossSum ? (p > 9 ? (p % 10) + Math.floor(p / 10) : p) : p;
+  }
+  return sum;
+}
+
+const W21 = [2, 1];
+const W2TO7 = [2, 3, 4, 5, 6, 7];
+
+/** Method 00 style: modulus 10 over the cross sums, check digit (10 - units) mod 10 at `checkPos`. */
+const mod10 = (a: string, from: number, to: number, checkPos: number, weights = W21, crossSum = true): boolean =>
+  (10 - (weightedSum(a, from, to, weights, crossSum) % 10)) % 10 === d(a, checkPos);
+
+/** Method 06 style: modulus 11, remainder 0 or 1 gives check digit 0, else 11 - remainder. */
+const mod11Of = (sum: number): number => {
+  const r = sum % 11;
+  return r <= 1 ? 0 : 11 - r;
+};
+const mod11 = (a: string, from: number, to: number, checkPos: number, weights: readonly number[]): boolean =>
+  mod11Of(weightedSum(a, from, to, weights)) === d(a, checkPos);
+
+/** Method 02/04 style: remainder 1 makes the account wrong. */
+const mod11Strict = (a: string, from: number, to: number, checkPos: number, weights: readonly number[]): boolean => {
+  const r = weightedSum(a, from, to, weights) % 11;
+  return r !== 1 && (r === 0 ? 0 : 11 - r) === d(a, checkPos);
+};
+
+/** The account moved two places left, as when an omitted sub-account "00" was not written. */
+const shift2 = (a: string): string => `${a.slice(2)}00`;
+
+const inRange = (a: string, low: string, high: string): boolean => a >= low && a <= high;
+
+const m00: AccountCheck = (a) => mod10(a, 1, 9, 10);
+const m01: AccountCheck = (a) => mod10(a, 1, 9, 10, [3, 7, 1], false);
+const m03: AccountCheck = (a) => mod10(a, 1, 9, 10, W21, false);
+const m04: AccountCheck = (a) => mod11Strict(a, 1, 9, 10, W2TO7);
+const m06: AccountCheck = (a) => mod11(a, 1, 9, 10, W2TO7);
+const m08: AccountCheck = (a) => a < '0000060000' || m00(a);
+const m10: AccountCheck = (a) => mod11(a, 1, 9, 10, [2, 3, 4, 5, 6, 7, 8, 9, 10]);
+const m13: AccountCheck = (a) => mod10(a, 2, 7, 8) || mod10(shift2(a), 2, 7, 8);
+const m19: AccountCheck = (a) => mod11(a, 1, 9, 10, [2, 3, 4, 5, 6, 7, 8, 9, 1]);
+const m20: AccountCheck = (a) => mod11(a, 1, 9, 10, [2, 3, 4, 5, 6, 7, 8, 9, 3]);
+
+/** Method 24: from the first non-zero digit, (digit × w + w) mod 11 summed, units digit is the check. */
+const m24: AccountCheck = (a) => {
+  const digits = Array.from({ length: 9 }, (_, i) => d(a, i + 1));
+  if (digits[0]! >= 3 && digits[0]! <= 6) digits[0] = 0;
+  if (digits[0] === 9) digits[0] = digits[1] = digits[2] = 0;
+  let start = digits.findIndex((x) => x !== 0);
+  if (start < 0) start = 9;
+  let sum = 0;
+  for (let i = start; i < 9; i++) {
+    const w = ((i - start) % 3) + 1;
+    sum += (digits[i]! * w + w) % 11;
+  }
+  return sum % 10 === d(a, 10);
+};
+
+const m28: AccountCheck = (a) => mod11(a, 1, 7, 8, [2, 3, 4, 5, 6, 7, 8]);
+const m32: AccountCheck = (a) => mod11(a, 4, 9, 10, W2TO7);
+const m33: AccountCheck = (a) => mod11(a, 5, 9, 10, [2, 3, 4, 5, 6]);
+const m34: AccountCheck = (a) => mod11(a, 1, 7, 8, [2, 4, 8, 5, 10, 9, 7]);
+const m38: AccountCheck = (a) => mod11(a, 4, 9, 10, [2, 4, 8, 5, 10, 9]);
+const m48: AccountCheck = (a) => mod11(a, 3, 8, 9, W2TO7);
+const m60: AccountCheck = (a) => mod10(a, 3, 9, 10);
+
+/** Method 61: branch and base number; an account type 8 (position 9) brings positions 9 and 10 in. */
+const m61: AccountCheck = (a) => {
+  if (d(a, 9) !== 8) return mod10(a, 1, 7, 8);
+  // Weights 2, 1, 2 ... from the left over positions 1-7, 9, 10.
+  let sum = 0;
+  [1, 2, 3, 4, 5, 6, 7, 9, 10].forEach((pos, i) => {
+    const p = d(a, pos) * (i % 2 === 0 ? 2 : 1);
+    sum += p > 9 ? p - 9 : p;
+  });
+  return (10 - (sum % 10)) % 10 === d(a, 8);
+};
+
+/** Method 63: position 1 must be 0; base number 2-7, check at 8; or, with "000" in front, shifted. */
+const m63: AccountCheck = (a) => d(a, 1) === 0 && (mod10(a, 2, 7, 8) || (a.startsWith('000') && mod10(a, 4, 9, 10)));
+
+/** Method 68: 10 digits check 4-9 (position 4 must be 9); shorter accounts in two variants. */
+const m68: AccountCheck = (a) => {
+  if (d(a, 1) !== 0) return d(a, 4) === 9 && mod10(a, 4, 9, 10);
+  if (inRange(a, '0400000000', '0499999999')) return true;
+  if (mod10(a, 1, 9, 10)) return true;
+  // Variant 2: positions 3 and 4 are left out.
+  let sum = 0;
+  [9, 8, 7, 6, 5, 2, 1].forEach((pos, i) => {
+    const p = d(a, pos) * (i % 2 === 0 ? 2 : 1);
+    sum += p > 9 ? p - 9 : p;
+  });
+  return (10 - (sum % 10)) % 10 === d(a, 10);
+};
+
+/** Method 76: account type (position 1) 0, 4, 6, 7, 8 or 9; base number 2-7, check at 8; remainder 10 is wrong. */
+const m76Once = (a: string): boolean => {
+  if (![0, 4, 6, 7, 8, 9].includes(d(a, 1))) return false;
+  const r = weightedSum(a, 2, 7, W2TO7) % 11;
+  return r !== 10 && r === d(a, 8);
+};
+const m76: AccountCheck = (a) => m76Once(a) || m76Once(shift2(a));
+
+/** Method 88: positions 4-9, or 3-9 when position 3 is 9. */
+const m88: AccountCheck = (a) =>
+  d(a, 3) === 9 ? mod11(a, 3, 9, 10, [2, 3, 4, 5, 6, 7, 8]) : mod11(a, 4, 9, 10, W2TO7);
+
+/** Method 91: check digit at 7, four variants tried in order. */
+const m91: AccountCheck = (a) =>
+  mod11(a, 1, 6, 7, W2TO7) ||
+  mod11(a, 1, 6, 7, [7, 6, 5, 4, 3, 2]) ||
+  mod11Of(weightedSum(a, 1, 10, [2, 3, 4, 0, 5, 6, 7, 8, 9, 10])) === d(a, 7) ||
+  mod11(a, 1, 6, 7, [2, 4, 8, 5, 10, 9]);
+
+const M95_UNCHECKED: readonly [string, string][] = [
+  ['0000000001', '0001999999'],
+  ['0009000000', '0025999999'],
+  ['0396000000', '0499999999'],
+  ['0700000000', '0799999999'],
+  ['0910000000', '0989999999'],
+];
+const m95: AccountCheck = (a) => M95_UNCHECKED.some(([lo, hi]) => inRange(a, lo, hi)) || m06(a);
+const m99: AccountCheck = (a) => inRange(a, '0396000000', '0499999999') || m06(a);
+
+const mA2: AccountCheck = (a) => m00(a) || m04(a);
+
+/** Method D8: 1000000000 and up as 00; 0010000000-0099999999 unchecked; anything else wrong. */
+const mD8: AccountCheck = (a) => (d(a, 1) !== 0 ? m00(a) : a >= '0010000000');
+
+/** Every implemented method by its Bundesbank code. 09 checks nothing. */
+export const DE_METHODS: Readonly<Record<string, AccountCheck>> = {
+  '00': m00,
+  '01': m01,
+  '03': m03,
+  '04': m04,
+  '06': m06,
+  '08': m08,
+  '09': () => true,
+  '10': m10,
+  '13': m13,
+  '19': m19,
+  '20': m20,
+  '24': m24,
+  '28': m28,
+  '32': m32,
+  '33': m33,
+  '34': m34,
+  '38': m38,
+  '48': m48,
+  '60': m60,
+  '61': m61,
+  '63': m63,
+  '68': m68,
+  '76': m76,
+  '88': m88,
+  '91': m91,
+  '95': m95,
+  '99': m99,
+  A2: mA2,
+  D8: mD8,
+};
