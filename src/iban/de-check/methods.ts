@@ -83,17 +83,18 @@ const m38: AccountCheck = (a) => mod11(a, 4, 9, 10, [2, 4, 8, 5, 10, 9]);
 const m48: AccountCheck = (a) => mod11(a, 3, 8, 9, W2TO7);
 const m60: AccountCheck = (a) => mod10(a, 3, 9, 10);
 
-/** Method 61: branch and base number; an account type 8 (position 9) brings positions 9 and 10 in. */
-const m61: AccountCheck = (a) => {
-  if (d(a, 9) !== 8) return mod10(a, 1, 7, 8);
-  // Weights 2, 1, 2 ... from the left over positions 1-7, 9, 10.
+/** Positions 1-7, 9 and 10 weighted 2, 1, 2 ... from the left (cross sums); check digit at 8. */
+function withTypeDigits(a: string): boolean {
   let sum = 0;
   [1, 2, 3, 4, 5, 6, 7, 9, 10].forEach((pos, i) => {
     const p = d(a, pos) * (i % 2 === 0 ? 2 : 1);
     sum += p > 9 ? p - 9 : p;
   });
   return (10 - (sum % 10)) % 10 === d(a, 8);
-};
+}
+
+/** Method 61: branch and base number; an account type 8 (position 9) brings positions 9 and 10 in. */
+const m61: AccountCheck = (a) => (d(a, 9) === 8 ? withTypeDigits(a) : mod10(a, 1, 7, 8));
 
 /** Method 63: position 1 must be 0; base number 2-7, check at 8; or, with "000" in front, shifted. */
 const m63: AccountCheck = (a) => d(a, 1) === 0 && (mod10(a, 2, 7, 8) || (a.startsWith('000') && mod10(a, 4, 9, 10)));
@@ -146,35 +147,135 @@ const mA2: AccountCheck = (a) => m00(a) || m04(a);
 /** Method D8: 1000000000 and up as 00; 0010000000-0099999999 unchecked; anything else wrong. */
 const mD8: AccountCheck = (a) => (d(a, 1) !== 0 ? m00(a) : a >= '0010000000');
 
+const m02 =
+  (weights: readonly number[]): AccountCheck =>
+  (a) =>
+    mod11Strict(a, 1, 9, 10, weights);
+const m05: AccountCheck = (a) => mod10(a, 1, 9, 10, [7, 3, 1], false);
+const m11: AccountCheck = (a) => {
+  const r = weightedSum(a, 1, 9, [2, 3, 4, 5, 6, 7, 8, 9, 10]) % 11;
+  return (r === 0 ? 0 : r === 1 ? 9 : 11 - r) === d(a, 10);
+};
+/** Method 16: as 06, but remainder 1 makes the account right exactly when positions 9 and 10 are equal. */
+const m16: AccountCheck = (a) => {
+  const r = weightedSum(a, 1, 9, W2TO7) % 11;
+  return r === 1 ? d(a, 9) === d(a, 10) : (r === 0 ? 0 : 11 - r) === d(a, 10);
+};
+
+/** Method 17: base number 2-7 weighted 1, 2 from the left (cross sums), minus 1, mod 11, subtracted from 10. */
+const m17: AccountCheck = (a) => {
+  let sum = 0;
+  for (let pos = 2; pos <= 7; pos++) {
+    const p = d(a, pos) * (pos % 2 === 0 ? 1 : 2);
+    sum += p > 9 ? p - 9 : p;
+  }
+  const r = (sum - 1) % 11;
+  return (r === 0 ? 0 : 10 - r) === d(a, 8);
+};
+
+const m18: AccountCheck = (a) => mod10(a, 1, 9, 10, [3, 9, 7, 1], false);
+
+/** The iterated transformation M10H (methods 27, 29): rows 1-4 from the right, digits translated and summed. */
+const M10H = [
+  [0, 1, 5, 9, 3, 7, 4, 8, 2, 6],
+  [0, 1, 7, 6, 9, 8, 3, 2, 5, 4],
+  [0, 1, 8, 4, 6, 2, 9, 5, 7, 3],
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+];
+const m29: AccountCheck = (a) => {
+  let sum = 0;
+  for (let pos = 9, row = 0; pos >= 1; pos--, row = (row + 1) % 4) sum += M10H[row]![d(a, pos)]!;
+  return (10 - (sum % 10)) % 10 === d(a, 10);
+};
+const m27: AccountCheck = (a) => (d(a, 1) === 0 ? m00(a) : m29(a));
+
+const m40: AccountCheck = (a) => mod11(a, 1, 9, 10, [2, 4, 8, 5, 10, 9, 7, 3, 6]);
+const m44: AccountCheck = (a) => mod11(a, 5, 9, 10, [2, 4, 8, 5, 10]);
+const m49: AccountCheck = (a) => m00(a) || m01(a);
+
+/** Method 50: base number 1-6, check at 7; or, when the sub-number "000" was left off, moved three places. */
+const m50: AccountCheck = (a) => mod11(a, 1, 6, 7, W2TO7) || mod11(`${a.slice(3)}000`, 1, 6, 7, W2TO7);
+
+/** Method 56: results 10 and 11 are wrong, except for accounts starting with 9, where they become 7 and 8. */
+const m56: AccountCheck = (a) => {
+  const p = 11 - (weightedSum(a, 1, 9, W2TO7) % 11);
+  if (p < 10) return p === d(a, 10);
+  return d(a, 1) === 9 && (p === 10 ? 7 : 8) === d(a, 10);
+};
+
+const m64: AccountCheck = (a) => mod11(a, 1, 6, 7, [2, 4, 8, 5, 10, 9]);
+
+/** Method 65: as 61, with account type 9 (position 9) bringing positions 9 and 10 in. */
+const m65: AccountCheck = (a) => (d(a, 9) === 9 ? withTypeDigits(a) : mod10(a, 1, 7, 8));
+const m67: AccountCheck = (a) => mod10(a, 1, 7, 8);
+const m92: AccountCheck = (a) => mod10(a, 4, 9, 10, [3, 7, 1], false);
+
+const mA3: AccountCheck = (a) => m00(a) || m10(a);
+const mA7: AccountCheck = (a) => m00(a) || m03(a);
+const mB1: AccountCheck = (a) => m05(a) || m01(a) || m00(a);
+const mB2: AccountCheck = (a) => (d(a, 1) <= 7 ? m02([2, 3, 4, 5, 6, 7, 8, 9, 2])(a) : m00(a));
+const mB8: AccountCheck = (a) =>
+  m20(a) || m29(a) || inRange(a, '5100000000', '5999999999') || inRange(a, '9010000000', '9109999999');
+
+/**
+ * Method C0: accounts with exactly two leading zeros are checked by method 52 first, then 20;
+ * all others by 20 alone. Method 52 (which needs the bank's ESER data) is not implemented, so
+ * such an account that fails 20 is not refused.
+ */
+const mC0: AccountCheck = (a) => m20(a) || (a.startsWith('00') && a[2] !== '0');
+
 /** Every implemented method by its Bundesbank code. 09 checks nothing. */
 export const DE_METHODS: Readonly<Record<string, AccountCheck>> = {
   '00': m00,
   '01': m01,
+  '02': m02([2, 3, 4, 5, 6, 7, 8, 9, 2]),
   '03': m03,
   '04': m04,
+  '05': m05,
   '06': m06,
   '08': m08,
   '09': () => true,
   '10': m10,
+  '11': m11,
   '13': m13,
+  '16': m16,
+  '17': m17,
+  '18': m18,
   '19': m19,
   '20': m20,
   '24': m24,
+  '27': m27,
   '28': m28,
+  '29': m29,
   '32': m32,
   '33': m33,
   '34': m34,
   '38': m38,
+  '40': m40,
+  '44': m44,
   '48': m48,
+  '49': m49,
+  '50': m50,
+  '56': m56,
   '60': m60,
   '61': m61,
   '63': m63,
+  '64': m64,
+  '65': m65,
+  '67': m67,
   '68': m68,
   '76': m76,
   '88': m88,
   '91': m91,
+  '92': m92,
   '95': m95,
   '99': m99,
   A2: mA2,
+  A3: mA3,
+  A7: mA7,
+  B1: mB1,
+  B2: mB2,
+  B8: mB8,
+  C0: mC0,
   D8: mD8,
 };
