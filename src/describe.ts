@@ -4,7 +4,7 @@
  */
 import type { ClearingSummary } from './data/answers.ts';
 import type { DataPlane } from './data/index.ts';
-import { validateIban, type IbanResult, type ValidateOptions } from './iban/index.ts';
+import { germanMethodLookup, validateIban, type IbanResult, type ValidateOptions } from './iban/index.ts';
 
 /** Whether a BIC sent with the IBAN belongs to the IBAN's bank, by the loaded directories. */
 export interface BicCheck {
@@ -29,7 +29,8 @@ const SWISS = new Set(['CH', 'LI']);
 
 export function createDescribe(data: DataPlane): Describe {
   const dataVersion = data.dataVersion();
-  const options: ValidateOptions = { germanMethodOf: (blz) => data.germanCheckMethod(blz) };
+  // Read once per data plane, as data_version is.
+  const options: ValidateOptions = { germanMethodOf: germanMethodLookup((blz) => data.germanCheckMethod(blz)) };
   return (input, bic) => {
     const r = validateIban(input, options);
     const country = r.country?.code;

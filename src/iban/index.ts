@@ -7,4 +7,10 @@ export { NATIONAL_CHECKS } from './national.ts';
 export { computeCheckDigits } from './mod97.ts';
 export { MAX_SUGGESTIONS } from './suggest.ts';
 export type { ValidateOptions } from './validate.ts';
-export { checkGermanAccount, DE_METHODS, type GermanCheck, type GermanMethodOf } from './de-check/index.ts';
+export {
+  checkGermanAccount,
+  DE_METHODS,
+  type GermanCheck,
+  type GermanMethodOf,
+  germanMethodLookup,
+} from './de-check/index.ts';

@@ -3,8 +3,8 @@
  * country, length, then check digits, BBAN structure, mod 97 and the national check
  * (these last four are all reported together). Never throws: any input gives a result.
  */
-import { collectErrors, isQrIban, isUpperAlnum, structureFault } from './checks.ts';
-import { checkGermanAccount, type GermanCheck, type GermanMethodOf } from './de-check/index.ts';
+import { collectErrors, isQrIban, isUpperAlnum } from './checks.ts';
+import { blzNumberOf, checkGermanAccount, type GermanCheck, type GermanMethodOf } from './de-check/index.ts';
 import { ERRORS, type IbanError } from './errors.ts';
 import { normalizeIban } from './normalize.ts';
 import { countryOf, type CountrySpec, type Range } from './registry.ts';
@@ -89,9 +89,14 @@ function result(
 }
 
 /** The German check of a DE IBAN whose length and structure hold, or undefined for any other IBAN. */
-function germanCheckOf(iban: string, spec: CountrySpec, methodOf: GermanMethodOf | undefined): GermanCheck | undefined {
-  if (spec.code !== 'DE' || structureFault(iban, spec) !== -1) return undefined;
-  return checkGermanAccount(iban, methodOf ? methodOf(iban.slice(4, 12)) : null);
+function germanCheckOf(
+  iban: string,
+  spec: CountrySpec,
+  errors: IbanError[] | null,
+  methodOf: GermanMethodOf | undefined,
+): GermanCheck | undefined {
+  if (spec.code !== 'DE' || (errors !== null && errors.includes(ERRORS.invalid_structure))) return undefined;
+  return checkGermanAccount(iban, methodOf ? methodOf(blzNumberOf(iban)) : null);
 }
 
 function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
@@ -105,13 +110,23 @@ function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
     return result(iban, undefined, [ERRORS.unknown_country], false, NONE);
   }
   if (iban.length !== spec.length) return result(iban, spec, [ERRORS.invalid_length], false, NONE);
-  let errors = collectErrors(iban, spec);
-  const german = germanCheckOf(iban, spec, methodOf);
-  if (german === 'failed') (errors ??= []).push(ERRORS.de_check_failed);
-  const answer =
-    errors === null
-      ? result(iban, spec, NONE, true, NONE)
-      : result(iban, spec, errors, true, suggestFor(iban, spec, methodOf));
+  const errors = collectErrors(iban, spec);
+  const german = germanCheckOf(iban, spec, errors, methodOf);
+  let answer: IbanResult;
+  if (german === 'failed') {
+    // When mod 97 holds, no single substitution or adjacent swap in an all-digit BBAN keeps it
+    // (each changes the number by d × 10^k or 9d × 10^k with 0 < |d| <= 9, never a multiple
+    // of 97), so an IBAN whose only fault is the account check has no suggestion to look for.
+    answer =
+      errors === null
+        ? result(iban, spec, [ERRORS.de_check_failed], true, NONE)
+        : result(iban, spec, [...errors, ERRORS.de_check_failed], true, suggestFor(iban, spec, methodOf));
+  } else {
+    answer =
+      errors === null
+        ? result(iban, spec, NONE, true, NONE)
+        : result(iban, spec, errors, true, suggestFor(iban, spec, methodOf));
+  }
   if (german !== undefined) answer.national_check = german;
   return answer;
 }
@@ -120,7 +135,7 @@ function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
 function suggestFor(iban: string, spec: CountrySpec, methodOf: GermanMethodOf | undefined): string[] {
   const found = suggest(iban, spec);
   if (spec.code !== 'DE' || methodOf === undefined) return found;
-  return found.filter((s) => checkGermanAccount(s, methodOf(s.slice(4, 12))) !== 'failed');
+  return found.filter((s) => checkGermanAccount(s, methodOf(blzNumberOf(s))) !== 'failed');
 }
 
 /** Validates one IBAN as typed or pasted. A non-string input is judged as empty. */
