@@ -95,7 +95,7 @@ function germanCheckOf(
   errors: IbanError[] | null,
   methodOf: GermanMethodOf | undefined,
 ): GermanCheck | undefined {
-  if (spec.code !== 'DE' || (errors !== null && errors.includes(ERRORS.invalid_structure))) return undefined;
+  if (spec.code !== 'DE' || errors?.includes(ERRORS.invalid_structure)) return undefined;
   return checkGermanAccount(iban, methodOf ? methodOf(blzNumberOf(iban)) : null);
 }
 

@@ -19,17 +19,24 @@ const acct = (a: string): string => (a.length === 10 ? a : a.slice(a.length - 10
 
 /** Sum over positions `to` down to `from` (right to left) of digit × weights[0], weights[1], .... */
 function weightedSum(a: string, from: number, to: number, weights: readonly number[]): number {
+  const base = a.length - 11;
   let sum = 0;
-  for (let pos = to, i = 0; pos >= from; pos--, i++) sum += d(a, pos) * weights[i]!;
+  for (let pos = to, i = 0; pos >= from; pos--, i++) sum += (a.charCodeAt(base + pos) - 48) * weights[i]!;
   return sum;
 }
 
-/** The same with the digit sum of each product; the weights are 1 and 2, so a product is at most 18. */
-function crossSum(a: string, from: number, to: number, weights: readonly number[]): number {
+/** A digit doubled, then its digits summed (16 gives 7). */
+const DOUBLED = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9];
+
+/** Weights 2, 1, 2, ... from the right, the digits of each product summed (method 00's sum). */
+function crossSum(a: string, from: number, to: number): number {
+  const base = a.length - 11;
   let sum = 0;
-  for (let pos = to, i = 0; pos >= from; pos--, i++) {
-    const p = d(a, pos) * weights[i]!;
-    sum += p > 9 ? p - 9 : p;
+  let double = true;
+  for (let pos = to; pos >= from; pos--) {
+    const digit = a.charCodeAt(base + pos) - 48;
+    sum += double ? DOUBLED[digit]! : digit;
+    double = !double;
   }
   return sum;
 }
@@ -58,7 +65,7 @@ const W91_3 = [2, 3, 4, 0, 5, 6, 7, 8, 9, 10];
 
 /** Method 00 style: modulus 10 over the cross sums, check digit (10 - units) mod 10 at `checkPos`. */
 const mod10 = (a: string, from: number, to: number, checkPos: number): boolean =>
-  (10 - (crossSum(a, from, to, W21) % 10)) % 10 === d(a, checkPos);
+  (10 - (crossSum(a, from, to) % 10)) % 10 === d(a, checkPos);
 
 /** Method 01 style: modulus 10 over the plain products. */
 const mod10Plain = (a: string, from: number, to: number, checkPos: number, weights: readonly number[]): boolean =>
