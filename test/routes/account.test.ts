@@ -7,9 +7,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { Static } from 'typebox';
 import { importFile } from '../../src/data/importers/index.ts';
+import type { BicCheck } from '../../src/describe.ts';
+import type { ConstructedFrom } from '../../src/iban/from-account.ts';
+import type { GermanCheck } from '../../src/iban/index.ts';
+import type { FromAccountAnswer, IbanResult } from '../../src/routes/iban-schemas.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { startService, type TestService } from '../support/app.ts';
+
+// Compile-time: the declared answer parts are the domain's types, field for field.
+type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+const same = <A, B>(proof: Same<A, B>) => proof;
+same<NonNullable<Static<typeof IbanResult>['bic_check']>, BicCheck>(true);
+same<NonNullable<Static<typeof IbanResult>['national_check']>, GermanCheck>(true);
+same<Static<typeof FromAccountAnswer>['constructed_from'], ConstructedFrom>(true);
 
 const pad = (s: string, n: number) => s.padEnd(n).slice(0, n);
 
@@ -235,4 +247,17 @@ describe('POST /v1/iban/from-account', () => {
     const r = await svc.call('/v1/iban/from-account', { json: { country: 'DE', bank_code: '37040044', account: '1' } });
     assert.equal(r.status, 402);
   });
+});
+
+test('/openapi.json documents the new route and fields', async () => {
+  const svc = await startService();
+  const doc = (await svc.call('/openapi.json')).body;
+  const schemaOf = (path: string) =>
+    doc.paths[path]?.post?.responses?.[200]?.content?.['application/json']?.schema as { properties: object };
+  assert.ok('constructed_from' in schemaOf('/v1/iban/from-account').properties);
+  assert.ok('iban_rule' in schemaOf('/v1/iban/from-account').properties);
+  for (const field of ['bic_check', 'national_check'])
+    assert.ok(field in schemaOf('/v1/iban/validate').properties, field);
+  const body = doc.paths['/v1/iban/from-account'].post.requestBody.content['application/json'].schema;
+  assert.deepEqual(Object.keys(body.properties).sort(), ['account', 'bank_code', 'branch_code', 'country']);
 });
