@@ -109,13 +109,15 @@ function solve(cc: string, before: string, after: string, candidates: readonly s
 }
 
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+/** A RIB key is 97 minus a remainder mod 97: 01 to 97, never 00 (which would pass the check where 97 is due). */
+const RIB_KEYS = TWO_DIGITS.slice(1, 98);
 const LETTERS = Array.from({ length: 26 }, (_, i) => String.fromCharCode(65 + i));
 
 const french: Builder = (p, cc) => {
   const bank = fit('bank_code', clean(p.bank_code), { length: 5, cls: 'n' }, cc);
   const branch = fit('branch_code', clean(p.branch_code), { length: 5, cls: 'n' }, cc);
   const account = fit('account', clean(p.account), { length: 11, cls: 'c', pad: true }, cc);
-  const key = solve(cc, bank + branch + account, '', TWO_DIGITS);
+  const key = solve(cc, bank + branch + account, '', RIB_KEYS);
   return { bban: bank + branch + account + key, bank, branch, account, national: key };
 };
 

@@ -98,6 +98,19 @@ describe('ibanFromAccount', () => {
     assert.deepEqual(field({ country: 'US', bank_code: '1', account: '1' }), ['unsupported_country', 'country']);
   });
 
+  it('computes a French RIB key of 97, never 00', () => {
+    let found = 0;
+    for (let n = 0; n < 3000 && found === 0; n++) {
+      const account = String(n).padStart(11, '0');
+      const r = ibanFromAccount({ country: 'FR', bank_code: '30002', branch_code: '00550', account });
+      assert.ok(r.ok);
+      assert.notEqual(r.constructed_from.national_check_digits, '00');
+      if (r.constructed_from.national_check_digits === '97') found++;
+      assert.equal(validateIban(r.iban).valid, true, r.iban);
+    }
+    assert.equal(found, 1, 'some account in the range has key 97');
+  });
+
   it('leaves check digits inside the domestic number as written, for validation to judge', () => {
     const r = ibanFromAccount({ country: 'BE', account: '539-0075470-35' });
     assert.ok(r.ok);
