@@ -1,12 +1,21 @@
 /**
  * IBAN kernel benchmark: bare mod 97 vs. the full validateIban vs. ibantools, on one
  * core, over one generated mixed set of valid and invalid IBANs from every registry
- * country. Run: node --import tsx bench/iban-kernel.ts. Writes its section of docs/benchmarks.md.
+ * country; and, on a German-only set, what the German account check adds to validation.
+ * Run: node --import tsx bench/iban-kernel.ts. Writes its section of docs/benchmarks.md.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { extractIBAN, isValidIBAN, validateIBAN } from 'ibantools';
-import { COUNTRIES, computeCheckDigits, validateIban } from '../src/iban/index.ts';
+import {
+  COUNTRIES,
+  checkGermanAccount,
+  computeCheckDigits,
+  DE_METHODS,
+  germanMethodLookup,
+  type ValidateOptions,
+  validateIban,
+} from '../src/iban/index.ts';
 import { ibanRemainder } from '../src/iban/mod97.ts';
 
 const SET_SIZE = 10_000;
@@ -56,6 +65,64 @@ function buildSet(): string[] {
     else set.push(`XX${iban.slice(2)}`);
   }
   return set;
+}
+
+/**
+ * German-only sets: 2,000 generated bank codes, each given a Bundesbank method, looked up by
+ * BLZ string (as the data plane is) through the remembering adapter validation uses. 80% of
+ * the IBANs pass their bank's method, 20% have one account digit off (IBAN check digits
+ * recomputed, so only the account check can catch them). Two ways of giving banks methods:
+ * every implemented method in turn (the hardest case for the JIT: 52 equally hot functions),
+ * and the rough shares of bank codes per method in the Bundesbank's directory.
+ */
+const GERMAN_BANKS = 2000;
+const methodCodes = Object.keys(DE_METHODS);
+/** Approximate percent of the directory's bank codes per method; the rest share the remaining 10 %. */
+const DIRECTORY_SHARES: Record<string, number> = {
+  '09': 20,
+  '63': 11,
+  '00': 9,
+  '88': 8,
+  '06': 8,
+  '13': 7,
+  '10': 6,
+  '76': 5,
+  '32': 5,
+  '28': 4,
+  '34': 4,
+  '99': 3,
+};
+const others = methodCodes.filter((c) => DIRECTORY_SHARES[c] === undefined);
+const directoryMethod = (): string => {
+  let r = random() * 100;
+  for (const [code, share] of Object.entries(DIRECTORY_SHARES)) if ((r -= share) < 0) return code;
+  return others[Math.floor(random() * others.length)]!;
+};
+
+function germanSetOf(methodFor: (bank: number) => string): { set: string[]; options: ValidateOptions } {
+  const methods = new Map<string, string>();
+  const banks: string[] = [];
+  while (banks.length < GERMAN_BANKS) {
+    let blz = pick('12345678');
+    for (let i = 1; i < 8; i++) blz += pick('0123456789');
+    if (methods.has(blz)) continue;
+    methods.set(blz, methodFor(banks.length));
+    banks.push(blz);
+  }
+  const iban = (valid: boolean): string => {
+    for (;;) {
+      const blz = banks[Math.floor(random() * banks.length)]!;
+      let account = '';
+      for (let i = 0; i < 10; i++) account += pick('0123456789');
+      const candidate = `DE${computeCheckDigits('DE', blz + account)}${blz}${account}`;
+      const verdict = checkGermanAccount(candidate, methods.get(blz)!);
+      if (valid ? verdict !== 'failed' : verdict === 'failed') return candidate;
+    }
+  };
+  return {
+    set: Array.from({ length: SET_SIZE }, () => iban(random() < 0.8)),
+    options: { germanMethodOf: germanMethodLookup((blz) => methods.get(blz) ?? null) },
+  };
 }
 
 interface Candidate {
@@ -117,6 +184,8 @@ function batchOf1000(set: string[]): number {
 }
 
 const set = buildSet();
+const everyMethod = germanSetOf((bank) => methodCodes[bank % methodCodes.length]!);
+const directory = germanSetOf(directoryMethod);
 const electronic = set.map((s) => s.replace(/ /g, '').toUpperCase());
 const validOnly = set.filter((s) => validateIban(s).valid && !s.includes(' '));
 const typosOnly = set.filter((s) =>
@@ -145,6 +214,13 @@ const [bare, full, fullValid, fullTypos, ibantoolsIsValid, ibantoolsFull, ibanto
   },
 ]) as [number, number, number, number, number, number, number];
 const batchMs = batchOf1000(set);
+const [everyWithout, everyWith, directoryWithout, directoryWith] = measureAll([
+  { set: everyMethod.set, fn: (s) => validateIban(s).valid },
+  { set: everyMethod.set, fn: (s) => validateIban(s, everyMethod.options).valid },
+  { set: directory.set, fn: (s) => validateIban(s).valid },
+  { set: directory.set, fn: (s) => validateIban(s, directory.options).valid },
+]) as [number, number, number, number];
+const share = (without: number, withCheck: number): string => `${((1 - withCheck / without) * 100).toFixed(1)}%`;
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -168,6 +244,17 @@ const section = [
   `Ratios: full / bare = ${(full / bare).toFixed(2)}, full / ibantools full = ${(full / ibantoolsFull).toFixed(2)}, full / ibantools isValidIBAN = ${(full / ibantoolsIsValid).toFixed(2)}; valid only: mod97 / ibantools = ${(fullValid / ibantoolsFullValid).toFixed(2)}, mod97 / bare = ${(fullValid / bare).toFixed(2)}.`,
   '',
   `Batch of 1000 IBANs through \`validateIban\` (the mixed set, median CPU time over all 1000-slices): ${batchMs.toFixed(3)} ms.`,
+  '',
+  '### German account check',
+  '',
+  `${SET_SIZE.toLocaleString('en-US')} German IBANs per set over ${GERMAN_BANKS.toLocaleString('en-US')} generated bank codes; 80% pass their bank's method, 20% have one account digit off with the IBAN check digits recomputed (so only the account check catches them). Methods are looked up by BLZ string, as the data plane is, through the remembering adapter validation uses. Banks get their method either in the rough shares of the Bundesbank directory (09 20%, 63 11%, 00 9%, 88 and 06 8% each, 13 7%, 10 6%, 76 and 32 5% each, 28 and 34 4% each, 99 3%, the other ${others.length} implemented methods sharing 10%), or every one of the ${methodCodes.length} implemented methods in turn (the hardest case for the JIT: as many equally hot functions).`,
+  '',
+  '| set | without the account check (IBANs/s) | with it (IBANs/s) | share of validation time |',
+  '|---|---:|---:|---:|',
+  `| directory shares | ${fmt(directoryWithout)} | ${fmt(directoryWith)} | ${share(directoryWithout, directoryWith)} |`,
+  `| every method in turn | ${fmt(everyWithout)} | ${fmt(everyWith)} | ${share(everyWithout, everyWith)} |`,
+  '',
+  'The share is what the account check (BLZ lookup, the method, and the stricter suggestions) adds, as a part of validation time with it; the budget is 20%.',
 ].join('\n');
 console.log(section);
 

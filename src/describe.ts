@@ -4,21 +4,34 @@
  */
 import type { ClearingSummary } from './data/answers.ts';
 import type { DataPlane } from './data/index.ts';
-import { validateIban, type IbanResult } from './iban/index.ts';
+import { germanMethodLookup, type IbanResult, type ValidateOptions, validateIban } from './iban/index.ts';
 import { SWISS_IID_COUNTRIES } from './iban/swiss.ts';
+
+/** Whether a BIC sent with the IBAN belongs to the IBAN's bank, by the loaded directories. */
+export interface BicCheck {
+  bic: string;
+  /** The first 8 characters equal those of a BIC a source gives for the bank; null when no source knows the bank. */
+  matches: boolean | null;
+  /** Every BIC11 the sources give for the IBAN's bank. */
+  expected: string[];
+}
 
 export type Described = IbanResult & {
   bank: ReturnType<DataPlane['bankForIban']>;
   sepa: ReturnType<DataPlane['sepa']> | null;
   clearing?: ClearingSummary | null;
+  bic_check?: BicCheck;
   data_version: string;
 };
-export type Describe = (iban: string) => Described;
+/** `bic`, when given, must already be a well-formed BIC (8 or 11 characters, upper case). */
+export type Describe = (iban: string, bic?: string) => Described;
 
 export function createDescribe(data: DataPlane): Describe {
   const dataVersion = data.dataVersion();
-  return (input) => {
-    const r = validateIban(input);
+  // Read once per data plane, as data_version is.
+  const options: ValidateOptions = { germanMethodOf: germanMethodLookup((blz) => data.germanCheckMethod(blz)) };
+  return (input, bic) => {
+    const r = validateIban(input, options);
     const country = r.country?.code;
     // An IBAN that fails validation names no bank reliably: only valid ones are looked up.
     const bankCode = r.valid ? (r.bban?.bank_code ?? null) : null;
@@ -30,6 +43,21 @@ export function createDescribe(data: DataPlane): Describe {
     described.data_version = dataVersion;
     if (country && SWISS_IID_COUNTRIES.has(country))
       described.clearing = bankCode ? data.clearingSummary(bankCode) : null;
+    if (bic !== undefined) described.bic_check = bicCheck(data, bic, country, bankCode, r.bban?.branch_code);
     return described;
   };
+}
+
+/** Only a valid IBAN names its bank reliably: for any other, no bank is known and `matches` is null. */
+function bicCheck(
+  data: DataPlane,
+  bic: string,
+  country: string | undefined,
+  bankCode: string | null,
+  branchCode: string | null | undefined,
+): BicCheck {
+  const expected = country && bankCode ? data.bicsForBank(country, bankCode, branchCode) : [];
+  if (expected.length === 0) return { bic, matches: null, expected };
+  const bic8 = bic.slice(0, 8);
+  return { bic, matches: expected.some((e) => e.startsWith(bic8)), expected };
 }

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'batch_too_large'
   | 'invalid_bic'
   | 'invalid_iid'
+  | 'unsupported_country'
   | 'missing_api_key'
   | 'invalid_api_key'
   | 'payment_required'

@@ -56,6 +56,7 @@ export const X402_PRICES_USD = {
   bic: 0.003,
   compliance: 0.02,
   clearing: 0.003,
+  fromAccount: 0.005,
 } as const;
 
 /** USD → the 6-decimal units of USDC (micro-USD). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DatasetStore } from '../store/types.ts';
+import { interimAccountLookups } from './account-interim.ts';
 import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
 import { type BicFormat, checkBicFormat } from './bic-format.ts';
 import { BUNDLED_SOURCES, loadBundled } from './bundled.ts';
@@ -37,6 +38,12 @@ export interface DataPlane {
   provenance(): Provenance[];
   /** Short stable label of the loaded data: newest as_of plus a digest of all sources. */
   dataVersion(): string;
+  /** The Bundesbank check-digit method of a German bank code ("00" ... "E4"), or null when unknown. */
+  germanCheckMethod(blz: string): string | null;
+  /** Every BIC11 any loaded source gives for the bank (empty when no source knows it). */
+  bicsForBank(countryCode: string, bankCode: string, branchCode?: string | null): string[];
+  /** The Bundesbank IBAN rule of a German bank code ("000000" = standard), or null when unknown. */
+  germanIbanRule?(blz: string): string | null;
 }
 
 export interface DataPlaneOptions {
@@ -76,6 +83,7 @@ export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions 
     .digest('hex')
     .slice(0, 8);
   const lookups = new Lookups(ix, imported, clearingSource);
+  const account = await interimAccountLookups(store, lookups);
 
   return {
     bankForIban: (cc, bank, branch) => lookups.bankForIban(cc, bank, branch),
@@ -92,5 +100,8 @@ export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions 
       }),
     provenance: () => provenance.map((p) => ({ ...p })),
     dataVersion: () => `${newest}.${digest}`,
+    germanCheckMethod: account.germanCheckMethod,
+    bicsForBank: account.bicsForBank,
+    germanIbanRule: account.germanIbanRule,
   };
 }

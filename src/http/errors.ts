@@ -21,6 +21,7 @@ export const STATUS: Record<ErrorCode, number> = {
   batch_too_large: 400,
   invalid_bic: 400,
   invalid_iid: 400,
+  unsupported_country: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   payment_required: 402,
@@ -92,7 +93,11 @@ export function classify(err: unknown): { error: DomainError; status: number } {
     const first = fe.validation[0];
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
     const where = `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''}`;
-    return as(new DomainError('invalid_request', `${where} ${first?.message ?? 'is invalid'}`));
+    // The field at fault: the first segment of the failing path, or the missing property.
+    const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty;
+    const field =
+      String(first?.instancePath ?? '').split('/')[1] || (typeof missing === 'string' ? missing : undefined);
+    return as(new DomainError('invalid_request', `${where} ${first?.message ?? 'is invalid'}`, field ? { field } : {}));
   }
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return as(mapped());

@@ -3,6 +3,8 @@ export const ERROR_CODES = {
   empty: 'No IBAN was given.',
   invalid_characters: 'The IBAN contains characters other than letters, digits and separators.',
   unknown_country: 'The IBAN does not start with the code of a country that uses IBANs.',
+  territory_code:
+    "The IBAN starts with the code of a territory whose IBANs are issued under another country's code (see `parent`).",
   invalid_length: 'The IBAN does not have the length the registry fixes for its country.',
   invalid_check_digits: 'The IBAN check digits (positions 3-4) must be two digits from 02 to 98.',
   invalid_structure: "The account part (BBAN) does not match the country's format of digits and letters.",
@@ -11,6 +13,7 @@ export const ERROR_CODES = {
   ba_check_failed: 'The Bosnian account check digits (mod 97) do not match.',
   be_check_failed: 'The Belgian account check digits (mod 97) do not match.',
   cz_check_failed: 'The Czech account number fails its mod 11 check.',
+  de_check_failed: "The German account number fails its bank's Bundesbank check-digit method.",
   ee_check_failed: 'The Estonian account check digit (7-3-1) does not match.',
   es_dc_failed: 'The Spanish control digits (DC) do not match.',
   fi_check_failed: 'The Finnish account check digit (Luhn) does not match.',
@@ -36,6 +39,8 @@ export type IbanErrorCode = keyof typeof ERROR_CODES;
 export interface IbanError {
   code: IbanErrorCode;
   message: string;
+  /** territory_code only: the country code the registry issues the territory's IBANs under. */
+  parent?: string;
 }
 
 /** One frozen object per code, so a result's errors cost no allocation beyond the array. */

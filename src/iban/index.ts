@@ -6,3 +6,11 @@ export { COUNTRIES, type CountryCode, type CountrySpec } from './registry.ts';
 export { NATIONAL_CHECKS } from './national.ts';
 export { computeCheckDigits } from './mod97.ts';
 export { MAX_SUGGESTIONS } from './suggest.ts';
+export type { ValidateOptions } from './validate.ts';
+export {
+  checkGermanAccount,
+  DE_METHODS,
+  type GermanCheck,
+  type GermanMethodOf,
+  germanMethodLookup,
+} from './de-check/index.ts';

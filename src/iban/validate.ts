@@ -4,10 +4,20 @@
  * (these last four are all reported together). Never throws: any input gives a result.
  */
 import { collectErrors, isQrIban, isUpperAlnum } from './checks.ts';
+import { blzNumberOf, checkGermanAccount, type GermanCheck, type GermanMethodOf } from './de-check/index.ts';
 import { ERRORS, type IbanError } from './errors.ts';
 import { normalizeIban } from './normalize.ts';
 import { countryOf, type CountrySpec, type Range } from './registry.ts';
 import { suggest } from './suggest.ts';
+import { territoryVerdict } from './territory.ts';
+
+export interface ValidateOptions {
+  /**
+   * The Bundesbank check-digit method of a German bank code: with it, the account number of a
+   * DE IBAN is judged too (`national_check`, `de_check_failed`).
+   */
+  germanMethodOf?: GermanMethodOf;
+}
 
 export interface IbanResult {
   /** The electronic form that was checked (after normalisation). */
@@ -26,6 +36,8 @@ export interface IbanResult {
   errors: IbanError[];
   /** Up to 3 valid IBANs one edit away, only when invalid. */
   suggestions: string[];
+  /** DE IBANs of the right length and structure only: how the bank's account check went. */
+  national_check?: GermanCheck;
 }
 
 function format(iban: string): string {
@@ -76,19 +88,59 @@ function result(
   };
 }
 
-function judge(iban: string): IbanResult {
+/** The German check of a DE IBAN whose length and structure hold, or undefined for any other IBAN. */
+function germanCheckOf(
+  iban: string,
+  spec: CountrySpec,
+  errors: IbanError[] | null,
+  methodOf: GermanMethodOf | undefined,
+): GermanCheck | undefined {
+  if (spec.code !== 'DE' || errors?.includes(ERRORS.invalid_structure)) return undefined;
+  return checkGermanAccount(iban, methodOf ? methodOf(blzNumberOf(iban)) : null);
+}
+
+function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
   if (iban.length === 0) return result(iban, undefined, [ERRORS.empty], false, NONE);
   if (!isUpperAlnum(iban)) return result(iban, countryOf(iban), [ERRORS.invalid_characters], false, NONE);
   const spec = countryOf(iban);
-  if (spec === undefined) return result(iban, undefined, [ERRORS.unknown_country], false, NONE);
+  if (spec === undefined) {
+    const territory = territoryVerdict(iban);
+    if (territory)
+      return result(iban, undefined, [territory.error], false, territory.suggestion ? [territory.suggestion] : NONE);
+    return result(iban, undefined, [ERRORS.unknown_country], false, NONE);
+  }
   if (iban.length !== spec.length) return result(iban, spec, [ERRORS.invalid_length], false, NONE);
   const errors = collectErrors(iban, spec);
-  if (errors === null) return result(iban, spec, NONE, true, NONE);
-  return result(iban, spec, errors, true, suggest(iban, spec));
+  const german = germanCheckOf(iban, spec, errors, methodOf);
+  let answer: IbanResult;
+  if (german === 'failed') {
+    // When mod 97 holds, no single substitution or adjacent swap in an all-digit BBAN keeps it
+    // (each changes the number by d × 10^k or 9d × 10^k with 0 < |d| <= 9, never a multiple
+    // of 97), so an IBAN whose only fault is the account check has no suggestion to look for.
+    answer =
+      errors === null
+        ? result(iban, spec, [ERRORS.de_check_failed], true, NONE)
+        : result(iban, spec, [...errors, ERRORS.de_check_failed], true, suggestFor(iban, spec, methodOf));
+  } else {
+    answer =
+      errors === null
+        ? result(iban, spec, NONE, true, NONE)
+        : result(iban, spec, errors, true, suggestFor(iban, spec, methodOf));
+  }
+  if (german !== undefined) answer.national_check = german;
+  return answer;
+}
+
+/** Suggestions; a German one must also pass its own bank's account check. */
+function suggestFor(iban: string, spec: CountrySpec, methodOf: GermanMethodOf | undefined): string[] {
+  const found = suggest(iban, spec);
+  if (spec.code !== 'DE' || methodOf === undefined) return found;
+  return found.filter((s) => checkGermanAccount(s, methodOf(blzNumberOf(s))) !== 'failed');
 }
 
 /** Validates one IBAN as typed or pasted. A non-string input is judged as empty. */
-export function validateIban(input: string): IbanResult {
-  if (typeof input !== 'string') return judge('');
-  return judge(normalizeIban(input));
+export function validateIban(input: string, options?: ValidateOptions): IbanResult {
+  const methodOf = options?.germanMethodOf;
+  if (typeof input !== 'string') return judge('', methodOf);
+  return judge(normalizeIban(input), methodOf);
 }

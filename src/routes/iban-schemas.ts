@@ -15,6 +15,7 @@ import {
   StringEnum,
 } from '../http/schemas.ts';
 import { ERROR_CODES, type IbanErrorCode } from '../iban/errors.ts';
+import { LIMITS } from '../plans.ts';
 
 const Str = Type.String();
 
@@ -39,6 +40,42 @@ const Trial = Type.Object({
   get_key: Type.Object({ method: Str, url: Str }),
 });
 
+/** An IBAN as typed or pasted; the route's own checks come after (section "Normalisation" of the API doc). */
+export const IbanInput = Type.String({
+  maxLength: LIMITS.ibanMaxChars,
+  description: 'An IBAN; spaces, hyphens, dots, slashes and a leading "IBAN" are allowed.',
+});
+
+export const BicInput = Type.String({
+  maxLength: 32,
+  description: "A BIC of 8 or 11 characters (spaces and lower case tolerated), checked against the IBAN's bank.",
+});
+
+export const ValidateBody = Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) });
+
+export const BatchItem = Type.Union([IbanInput, Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) })], {
+  description: 'An IBAN, or {iban, bic} to check the BIC too.',
+});
+
+export const BatchBody = Type.Object({ ibans: Type.Array(BatchItem, { minItems: 1, maxItems: LIMITS.batchMax }) });
+
+const BicCheck = Type.Object(
+  {
+    bic: Type.String({ description: 'The BIC sent, without spaces, upper case.' }),
+    matches: orNull(
+      Type.Boolean(),
+      "Its first 8 characters equal those of a BIC a source gives for the IBAN's bank; null when no source knows the bank (or the IBAN is invalid).",
+    ),
+    expected: Type.Array(Str, { description: "Every BIC11 the loaded sources give for the IBAN's bank." }),
+  },
+  { description: 'Present when a `bic` was sent with the IBAN.' },
+);
+
+const NationalCheck = StringEnum(
+  ['passed', 'failed', 'not_checked', 'not_implemented', 'unknown_bank'],
+  "DE only: the bank's Bundesbank check-digit method on the account number (`not_checked`: method 09).",
+);
+
 export const IbanResult = Type.Object({
   iban: Type.String({ description: 'The electronic form that was checked.' }),
   formatted: Str,
@@ -54,12 +91,15 @@ export const IbanResult = Type.Object({
         'One of the validation error codes (docs/api.md, "POST /v1/iban/validate").',
       ),
       message: Str,
+      parent: Type.Optional(Type.String({ description: 'territory_code only: the code the IBANs are issued under.' })),
     }),
   ),
   suggestions: Type.Array(Str),
   bank: orNull(BankByCode, 'Looked up for valid IBANs only.'),
   sepa: orNull(SepaAnswer),
   clearing: Type.Optional(orNull(Clearing, 'CH and LI only: the Swiss clearing entry of the IID.')),
+  national_check: Type.Optional(NationalCheck),
+  bic_check: Type.Optional(BicCheck),
   data_version: Str,
 });
 
@@ -77,5 +117,40 @@ export const BatchAnswer = Type.Object({
     description: 'IBANs per country code (`unknown` when none).',
   }),
   results: Type.Array(IbanResult, { description: 'In request order.' }),
+  attribution: Type.Optional(Attribution),
+});
+
+export const FromAccountBody = Type.Object({
+  country: Type.String({ maxLength: 8, description: 'ISO 3166 code of the account, e.g. "DE".' }),
+  bank_code: Type.Optional(
+    Type.String({ maxLength: 64, description: 'The national bank code (BLZ, sort code, ABI ...).' }),
+  ),
+  branch_code: Type.Optional(
+    Type.String({ maxLength: 64, description: 'The branch code, where the country has one.' }),
+  ),
+  account: Type.String({ maxLength: 64, description: 'The domestic account number as written; separators allowed.' }),
+});
+
+const ConstructedFrom = Type.Object({
+  country: Str,
+  bank_code: NullableString,
+  branch_code: NullableString,
+  account: Type.String({ description: 'The account part as used in the BBAN (padded).' }),
+  national_check_digits: orNull(Type.String(), 'The national check digits mod97 computed (FR/MC, ES, IT/SM, PT).'),
+});
+
+const IbanRule = Type.Object(
+  {
+    rule: orNull(Type.String(), 'The Bundesbank IBAN rule (e.g. "000503"), or null when no loaded source names it.'),
+    standard: orNull(Type.Boolean(), 'The rule is the standard construction (rule 0000); null when unknown.'),
+    message: Str,
+  },
+  { description: 'DE only: whether the bank builds its IBANs under a special Bundesbank IBAN rule.' },
+);
+
+export const FromAccountAnswer = Type.Object({
+  ...IbanResult.properties,
+  constructed_from: ConstructedFrom,
+  iban_rule: Type.Optional(IbanRule),
   attribution: Type.Optional(Attribution),
 });

@@ -1,38 +1,60 @@
-/** POST /v1/iban/validate and POST /v1/iban/batch. */
+/** POST /v1/iban/validate, POST /v1/iban/batch and POST /v1/iban/from-account. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { LIMITS } from '../plans.ts';
+import { ibanFromAccount } from '../iban/from-account.ts';
 import type { Services } from '../services.ts';
-import { BatchAnswer, ValidateAnswer } from './iban-schemas.ts';
+import {
+  BatchAnswer,
+  BatchBody,
+  FromAccountAnswer,
+  FromAccountBody,
+  ValidateAnswer,
+  ValidateBody,
+} from './iban-schemas.ts';
 import { attributionFor, trialBlock } from './presentation.ts';
 
-const Iban = Type.String({
-  maxLength: LIMITS.ibanMaxChars,
-  description: 'An IBAN; spaces, hyphens, dots, slashes and a leading "IBAN" are allowed.',
-});
 const batchSize = (body: unknown) => {
   const ibans = (body as { ibans?: unknown } | undefined)?.ibans;
   return Array.isArray(ibans) ? Math.max(ibans.length, 1) : 1;
 };
+const one = () => 1;
 
 export const ibanRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { describe } = services;
+    const { describe, data } = services;
+
+    /** The BIC as the answer shows it, or a 400 invalid_bic (naming the batch item when there is one). */
+    const wellFormedBic = (bic: string | undefined, item?: number): string | undefined => {
+      if (bic === undefined) return undefined;
+      const format = data.checkBicFormat(bic);
+      if (!format.ok) {
+        const where = item === undefined ? '' : ` (batch item ${item})`;
+        throw new DomainError('invalid_bic', `The BIC${where} is not well formed: ${format.message}.`, {
+          reason: format.reason,
+          ...(item !== undefined && { item }),
+        });
+      }
+      return bic.replace(/\s+/g, '').toUpperCase();
+    };
 
     app.post(
       '/v1/iban/validate',
       {
-        config: { access: { auth: 'optional', meter: { cost: () => 1, trial: true, priceKey: 'validate' } } },
+        config: { access: { auth: 'optional', meter: { cost: one, trial: true, priceKey: 'validate' } } },
         schema: {
-          body: Type.Object({ iban: Iban }),
+          body: ValidateBody,
           response: { 200: ValidateAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
       },
       async (req) => {
-        const { iban } = req.body;
-        return Object.assign(describe(iban), attributionFor(req.caller, services), trialBlock(req.caller, services));
+        const { iban, bic } = req.body;
+        return Object.assign(
+          describe(iban, wellFormedBic(bic)),
+          attributionFor(req.caller, services),
+          trialBlock(req.caller, services),
+        );
       },
     );
 
@@ -41,13 +63,15 @@ export const ibanRoutes =
       {
         config: { access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } } },
         schema: {
-          body: Type.Object({ ibans: Type.Array(Iban, { minItems: 1, maxItems: LIMITS.batchMax }) }),
+          body: BatchBody,
           response: { 200: BatchAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
       },
       async (req) => {
         const { ibans } = req.body;
-        const results = ibans.map(describe);
+        // Every BIC is judged before any IBAN, so an ill-formed one refuses the whole batch.
+        const bics = ibans.map((item, i) => (typeof item === 'string' ? undefined : wellFormedBic(item.bic, i)));
+        const results = ibans.map((item, i) => describe(typeof item === 'string' ? item : item.iban, bics[i]));
         const byCountry: Record<string, number> = {};
         let valid = 0;
         for (const r of results) {
@@ -65,4 +89,54 @@ export const ibanRoutes =
         };
       },
     );
+
+    app.post(
+      '/v1/iban/from-account',
+      {
+        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'fromAccount' } } },
+        schema: {
+          body: FromAccountBody,
+          response: { 200: FromAccountAnswer, ...errorResponses(400, 401, 402, 413, 415) },
+        },
+      },
+      async (req) => {
+        const built = ibanFromAccount(req.body as Parameters<typeof ibanFromAccount>[0]);
+        if (!built.ok) throw new DomainError(built.error, built.message, { field: built.field });
+        const answer = describe(built.iban);
+        const ibanRule =
+          built.constructed_from.country === 'DE'
+            ? germanIbanRule(data.germanIbanRule?.(built.iban.slice(4, 12)))
+            : null;
+        return {
+          ...answer,
+          constructed_from: built.constructed_from,
+          ...(ibanRule && { iban_rule: ibanRule }),
+          ...attributionFor(req.caller, services),
+        };
+      },
+    );
   };
+
+/**
+ * Some German banks build IBANs under a Bundesbank IBAN rule of their own (merged banks, moved
+ * accounts): the standard construction may then not be the IBAN the bank issued, and the answer
+ * says so rather than pass it off as certain.
+ */
+function germanIbanRule(rule: string | null | undefined) {
+  if (rule === null || rule === undefined) {
+    return {
+      rule: null,
+      standard: null,
+      message:
+        "No loaded source names this bank's Bundesbank IBAN rule (import the Bundesbank BLZ file to know it): the IBAN is the standard construction; confirm it with the account holder.",
+    };
+  }
+  const standard = rule.startsWith('0000');
+  return {
+    rule,
+    standard,
+    message: standard
+      ? 'The bank builds its IBANs the standard way.'
+      : `The bank builds its IBANs under Bundesbank IBAN rule ${rule.slice(0, 4)}: the IBAN here is the standard construction and may not be the one the bank issued. Ask the account holder for the IBAN.`,
+  };
+}

@@ -43,6 +43,8 @@ test('the Bundesbank fixed-width file keeps banks (Merkmal 1) and reads Latin-1 
     postcode: '90402',
     city: 'Nürnberg',
     bic: 'SSKNDE77XXX',
+    method: '09',
+    iban_rule: '000000',
   });
   assert.equal(parsed.asOf, '2026-12-07', 'date taken from the file name');
 });

@@ -8,6 +8,18 @@ export interface BlzRecord {
   name: string;
   city: string;
   postcode: string;
+  /** The Bundesbank check-digit method of the bank's account numbers ("00" ... "E4"). */
+  method?: string;
+  /** The Bundesbank IBAN rule ("000000" is the standard construction). */
+  iban_rule?: string;
+}
+
+/** The method and IBAN rule columns, kept only when the file has them. */
+function extras(method: string | undefined, ibanRule: string | undefined): Pick<BlzRecord, 'method' | 'iban_rule'> {
+  return {
+    ...(method && /^[0-9A-E][0-9]$/.test(method) && { method }),
+    ...(ibanRule && /^\d{6}$/.test(ibanRule) && { iban_rule: ibanRule }),
+  };
 }
 
 /**
@@ -50,6 +62,7 @@ function fromFixedWidth(text: string): BlzRecord[] {
       postcode: line.slice(67, 72).trim(),
       city: line.slice(72, 107).trim(),
       bic: bic || null,
+      ...extras(line.slice(150, 152), line.slice(168, 174)),
     });
   }
   return records;
@@ -64,5 +77,6 @@ function fromCsv(text: string): BlzRecord[] {
       postcode: r['PLZ'] ?? '',
       city: r['Ort'] ?? '',
       bic: r['BIC'] || null,
+      ...extras(r['Prüfzifferberechnungsmethode'], r['IBAN-Regel']),
     }));
 }

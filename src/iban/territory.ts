@@ -1,0 +1,62 @@
+/**
+ * Territories that use their parent country's IBANs: an IBAN written with the territory's own
+ * code (GP..., JE...) is refused with `territory_code`, and the parent-code IBAN with the same
+ * BBAN is suggested when that IBAN is valid.
+ */
+import { collectErrors } from './checks.ts';
+import type { IbanError } from './errors.ts';
+import { computeCheckDigits } from './mod97.ts';
+import { COUNTRIES, type CountrySpec } from './registry.ts';
+
+const PARENTS: Readonly<Record<string, 'FR' | 'FI' | 'GB'>> = {
+  AX: 'FI',
+  GF: 'FR',
+  GP: 'FR',
+  MQ: 'FR',
+  RE: 'FR',
+  PF: 'FR',
+  TF: 'FR',
+  YT: 'FR',
+  NC: 'FR',
+  BL: 'FR',
+  MF: 'FR',
+  PM: 'FR',
+  WF: 'FR',
+  IM: 'GB',
+  JE: 'GB',
+  GG: 'GB',
+};
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+
+/** One frozen error per territory, built once. */
+const TERRITORY_ERRORS: Readonly<Record<string, IbanError>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(PARENTS).map(([code, parent]) => [
+      code,
+      Object.freeze({
+        code: 'territory_code',
+        parent,
+        message: `${code} is not an IBAN country code: IBANs of ${regionNames.of(code)} are issued under ${parent} (${regionNames.of(parent)}).`,
+      } satisfies IbanError),
+    ]),
+  ),
+);
+
+export interface TerritoryVerdict {
+  error: IbanError;
+  /** The parent-code IBAN with the same BBAN, when it is valid; else null. */
+  suggestion: string | null;
+}
+
+/** The verdict for an upper-case alphanumeric IBAN whose first two letters are a territory, else null. */
+export function territoryVerdict(iban: string): TerritoryVerdict | null {
+  const code = iban.slice(0, 2);
+  const error = TERRITORY_ERRORS[code];
+  if (error === undefined) return null;
+  const parent: CountrySpec = COUNTRIES[error.parent as 'FR' | 'FI' | 'GB'];
+  if (iban.length !== parent.length) return { error, suggestion: null };
+  const bban = iban.slice(4);
+  const candidate = parent.code + computeCheckDigits(parent.code, bban) + bban;
+  return { error, suggestion: collectErrors(candidate, parent) === null ? candidate : null };
+}
