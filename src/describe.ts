@@ -3,7 +3,7 @@
  * (bank, SEPA reach, Swiss clearing) and the version of that data.
  */
 import type { ClearingSummary } from './data/answers.ts';
-import type { DataPlane } from './data/index.ts';
+import type { DataPlane, LiveDataPlane } from './data/index.ts';
 import { validateIban, type IbanResult } from './iban/index.ts';
 
 export type Described = IbanResult & {
@@ -16,9 +16,11 @@ export type Describe = (iban: string) => Described;
 
 const SWISS = new Set(['CH', 'LI']);
 
-export function createDescribe(data: DataPlane): Describe {
-  const dataVersion = data.dataVersion();
+/** Each IBAN is described from one load of the data, taken once: a reload between two lookups cannot mix them. */
+export function createDescribe(source: DataPlane | LiveDataPlane): Describe {
+  const current = 'snapshot' in source ? () => source.snapshot() : () => source;
   return (input) => {
+    const data = current();
     const r = validateIban(input);
     const country = r.country?.code;
     // An IBAN that fails validation names no bank reliably: only valid ones are looked up.
@@ -28,7 +30,7 @@ export function createDescribe(data: DataPlane): Describe {
     const described = r as Described;
     described.bank = bank;
     described.sepa = country ? data.sepa(country, bank?.bic ?? undefined) : null;
-    described.data_version = dataVersion;
+    described.data_version = data.dataVersion();
     if (country && SWISS.has(country)) described.clearing = bankCode ? data.clearingSummary(bankCode) : null;
     return described;
   };

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { loadDataPlane, type DataPlane } from './data/index.ts';
+import { type LiveDataPlane, loadDataPlane } from './data/index.ts';
 import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
@@ -31,8 +31,8 @@ export interface Services {
   x402: X402Rail | null;
   /** Stripe Checkout and webhooks; null unless STRIPE_SECRET_KEY is set. */
   card: CardRail | null;
-  /** Bank directories, clearing, sanctions and country lists, loaded at start. */
-  data: DataPlane;
+  /** Bank directories, clearing, sanctions and country lists, loaded at start and reloaded on import. */
+  data: LiveDataPlane;
   describe: Describe;
   /** Verification mail (SMTP or the outbox folder); closed with the app. */
   mailer: Mailer;
@@ -49,7 +49,7 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   const pepper = config.keyPepper ?? (await store.settingOrInit('key_pepper', randomBytes(32).toString('hex')));
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);
-  const data = await loadDataPlane(store, { now: clock() });
+  const data = await loadDataPlane(store, { clock });
   const stripe = readStripeConfig(config.env);
   // The payment SDKs (viem above all) take about a second to import: a service whose rails are
   // off never loads them.

@@ -8,6 +8,8 @@ export interface BlzRecord {
   name: string;
   city: string;
   postcode: string;
+  /** Bundesbank check-digit method ('00'..'E4'); absent from datasets imported before it was read. */
+  check_method?: string;
 }
 
 /**
@@ -44,7 +46,9 @@ function fromFixedWidth(text: string): BlzRecord[] {
     if (line.length < 168 || !/^\d{8}[12]/.test(line)) continue;
     if (line[8] !== '1') continue;
     const bic = line.slice(139, 150).trim();
+    const method = line.slice(150, 152).trim();
     records.push({
+      ...(method && { check_method: method }),
       blz: line.slice(0, 8),
       name: line.slice(9, 67).trim(),
       postcode: line.slice(67, 72).trim(),
@@ -64,5 +68,6 @@ function fromCsv(text: string): BlzRecord[] {
       postcode: r['PLZ'] ?? '',
       city: r['Ort'] ?? '',
       bic: r['BIC'] || null,
+      ...(r['Prüfzifferberechnungsmethode'] && { check_method: r['Prüfzifferberechnungsmethode'] }),
     }));
 }
