@@ -14,4 +14,4 @@ export { COUNTRY_LISTS, EU_HIGH_RISK, FATF_CALL_FOR_ACTION, FATF_INCREASED_MONIT
 export { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 export type { BankByCode, ClearingRecord, Provenance } from './types.ts';
 export { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
-export { type DataStatus, LiveDataPlane, loadDataPlane } from './live.ts';
+export { type DataLog, type DataStatus, LiveDataPlane, loadDataPlane } from './live.ts';
