@@ -13,5 +13,11 @@ export {
 export { COUNTRY_LISTS, EU_HIGH_RISK, FATF_CALL_FOR_ACTION, FATF_INCREASED_MONITORING } from './country-lists.ts';
 export { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 export type { BankByCode, ClearingRecord, Provenance } from './types.ts';
-export { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
+export {
+  type CountryCoverage,
+  type DataPlane,
+  type DataPlaneOptions,
+  datasetsSignature,
+  loadDataSnapshot,
+} from './snapshot.ts';
 export { type DataLog, type DataStatus, LiveDataPlane, loadDataPlane } from './live.ts';

@@ -73,6 +73,7 @@ export class LiveDataPlane implements DataPlane {
   germanCheckMethod: DataPlane['germanCheckMethod'] = (blz) => this.current.germanCheckMethod(blz);
   bicsForBank: DataPlane['bicsForBank'] = (cc, bank, branch) => this.current.bicsForBank(cc, bank, branch);
   provenance: DataPlane['provenance'] = () => this.current.provenance();
+  coverage: DataPlane['coverage'] = () => this.current.coverage();
   dataVersion: DataPlane['dataVersion'] = () => this.current.dataVersion();
 
   /**

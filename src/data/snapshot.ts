@@ -28,8 +28,16 @@ export interface DataPlane {
    */
   bicsForBank(countryCode: string, bankCode: string, branchCode?: string | null): string[];
   provenance(): Provenance[];
+  /** Per country with a bank directory: how many bank codes each source answers, and as of when. */
+  coverage(): CountryCoverage[];
   /** Short stable label of the loaded data: newest as_of plus a digest of all sources. */
   dataVersion(): string;
+}
+
+export interface CountryCoverage {
+  country: string;
+  /** Bank codes answered, by the source that answers them (the highest-ranked one per code). */
+  directories: { source: string; as_of: string | null; codes: number }[];
 }
 
 export interface DataPlaneOptions {
@@ -93,6 +101,23 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
     germanCheckMethod: (blz) => ix.deCheckMethods.get(blz) ?? null,
     bicsForBank: (cc, bank, branch) => lookups.bicsForBank(cc, bank, branch),
     provenance: () => provenance.map((p) => ({ ...p })),
+    coverage: () => coverageOf(ix),
     dataVersion: () => version,
   };
+}
+
+function coverageOf(ix: Indexes): CountryCoverage[] {
+  const byCountry = new Map<string, Map<string, { source: string; as_of: string | null; codes: number }>>();
+  for (const [key, bank] of ix.bankCodes) {
+    const country = key.slice(0, 2);
+    const sources = byCountry.get(country) ?? new Map();
+    byCountry.set(country, sources);
+    const entry = sources.get(bank.source) ?? { source: bank.source, as_of: bank.as_of, codes: 0 };
+    entry.codes++;
+    if ((bank.as_of ?? '') > (entry.as_of ?? '')) entry.as_of = bank.as_of;
+    sources.set(bank.source, entry);
+  }
+  return [...byCountry]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([country, sources]) => ({ country, directories: [...sources.values()].sort((a, b) => b.codes - a.codes) }));
 }

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { BUNDLED_SOURCES } from '../../src/data/bundled.ts';
 import { BUNDLE_INPUTS, buildBundle, serialise } from '../../src/data/bundle/build.ts';
 import { GENERATED_DIR, sourcesMarkdown } from '../../src/data/bundle/sources.ts';
+import { coverageTable, withCoverage } from '../../src/data/coverage.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
@@ -47,4 +48,12 @@ test('bicsForBank gives every BIC11 any source names for a bank, each once', asy
   assert.equal(bnp[0], plane.bankForIban('FR', '30004')?.bic, 'the highest-ranked source leads');
   assert.ok(bnp.length > 1 && bnp.every((b) => b.startsWith('BNPAFRPP')), bnp.join());
   assert.deepEqual(plane.bicsForBank('DE', '99999999'), []);
+});
+
+test('the coverage table of docs/data-sources.md is what npm run data:coverage writes from the loaded data', async () => {
+  const doc = readFileSync(new URL('../../docs/data-sources.md', import.meta.url), 'utf8');
+  const plane = await loadDataPlane(openSqliteStore('sqlite::memory:'));
+  assert.equal(withCoverage(doc, coverageTable(plane)), doc);
+  const covered = plane.coverage().map((c) => c.country);
+  assert.ok(covered.length >= 40, covered.join());
 });
