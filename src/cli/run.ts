@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { dated, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
-import { ImportError, importFile } from '../data/importers/index.ts';
-import { downloadDateNote } from '../data/importers/types.ts';
+import { AS_OF_BASIS_WORDS, ImportError, importFile } from '../data/importers/index.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 
@@ -77,10 +76,12 @@ export async function runCli(
 async function list(store: Store, io: CliIo): Promise<number> {
   const datasets = await store.listDatasets();
   io.out(datasets.length ? 'imported:' : 'imported: none');
-  for (const d of datasets)
-    io.out(
-      `  ${d.kind}\t${d.count} records\tas of ${d.asOf}${downloadDateNote(d.asOfBasis) ? ` (${downloadDateNote(d.asOfBasis)})` : ''}\timported ${new Date(d.importedAt).toISOString()}\t${d.source}`,
-    );
+  for (const d of datasets) {
+    // what the date rests on, where it was recorded (datasets imported before it was kept show none)
+    const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
+    const imported = new Date(d.importedAt).toISOString();
+    io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+  }
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return 0;
