@@ -12,12 +12,14 @@ import { after, describe, test } from 'node:test';
 import postgres from 'postgres';
 import { runCli } from '../../src/cli/run.ts';
 import { LiveDataPlane } from '../../src/data/index.ts';
+import { LAST_UPDATE_SETTING } from '../../src/data/live.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { DatasetStore } from '../../src/store/types.ts';
 import { keyedHash, newSecret } from '../../src/keys/secret.ts';
 import { openStore } from '../../src/store/index.ts';
 import { startProcess } from '../multiprocess/processes.ts';
 import { newKeyRow } from '../store/contract.ts';
+import { startService } from '../support/app.ts';
 import { call } from '../support/http.ts';
 
 const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
@@ -143,4 +145,34 @@ test('a scheduled update whose downloads fail changes nothing, and says so in th
   assert.equal(status.last_update?.ok, false);
   assert.match(status.last_update?.failures[0] ?? '', /six-bankmaster from http:\/\/127\.0\.0\.1:9/);
   assert.ok(log.lines.some((l) => /data update failed, nothing changed/.test(l)));
+});
+
+test('MOD97_DATA_REFRESH=daily runs the update in the service; its failures show in /readyz and change nothing', async () => {
+  const env = {
+    MOD97_DATA_REFRESH: 'daily',
+    ...Object.fromEntries(
+      ['SIX_BANKMASTER', 'BUNDESBANK_BLZ', 'EPC_REGISTER', 'OFAC_SDN', 'EU_FSF', 'GLEIF_BIC_LEI'].map((k) => [
+        `MOD97_DATA_URL_${k}`,
+        `http://127.0.0.1:9/${k.toLowerCase()}`,
+      ]),
+    ),
+  };
+  const svc = await startService({ env });
+  let ready = await svc.call('/readyz');
+  for (let i = 0; i < 100 && !ready.body.data.last_update; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    ready = await svc.call('/readyz');
+  }
+  assert.equal(ready.status, 200, 'a failed update leaves the service ready on the data it has');
+  assert.equal(ready.body.data.refresh, 'daily');
+  assert.equal(ready.body.data.last_update.ok, false);
+  assert.equal(ready.body.data.last_update.failures.length, 6);
+  assert.deepEqual(await svc.services.store.listDatasets(), []);
+  assert.ok(svc.logs.some((l) => /data update failed, nothing changed/.test(l)));
+  // one run a day: the mark in the store keeps a second process from running it again
+  assert.ok(Number(await svc.services.store.getSetting(LAST_UPDATE_SETTING)) > 0);
+});
+
+test('MOD97_DATA_REFRESH other than daily or off stops start-up with invalid_config', async () => {
+  await assert.rejects(startService({ env: { MOD97_DATA_REFRESH: 'hourly' } }), /MOD97_DATA_REFRESH/);
 });
