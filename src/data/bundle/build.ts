@@ -105,6 +105,20 @@ function sortRows(rows: (BankRow & { primary?: boolean })[], primary: Map<BankRo
     .map(({ row }) => row);
 }
 
+/**
+ * Keeps the first row of each code and BIC: the first row of a code names the bank, and further
+ * rows with the same BIC (branch offices, 5,000 of them for UA) add nothing to a lookup by code.
+ */
+function firstPerBic(rows: BankRow[]): BankRow[] {
+  const seen = new Set<string>();
+  return rows.filter(([code, bic]) => {
+    const key = `${code} ${bic}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** schwifty's bank registry (MIT): `generated_*` from national sources, `manual_*` curated. */
 export function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
   const countries: BankDirectory['countries'] = {};
@@ -134,7 +148,7 @@ export function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
     }
   }
   for (const [country, rows] of [...byCountry].sort(([a], [b]) => (a < b ? -1 : 1)))
-    countries[country] = { as_of: dates.get(country) ?? null, rows: sortRows(rows, primary) };
+    countries[country] = { as_of: dates.get(country) ?? null, rows: firstPerBic(sortRows(rows, primary)) };
   return {
     source: 'schwifty bank registry (mdomke/schwifty)',
     licence: 'MIT (schwifty); the national data keep their publishers’ terms',
