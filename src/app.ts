@@ -13,7 +13,7 @@ import { ibanRoutes } from './routes/iban.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { siteRoutes } from './routes/site.ts';
-import type { Services } from './services.ts';
+import { type Services, startDataRefresh } from './services.ts';
 
 export interface AppOptions {
   /** Where log lines go (tests capture them); stdout by default. */
@@ -40,6 +40,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerPipeline(app, services);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
+  startDataRefresh(services, app.log.child({ component: 'data' }));
+  app.addHook('onClose', async () => services.data.stop());
   await app.register(swagger, {
     openapi: {
       info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },

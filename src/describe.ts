@@ -3,7 +3,7 @@
  * (bank, SEPA reach, Swiss clearing) and the version of that data.
  */
 import type { ClearingSummary } from './data/answers.ts';
-import type { DataPlane } from './data/index.ts';
+import type { DataPlane, LiveDataPlane } from './data/index.ts';
 import { germanMethodLookup, type IbanResult, type ValidateOptions, validateIban } from './iban/index.ts';
 import { SWISS_IID_COUNTRIES } from './iban/swiss.ts';
 
@@ -26,11 +26,18 @@ export type Described = IbanResult & {
 /** `bic`, when given, must already be a well-formed BIC (8 or 11 characters, upper case). */
 export type Describe = (iban: string, bic?: string) => Described;
 
-export function createDescribe(data: DataPlane): Describe {
-  const dataVersion = data.dataVersion();
-  // Read once per data plane, as data_version is.
-  const options: ValidateOptions = { germanMethodOf: germanMethodLookup((blz) => data.germanCheckMethod(blz)) };
+/** Each IBAN is described from one load of the data, taken once: a reload between two lookups cannot mix them. */
+export function createDescribe(source: DataPlane | LiveDataPlane): Describe {
+  const current = 'snapshot' in source ? () => source.snapshot() : () => source;
+  // The German check methods are read through a memo made once per load of the data.
+  let plane: DataPlane | null = null;
+  let options: ValidateOptions = {};
   return (input, bic) => {
+    const data = current();
+    if (data !== plane) {
+      plane = data;
+      options = { germanMethodOf: germanMethodLookup((blz) => data.germanCheckMethod(blz)) };
+    }
     const r = validateIban(input, options);
     const country = r.country?.code;
     // An IBAN that fails validation names no bank reliably: only valid ones are looked up.
@@ -40,7 +47,7 @@ export function createDescribe(data: DataPlane): Describe {
     const described = r as Described;
     described.bank = bank;
     described.sepa = country ? data.sepa(country, bank?.bic ?? undefined) : null;
-    described.data_version = dataVersion;
+    described.data_version = data.dataVersion();
     if (country && SWISS_IID_COUNTRIES.has(country))
       described.clearing = bankCode ? data.clearingSummary(bankCode) : null;
     if (bic !== undefined) described.bic_check = bicCheck(data, bic, country, bankCode, r.bban?.branch_code);

@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { loadDataPlane, type DataPlane } from './data/index.ts';
+import { type DataLog, type LiveDataPlane, loadDataPlane } from './data/index.ts';
+import { DomainError } from './errors.ts';
 import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
@@ -31,8 +32,8 @@ export interface Services {
   x402: X402Rail | null;
   /** Stripe Checkout and webhooks; null unless STRIPE_SECRET_KEY is set. */
   card: CardRail | null;
-  /** Bank directories, clearing, sanctions and country lists, loaded at start. */
-  data: DataPlane;
+  /** Bank directories, clearing, sanctions and country lists, loaded at start and reloaded on import. */
+  data: LiveDataPlane;
   describe: Describe;
   /** Verification mail (SMTP or the outbox folder); closed with the app. */
   mailer: Mailer;
@@ -49,7 +50,8 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   const pepper = config.keyPepper ?? (await store.settingOrInit('key_pepper', randomBytes(32).toString('hex')));
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);
-  const data = await loadDataPlane(store, { now: clock() });
+  dataRefreshMode(config.env);
+  const data = await loadDataPlane(store, { clock });
   const stripe = readStripeConfig(config.env);
   // The payment SDKs (viem above all) take about a second to import: a service whose rails are
   // off never loads them.
@@ -77,4 +79,22 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
     emailKeys: new EmailKeys({ store, clock, keys, alert, verification, mx }),
     networkOf: createNetworkResolver(config.trustProxy),
   };
+}
+
+/** MOD97_DATA_REFRESH: `daily` runs `mod97 data update` inside the service once a day; unset or `off` does not. */
+function dataRefreshMode(env: Config['env']): 'daily' | 'off' {
+  const mode = (env.MOD97_DATA_REFRESH ?? 'off').trim().toLowerCase();
+  if (mode !== 'daily' && mode !== 'off')
+    throw new DomainError('invalid_config', `MOD97_DATA_REFRESH must be "daily" or "off", got "${mode}"`);
+  return mode;
+}
+
+/**
+ * Every process polls the store for imports made by any other (the CLI, another instance) and
+ * swaps in the new data; with MOD97_DATA_REFRESH=daily it also downloads the publishers' files.
+ */
+export function startDataRefresh(services: Services, log: DataLog): void {
+  services.data.watch(log);
+  if (dataRefreshMode(services.config.env) === 'daily')
+    services.data.scheduleDailyUpdate(services.store, services.config.env, log);
 }

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
+import { dated, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
 import { AS_OF_BASIS_WORDS, ImportError, importFile } from '../data/importers/index.ts';
-import type { ParsedDataset } from '../data/types.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
-import { download, updatableKinds, urlsFor, urlVariable } from './download.ts';
 import { DEFAULT_DATABASE_URL } from '../config.ts';
 
 export interface CliIo {
@@ -75,16 +74,15 @@ export async function runCli(
   }
 }
 
-/** "as of <date> (<what the date rests on>)", so that a weak date is never shown as a strong one. */
-const dated = (p: ParsedDataset<unknown>): string => `as of ${p.asOf} (${AS_OF_BASIS_WORDS[p.asOfBasis]})`;
-
 async function list(store: Store, io: CliIo): Promise<number> {
   const datasets = await store.listDatasets();
   io.out(datasets.length ? 'imported:' : 'imported: none');
-  for (const d of datasets)
-    io.out(
-      `  ${d.kind}\t${d.count} records\tas of ${d.asOf}\timported ${new Date(d.importedAt).toISOString()}\t${d.source}`,
-    );
+  for (const d of datasets) {
+    // what the date rests on, where it was recorded (datasets imported before it was kept show none)
+    const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
+    const imported = new Date(d.importedAt).toISOString();
+    io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+  }
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return 0;
@@ -99,23 +97,8 @@ async function update(
   now: () => number,
   asOf?: string,
 ): Promise<number> {
-  let failed = 0;
-  for (const kind of kinds) {
-    for (const url of urlsFor(kind, env)) {
-      try {
-        const file = await download(url, now());
-        const parsed = await importFile(
-          store,
-          kind,
-          { bytes: file.bytes, name: file.name, download: file.date, asOf },
-          now(),
-        );
-        io.out(`updated ${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
-      } catch (e) {
-        failed++;
-        io.err(`${kind} from ${url} failed: ${(e as Error).message}`);
-      }
-    }
-  }
-  return failed ? 1 : 0;
+  const report = await updateDatasets(store, kinds, env, now, asOf);
+  for (const line of report.updated) io.out(`updated ${line}`);
+  for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
+  return report.failures.length ? 1 : 0;
 }

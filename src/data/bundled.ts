@@ -1,17 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { clearingFromSixV2, type SixV2Entry } from './clearing.ts';
+import { applyBankDirectory, applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
+import type { Bundle } from './bundle/build.ts';
+import { GENERATED_DIR } from './bundle/sources.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
 import type { Provenance } from './types.ts';
 
 const require = createRequire(import.meta.url);
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+const generated = <K extends keyof Bundle>(name: K): Bundle[K] => readJson(join(GENERATED_DIR, name)) as Bundle[K];
+
+/** The name under which the bundled OFAC list and an imported one are both answered. */
+export const OFAC_LIST = 'OFAC SDN';
 
 /**
  * The bundled sources, lowest rank first. Dates come from the data itself where it carries
- * one, else from the package's changelog; npm publish times of the local registry mirror do
- * not match the changelogs and are not used.
+ * one, else from the publisher's history (see src/data/generated/SOURCES.md); npm publish times
+ * of the local registry mirror do not match the changelogs and are not used.
  */
 export const BUNDLED_SOURCES = {
   swiftCodes: {
@@ -21,19 +27,19 @@ export const BUNDLED_SOURCES = {
     licence: 'MIT',
     note: 'BIC directory (about 52,000 BICs); the package states no date for its data, and was published to npm on 2026-07-17 (version 1.0.1), so it is no newer than that',
   },
-  ibanToBic: {
-    name: 'iban-to-bic@1.4.0',
-    as_of: '2024-09-23',
+  schwifty: {
+    name: 'schwifty bank registry',
+    as_of: '2026-07-23',
     kind: 'bundled',
-    licence: 'MIT',
-    note: 'bank code to BIC for AT, BE, ES, FR, LU, NL (its DE part is left to the Bundesbank directory); date of the dataset update in its changelog',
+    licence: 'MIT (schwifty); national data under their publishers’ terms',
+    note: 'bank code to name and BIC for 45 countries; each answer carries the date of its country’s file, this is the registry’s commit date',
   },
-  swissBanks: {
-    name: '@nexys/swiss-banks@1.0.3 (SIX BankMaster V2)',
-    as_of: '2020-11-20',
+  entrecode: {
+    name: 'iban-to-bic datasets (national registers)',
+    as_of: '2026-08-19',
     kind: 'bundled',
-    licence: 'MIT (package); data by SIX Interbank Clearing',
-    note: 'Swiss and Liechtenstein IIDs; V2 lacks instant-payments and QR-IID columns',
+    licence: 'MIT (iban-to-bic); OeNB data CC BY 4.0; others under their publishers’ terms',
+    note: 'bank code to name and BIC for AT, BE, CZ, ES, FR, LT, LU, NL from OeNB, NBB, CNB, ECB, Bank of Lithuania, ABBL, Betaalvereniging',
   },
   bankdataGermany: {
     name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
@@ -41,6 +47,20 @@ export const BUNDLED_SOURCES = {
     kind: 'bundled',
     licence: 'MIT OR MPL-2.0 (package); data by Deutsche Bundesbank',
     note: 'German BLZ to name and BIC, head offices only; the package delta valid from 2026-09-07 applies from that day',
+  },
+  sixBankmaster: {
+    name: 'SIX BankMaster V3 created 2025-09-01 16:30',
+    as_of: '2025-09-02',
+    kind: 'bundled',
+    licence: 'data by SIX Interbank Clearing, published free of charge',
+    note: 'Swiss and Liechtenstein IIDs with SIC, euroSIC, instant-payments and QR-IID columns',
+  },
+  ofacSdn: {
+    name: 'OFAC SDN list (sdn.csv)',
+    as_of: '2024-05-03',
+    kind: 'bundled',
+    licence: 'public domain (US government work)',
+    note: 'entries whose remarks name a SWIFT/BIC; a snapshot, not current: import a newer list',
   },
 } satisfies Record<string, Provenance>;
 
@@ -84,18 +104,6 @@ function loadSwiftCodes(ix: Indexes): void {
   }
 }
 
-function loadIbanToBic(ix: Indexes): void {
-  const { name, as_of } = BUNDLED_SOURCES.ibanToBic;
-  const datasets = require('iban-to-bic/datasets') as Record<string, Record<string, string>>;
-  for (const [country, codes] of Object.entries(datasets)) {
-    // German codes come from the complete Bundesbank directory; these older ones would revive closed BLZs
-    if (country === 'DE') continue;
-    for (const [code, bic] of Object.entries(codes)) {
-      ix.setBankCode(country, code, { bic, name: null, city: null, source: name, as_of });
-    }
-  }
-}
-
 /** The package ships the Bundesbank file plus a delta; the delta applies from its `valid` date on. */
 function loadBankdataGermany(ix: Indexes, now: number): Provenance {
   const dataDir = join(dirname(require.resolve('bankdata-germany')), 'data');
@@ -112,92 +120,54 @@ function loadBankdataGermany(ix: Indexes, now: number): Provenance {
   };
   const banks = useNext ? { ...current, ...next.upsert } : current;
   if (useNext) for (const blz of next.remove) delete banks[blz];
-  for (const [blz, [bankName, bic]] of Object.entries(banks)) {
-    ix.setBankCode('DE', blz, {
-      bic: bic || null,
-      name: bankName,
-      city: null,
-      source: provenance.name,
-      as_of: provenance.as_of,
-    });
-    if (bic)
-      ix.addBic({
-        bic11: toBic11(bic),
-        name: bankName,
-        city: null,
-        address: null,
-        postcode: null,
-        source: provenance.name,
-        as_of: provenance.as_of,
-      });
-  }
+  const rows = Object.entries(banks).map(([blz, [bankName, bic]]) => [blz, bic || null, bankName] as const);
+  applyBankDirectory(ix, { DE: { as_of: provenance.as_of, rows: rows.map((r) => [...r]) } }, provenance.name);
   return provenance;
-}
-
-function loadSwissBanks(ix: Indexes): void {
-  const { name, as_of } = BUNDLED_SOURCES.swissBanks;
-  const data = readJson(join(dirname(require.resolve('@nexys/swiss-banks')), '..', 'assets', 'data.json')) as {
-    metaData: { validForClearingDay: string };
-    entries: SixV2Entry[];
-  };
-  for (const entry of data.entries) {
-    if (entry.branchId !== '0000') continue; // further rows of an IID are its branch offices
-    ix.clearing.set(String(entry.iid), clearingFromSixV2(entry, data.metaData.validForClearingDay));
-  }
-  indexSwissClearing(ix, name, as_of);
-}
-
-/**
- * Derives bank codes and BIC entries from the clearing table. CH and LI IBANs carry the IID
- * as bank code; a concatenated IID resolves to its successor.
- */
-export function indexSwissClearing(ix: Indexes, source: string, asOf: string | null): void {
-  for (const [iid, record] of ix.clearing) {
-    let target = record;
-    for (let hops = 0; target.successor_iid && hops < 5; hops++)
-      target = ix.clearing.get(target.successor_iid) ?? target;
-    if (target.iid_type === 'qr_iid' || !target.name) continue;
-    const hq = target.headquarters_iid ? ix.clearing.get(target.headquarters_iid) : undefined;
-    const bank = {
-      bic: target.bic ?? hq?.bic ?? null,
-      name: target.name,
-      city: target.address.city,
-      source,
-      as_of: asOf,
-    };
-    ix.setBankCode('CH', iid, bank);
-    ix.setBankCode('LI', iid, bank);
-    if (record.bic && !record.concatenated) {
-      const { street, building_number, postal_code, city } = record.address;
-      const address = [street, building_number].filter(Boolean).join(' ') || null;
-      ix.addBic({
-        bic11: toBic11(record.bic),
-        name: record.name,
-        city,
-        address,
-        postcode: postal_code,
-        source,
-        as_of: asOf,
-      });
-    }
-  }
 }
 
 /** Full directories imported by the operator; each replaces its bundled copy entirely. */
 export interface Superseded {
   germanBlz: boolean;
   swissClearing: boolean;
+  ofacSdn: boolean;
 }
 
-/** Loads the bundled sources into `ix` and returns their provenance. */
-export function loadBundled(ix: Indexes, now: number, superseded: Superseded): Provenance[] {
-  const loaded: Provenance[] = [BUNDLED_SOURCES.swiftCodes, BUNDLED_SOURCES.ibanToBic];
+export interface BundledData {
+  provenance: Provenance[];
+  sanctions: SanctionsList[];
+  /** The source answering Swiss clearing, unless an import replaces it. */
+  clearingSource: string | null;
+}
+
+/**
+ * Loads the bundled sources into `ix`, lowest rank first. Germany and Switzerland have complete
+ * registers (Bundesbank, SIX): where one is loaded, bundled or imported, it alone says which
+ * bank codes exist, and schwifty's copy of them only adds BICs.
+ */
+export function loadBundled(ix: Indexes, now: number, superseded: Superseded): BundledData {
+  const { swiftCodes, schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
+  const provenance: Provenance[] = [swiftCodes, schwifty, entrecode];
   loadSwiftCodes(ix);
-  loadIbanToBic(ix);
-  if (!superseded.germanBlz) loaded.push(loadBankdataGermany(ix, now));
+  const registry = generated('banks-schwifty.json');
+  const complete = new Set(['DE', 'CH', 'LI']);
+  const { DE, CH, LI, ...others } = registry.countries;
+  applyBankDirectory(ix, others, schwifty.name);
+  for (const [blz, method] of Object.entries(registry.de_check_methods)) ix.deCheckMethods.set(blz, method);
+  applyBankDirectory(ix, generated('banks-entrecode.json').countries, entrecode.name);
+  if (!superseded.germanBlz) provenance.push(loadBankdataGermany(ix, now));
+  let clearingSource: string | null = null;
   if (!superseded.swissClearing) {
-    loadSwissBanks(ix);
-    loaded.push(BUNDLED_SOURCES.swissBanks);
+    const six = generated('six-bankmaster.json');
+    applyClearing(ix, six.records, sixBankmaster.name, sixBankmaster.as_of);
+    provenance.push(sixBankmaster);
+    clearingSource = sixBankmaster.name;
   }
-  return loaded;
+  // schwifty's further BICs for the codes the complete registers list
+  applyBankDirectory(ix, { ...(DE && { DE }), ...(CH && { CH }), ...(LI && { LI }) }, schwifty.name, complete);
+  const sanctions: SanctionsList[] = [];
+  if (!superseded.ofacSdn) {
+    sanctions.push(sanctionsList(OFAC_LIST, ofacSdn.as_of, generated('ofac-sdn.json').records));
+    provenance.push(ofacSdn);
+  }
+  return { provenance, sanctions, clearingSource };
 }

@@ -35,8 +35,13 @@ export interface RiskFlag {
   as_of: string | null;
 }
 
+/** A list more than this far past its as_of (from 00:00 UTC of that day) is stale. */
+export const SANCTIONS_STALE_MS = 30 * 86_400_000;
+
 export interface SanctionsAnswer {
   screened: boolean;
+  /** True when the newest screened list is more than 30 days past its as_of (or none is loaded). */
+  stale: boolean;
   explanation: string;
   bic: string | null;
   lists: SourceRef[];
@@ -66,6 +71,8 @@ export type ComplianceQuery = { iban: string } | { bic: string };
 
 export interface ComplianceDeps {
   sanctions: SanctionsList[];
+  /** The time of the answer, for `stale`. */
+  now: number;
   bankForIban(country: string, bankCode: string | null, branchCode?: string | null): BankByCode | null;
   sepa(country: string, bic?: string): SepaAnswer;
 }
@@ -77,13 +84,16 @@ const LIST_FLAGS: Record<CountryList['id'], RiskFlagCode> = {
 };
 
 /** An 8-character listing covers every office of the institution; an 11-character one only itself. */
-function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
+function screen(bic: string | null, lists: SanctionsList[], now: number): SanctionsAnswer {
   const refs = lists.map(
     (l): SourceRef => ({ name: l.name, as_of: l.as_of, ...(l.as_of_note && { as_of_note: l.as_of_note }) }),
   );
+  const newest = lists.reduce((max, l) => (l.as_of > max ? l.as_of : max), '');
+  const stale = !newest || now - Date.parse(`${newest}T00:00:00Z`) > SANCTIONS_STALE_MS;
   if (lists.length === 0) {
     return {
       screened: false,
+      stale,
       explanation:
         'No sanctions list has been imported into this service, so the bank was not screened. This is not a clean result.',
       bic,
@@ -94,6 +104,7 @@ function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
   if (!bic) {
     return {
       screened: false,
+      stale,
       explanation: 'The bank could not be identified (no BIC known for this bank code), so it was not screened.',
       bic,
       lists: refs,
@@ -120,10 +131,13 @@ function screen(bic: string | null, lists: SanctionsList[]): SanctionsAnswer {
       }
     }
   }
-  const explanation = matches.length
-    ? `The BIC is listed on ${[...new Set(matches.map((m) => m.list))].join(', ')}.`
-    : 'The BIC is on none of the loaded lists.';
-  return { screened: true, explanation, bic, lists: refs, matches };
+  const dates = lists.map((l) => `${l.name} as of ${l.as_of}`).join(', ');
+  const explanation =
+    (matches.length
+      ? `The BIC is listed on ${[...new Set(matches.map((m) => m.list))].join(', ')}.`
+      : `The BIC is on none of the loaded lists (${dates}).`) +
+    (stale ? ` The newest list is more than 30 days old: designations made since ${newest} are not screened.` : '');
+  return { screened: true, stale, explanation, bic, lists: refs, matches };
 }
 
 /**
@@ -163,7 +177,7 @@ export function compliance(query: ComplianceQuery, deps: ComplianceDeps): Compli
   const flag = (code: RiskFlagCode, detail: string, ref: { source: string; as_of: string | null }) =>
     flags.push({ code, weight: RISK_WEIGHTS[code], detail, source: ref.source, as_of: ref.as_of });
 
-  const sanctions = screen(subject.bic, deps.sanctions);
+  const sanctions = screen(subject.bic, deps.sanctions, deps.now);
   for (const m of sanctions.matches)
     flag('sanctioned_bic', `${m.bic} ${m.name} (${m.programs.join(', ')}), ${m.reference}`, {
       source: m.list,

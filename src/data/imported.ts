@@ -1,21 +1,14 @@
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
-import { indexSwissClearing } from './bundled.ts';
+import { applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
+import { OFAC_LIST } from './bundled.ts';
 import { SEPA_SCHEMES, type SepaScheme } from './countries.ts';
-import { type Indexes, toBic11 } from './indexes.ts';
 import { type BlzRecord, downloadDateNote, epcDatasetKind } from './importers/index.ts';
+import { type Indexes, toBic11 } from './indexes.ts';
 import type { ClearingRecord, Provenance, SanctionRecord, SchemeParticipant } from './types.ts';
 
-/** A sanctions list as loaded: who is on it by BIC. */
-export interface SanctionsList {
-  name: string;
-  as_of: string;
-  /** Present when only the download dates the list (see `storedSource`). */
-  as_of_note?: string;
-  /** Keyed by the listed BIC as published (8 or 11 characters). */
-  byBic: Map<string, SanctionRecord[]>;
-}
+export type { SanctionsList } from './apply.ts';
 
-export const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': 'OFAC SDN', 'eu-fsf': 'EU financial sanctions' };
+export const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': OFAC_LIST, 'eu-fsf': 'EU financial sanctions' };
 
 export interface EpcScheme {
   scheme: SepaScheme;
@@ -29,14 +22,19 @@ export interface ImportedData {
   provenance: Provenance[];
   sanctions: SanctionsList[];
   epc: EpcScheme[];
+  /** The imported SIX dataset's source, when one replaces the bundled clearing table. */
+  clearingSource: string | null;
 }
 
-const provenanceOf = (meta: DatasetMeta): Provenance => ({
-  name: meta.source,
-  as_of: meta.asOf,
-  kind: 'imported',
-  note: `dataset ${meta.kind}, ${meta.count} records, imported ${new Date(meta.importedAt).toISOString()}`,
-});
+const provenanceOf = (meta: DatasetMeta): Provenance => {
+  const note = downloadDateNote(meta.asOfBasis);
+  return {
+    name: meta.source,
+    as_of: meta.asOf,
+    kind: 'imported',
+    note: `dataset ${meta.kind}, ${meta.count} records, imported ${new Date(meta.importedAt).toISOString()}${note ? `; ${note}` : ''}`,
+  };
+};
 
 /** Which imported datasets replace a bundled directory wholesale. */
 export async function importedKinds(store: DatasetStore): Promise<Set<string>> {
@@ -45,17 +43,20 @@ export async function importedKinds(store: DatasetStore): Promise<Set<string>> {
 
 /** Reads every imported dataset from the store and lays it over the bundled indexes. */
 export async function overlayImported(store: DatasetStore, ix: Indexes): Promise<ImportedData> {
-  const out: ImportedData = { provenance: [], sanctions: [], epc: [] };
+  const out: ImportedData = { provenance: [], sanctions: [], epc: [], clearingSource: null };
   const load = async <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void): Promise<void> => {
     const dataset = await store.getDataset(kind);
     if (!dataset) return;
     apply(dataset.records as R[], dataset.meta);
     out.provenance.push(provenanceOf(dataset.meta));
   };
+  const noteOf = (meta: DatasetMeta) => downloadDateNote(meta.asOfBasis) ?? undefined;
 
   await load<BlzRecord>('bundesbank-blz', (records, meta) => {
     for (const r of records) {
       ix.setBankCode('DE', r.blz, { bic: r.bic, name: r.name, city: r.city, source: meta.source, as_of: meta.asOf });
+      if (r.check_method) ix.deCheckMethods.set(r.blz, r.check_method);
+      if (r.iban_rule) ix.deIbanRules.set(r.blz, r.iban_rule);
       if (r.bic)
         ix.addBic({
           bic11: toBic11(r.bic),
@@ -65,12 +66,13 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
           postcode: r.postcode,
           source: meta.source,
           as_of: meta.asOf,
+          as_of_note: noteOf(meta),
         });
     }
   });
   await load<ClearingRecord>('six-bankmaster', (records, meta) => {
-    for (const r of records) ix.clearing.set(r.iid, r);
-    indexSwissClearing(ix, meta.source, meta.asOf);
+    applyClearing(ix, records, meta.source, meta.asOf);
+    out.clearingSource = meta.source;
   });
   for (const scheme of SEPA_SCHEMES) {
     await load<SchemeParticipant>(epcDatasetKind(scheme), (records, meta) => {
@@ -93,6 +95,7 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
           postcode: null,
           source: meta.source,
           as_of: meta.asOf,
+          as_of_note: noteOf(meta),
         });
       }
       out.epc.push(entry);
@@ -100,10 +103,7 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
   }
   for (const [kind, listName] of Object.entries(SANCTION_KINDS)) {
     await load<SanctionRecord>(kind, (records, meta) => {
-      const byBic = new Map<string, SanctionRecord[]>();
-      for (const r of records) byBic.set(r.bic, [...(byBic.get(r.bic) ?? []), r]);
-      const note = downloadDateNote(meta.source);
-      out.sanctions.push({ name: listName, as_of: meta.asOf, ...(note && { as_of_note: note }), byBic });
+      out.sanctions.push(sanctionsList(listName, meta.asOf, records, noteOf(meta)));
     });
   }
   await load<{ bic: string; lei: string }>('gleif-bic-lei', (records, meta) => {

@@ -17,9 +17,29 @@ export class Indexes {
   readonly bic11sByBic8 = new Map<string, string[]>();
   readonly clearing = new Map<string, ClearingRecord>();
   readonly leis = new Map<string, LeiEntry>();
+  /** Every BIC11 any source gives for a bank code (`CC:code`), in the order the sources were added. */
+  readonly bankBics = new Map<string, string[]>();
+  /** Bundesbank check-digit method ('00'..'E4') by German bank code. */
+  readonly deCheckMethods = new Map<string, string>();
+  /** Bundesbank IBAN rules, known only from an imported BLZ file. */
+  readonly deIbanRules = new Map<string, string>();
 
   setBankCode(country: string, code: string, bank: BankByCode): void {
     this.bankCodes.set(`${country}:${code}`, bank);
+    if (bank.bic) this.addBankBic(country, code, bank.bic, true);
+  }
+
+  /**
+   * Records that a source names `bic` for a bank code. `first`: the source now ranks first for
+   * the code, so its BIC leads the list.
+   */
+  addBankBic(country: string, code: string, bic: string, first = false): void {
+    const key = `${country}:${code}`;
+    const bic11 = toBic11(bic.toUpperCase());
+    const known = this.bankBics.get(key);
+    if (!known) this.bankBics.set(key, [bic11]);
+    else if (first) this.bankBics.set(key, [bic11, ...known.filter((b) => b !== bic11)]);
+    else if (!known.includes(bic11)) known.push(bic11);
   }
 
   addBic(entry: BicEntry): void {

@@ -4,17 +4,14 @@ import { checkBicFormat } from './bic-format.ts';
 import { normalizeIid } from './clearing.ts';
 import { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 import type { ImportedData } from './imported.ts';
-import { downloadDateNote } from './importers/index.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
-import type { BankByCode } from './types.ts';
+import type { BankByCode, BicEntry } from './types.ts';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
 /** A source with its date, and the caveat when only a download dates it. */
-function sourceRef(name: string, as_of: string | null): SourceRef {
-  const note = downloadDateNote(name);
-  return note ? { name, as_of, as_of_note: note } : { name, as_of };
-}
+const sourceRef = ({ source, as_of, as_of_note }: BicEntry): SourceRef =>
+  as_of_note ? { name: source, as_of, as_of_note } : { name: source, as_of };
 
 /** Lookups over the loaded indexes. Every method is synchronous and allocation-light. */
 export class Lookups {
@@ -34,6 +31,12 @@ export class Lookups {
     if (!bankCode) return null;
     const code = SWISS_IID_COUNTRIES.has(countryCode) ? (normalizeIid(bankCode) ?? bankCode) : bankCode;
     return this.ix.bankCodes.get(`${countryCode}:${code}`) ?? null;
+  }
+
+  bicsForBank(countryCode: string, bankCode: string, _branchCode?: string | null): string[] {
+    const country = countryCode.toUpperCase();
+    const code = SWISS_IID_COUNTRIES.has(country) ? (normalizeIid(bankCode) ?? bankCode) : bankCode;
+    return [...(this.ix.bankBics.get(`${country}:${code}`) ?? [])];
   }
 
   sepa(countryCode: string, bic?: string): SepaAnswer {
@@ -131,7 +134,7 @@ export class Lookups {
       branch: { code: bic11.slice(8), primary_office: format.primary_office },
       lei: this.ix.leis.get(bic11) ?? this.ix.leis.get(`${bic8}XXX`) ?? null,
       test_bic: format.test_bic,
-      sources: entries.map((e) => sourceRef(e.source, e.as_of)),
+      sources: entries.map(sourceRef),
     };
   }
 }

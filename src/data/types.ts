@@ -26,6 +26,8 @@ export interface BicEntry {
   postcode: string | null;
   source: string;
   as_of: string | null;
+  /** Present when as_of is only the date the file was downloaded (the file states none). */
+  as_of_note?: string | undefined;
 }
 
 /** Swiss clearing record, field for field after SIX BankMaster V3 (null where a source lacks it). */

@@ -11,11 +11,18 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   // Ready: the store answers within READY_TIMEOUT_MS. Reference data is loaded while the
-  // services are built, before the server listens; its version is shown as the proof.
+  // services are built, before the server listens; its version is shown as the proof, and
+  // `data` tells how the last look for imports and the last scheduled update went (a failed
+  // update leaves the loaded data in service, so it does not make the process unready).
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await withTimeout(services.store.ping(), READY_TIMEOUT_MS);
-      return { status: 'ready', store: services.store.engine, data_version: services.data.dataVersion() };
+      return {
+        status: 'ready',
+        store: services.store.engine,
+        data_version: services.data.dataVersion(),
+        data: services.data.status(),
+      };
     } catch (err) {
       const { status, body } = httpError(
         'unavailable',

@@ -104,9 +104,7 @@ export const ibanRoutes =
         if (!built.ok) throw new DomainError(built.error, built.message, { field: built.field });
         const answer = describe(built.iban);
         const ibanRule =
-          built.constructed_from.country === 'DE'
-            ? germanIbanRule(data.germanIbanRule?.(built.iban.slice(4, 12)))
-            : null;
+          built.constructed_from.country === 'DE' ? germanIbanRule(data.germanIbanRule(built.iban.slice(4, 12))) : null;
         return {
           ...answer,
           constructed_from: built.constructed_from,

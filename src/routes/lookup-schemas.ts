@@ -87,6 +87,10 @@ export const ComplianceAnswer = Open({
     screened: Type.Boolean({
       description: 'false when no list is loaded or the bank is unknown: never a clean result.',
     }),
+    stale: Type.Boolean({
+      description:
+        'true when the newest screened list is more than 30 days past its as_of: newer designations are missed.',
+    }),
     explanation: Str,
     bic: NullableString,
     lists: Type.Array(SourceRef),

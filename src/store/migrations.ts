@@ -157,4 +157,18 @@ INSERT INTO card_steps_done (step, id, done_at)
   SELECT scope, subject, 0 FROM counters WHERE period = 'once' AND used > 0;
 DELETE FROM counters WHERE period = 'once';`,
   },
+  {
+    version: 11,
+    name: "what a dataset's date rests on, as a column of its own",
+    // Until now a download-dated dataset carried its caveat at the end of its source name; it
+    // moves into as_of_basis and the name is left plain.
+    sql: `
+ALTER TABLE datasets ADD COLUMN as_of_basis TEXT;
+UPDATE datasets SET as_of_basis = 'last_modified',
+  source = REPLACE(source, ' [as_of is the download''s Last-Modified date; the file states no date]', '')
+  WHERE source LIKE '% [as_of is the download''s Last-Modified date; the file states no date]';
+UPDATE datasets SET as_of_basis = 'download_time',
+  source = REPLACE(source, ' [as_of is the day of download; neither the file nor the server states a date]', '')
+  WHERE source LIKE '% [as_of is the day of download; neither the file nor the server states a date]';`,
+  },
 ];

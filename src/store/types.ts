@@ -1,3 +1,4 @@
+import type { AsOfBasis } from '../data/types.ts';
 /**
  * The one storage interface. Every engine (SQLite, PostgreSQL) implements all of it, and
  * test/store/contract.ts runs the same suite against each. Every rule with a number in it is
@@ -152,6 +153,8 @@ export interface DatasetMeta {
   kind: string;
   source: string;
   asOf: string;
+  /** What asOf rests on (the file, the operator, the download ...); null for datasets stored before it was kept. */
+  asOfBasis: AsOfBasis | null;
   importedAt: number;
   count: number;
 }

@@ -135,7 +135,7 @@ describe('data update downloads from the configured addresses', {
     assert.match(result.out, /updated ofac-sdn .*162 records, as of 2024-05-03 \(the download's Last-Modified date/);
     assert.match(
       (await run(['data', 'list'], env)).out,
-      /ofac-sdn\t162 records\tas of 2024-05-03\t.*\[as_of is the download's Last-Modified date; the file states no date\]/,
+      /ofac-sdn\t162 records\tas of 2024-05-03 \(the download's Last-Modified date; the file states no date\)\t/,
     );
     const plane = await loadDataPlane(openSqliteStore(env.MOD97_DATABASE_URL!));
     assert.equal(plane.clearing('00100')?.as_of, '2025-09-02');

@@ -54,7 +54,9 @@ test('data update may date a dateless file by its download, and every answer the
     0,
   );
   assert.deepEqual([sdn.asOf, sdn.asOfBasis], ['2026-11-23', 'last_modified']);
-  assert.match(sdn.source, /\[as_of is the download's Last-Modified date; the file states no date\]$/);
+  // the caveat is a field of its own, the source name stays the publisher's
+  assert.equal(sdn.source, 'OFAC SDN list (sdn.csv)');
+  assert.equal((await store.listDatasets()).find((m) => m.kind === 'ofac-sdn')?.asOfBasis, 'last_modified');
   await importFile(
     store,
     'epc-register',
@@ -76,7 +78,8 @@ test('data update may date a dateless file by its download, and every answer the
     [source?.as_of, source?.as_of_note],
     ['2026-11-21', 'as_of is the day of download; neither the file nor the server states a date'],
   );
-  assert.ok(plane.provenance().some((p) => p.name.includes('OFAC SDN list (sdn.csv) [as_of is the download')));
+  const provenance = plane.provenance().find((p) => p.name === 'OFAC SDN list (sdn.csv)');
+  assert.match(provenance?.note ?? '', /as_of is the download's Last-Modified date/);
 });
 
 test('a dataset dated by its file or by --as-of carries no caveat', async () => {

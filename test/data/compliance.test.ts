@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { DomainError } from '../../src/errors.ts';
+import { compliance } from '../../src/data/compliance.ts';
 import { type DataPlane, RISK_LEVELS, RISK_WEIGHTS, loadDataPlane } from '../../src/data/index.ts';
 import { importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
@@ -9,10 +10,10 @@ const SDN =
   '12028,"ONERBANK ZAO",-0- ,"IRAN",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC HNRBBY2X; all offices."\r\n' +
   '99,"BRANCH ONLY",-0- ,"SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"SWIFT/BIC COBADEFF123."\r\n';
 
-let unscreened: DataPlane;
+let fresh: DataPlane;
 let screened: DataPlane;
 before(async () => {
-  unscreened = await loadDataPlane(openSqliteStore('sqlite::memory:'));
+  fresh = await loadDataPlane(openSqliteStore('sqlite::memory:'), { clock: () => Date.parse('2026-11-23T12:00:00Z') });
   const store = openSqliteStore('sqlite::memory:');
   await importFile(store, 'ofac-sdn', { bytes: Buffer.from(SDN, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' }, 0);
   screened = await loadDataPlane(store);
@@ -20,8 +21,43 @@ before(async () => {
 
 const flagCodes = (a: { flags: { code: string }[] }) => a.flags.map((f) => f.code).sort();
 
+test('a fresh install screens against the bundled OFAC list and says it is stale', () => {
+  const listed = fresh.compliance({ bic: 'BKMTIRTH' });
+  assert.equal(listed.sanctions.screened, true);
+  assert.equal(listed.sanctions.stale, true);
+  assert.deepEqual(listed.sanctions.lists, [{ name: 'OFAC SDN', as_of: '2024-05-03' }]);
+  assert.equal(listed.sanctions.matches[0]?.list, 'OFAC SDN');
+  assert.equal(listed.sanctions.matches[0]?.as_of, '2024-05-03');
+  assert.match(listed.sanctions.matches[0]?.name ?? '', /MELLAT/);
+  assert.equal(listed.level, 'high');
+  assert.match(listed.sanctions.explanation, /more than 30 days old/);
+
+  const german = fresh.compliance({ iban: 'DE89370400440532013000' });
+  assert.deepEqual([german.sanctions.screened, german.sanctions.stale], [true, true]);
+  assert.deepEqual(german.sanctions.matches, []);
+  assert.ok(!german.flags.some((f) => f.code === 'sanctions_not_screened'));
+});
+
+test('a list is stale once more than 30 days have passed since 00:00 UTC of its as_of', () => {
+  const at = (iso: string) =>
+    compliance(
+      { bic: 'COBADEFF' },
+      {
+        sanctions: [{ name: 'X', as_of: '2026-11-01', byBic: new Map() }],
+        now: Date.parse(iso),
+        bankForIban: () => null,
+        sepa: fresh.sepa,
+      },
+    ).sanctions.stale;
+  assert.equal(at('2026-12-01T00:00:00Z'), false);
+  assert.equal(at('2026-12-01T00:00:00.001Z'), true);
+});
+
 test('without any sanctions list the answer says not screened and never claims clean', () => {
-  const a = unscreened.compliance({ iban: 'DE89370400440532013000' });
+  const a = compliance(
+    { iban: 'DE89370400440532013000' },
+    { sanctions: [], now: 0, bankForIban: fresh.bankForIban, sepa: fresh.sepa },
+  );
   assert.equal(a.sanctions.screened, false);
   assert.match(a.sanctions.explanation, /not a clean result/);
   assert.deepEqual(flagCodes(a), ['sanctions_not_screened']);

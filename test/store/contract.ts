@@ -172,14 +172,24 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
 
     test('a dataset is replaced whole on each import and listed with its provenance', async () => {
       const kind = `kind-${randomUUID()}`;
-      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-01', importedAt: 5, count: 2 }, [
+      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-01', asOfBasis: 'file', importedAt: 5, count: 2 }, [
         { a: 1 },
         { a: 2 },
       ]);
-      await store.putDataset({ kind, source: 'SIX', asOf: '2026-11-15', importedAt: 6, count: 1 }, [{ a: 3 }]);
+      await store.putDataset(
+        { kind, source: 'SIX', asOf: '2026-11-15', asOfBasis: 'last_modified', importedAt: 6, count: 1 },
+        [{ a: 3 }],
+      );
       const got = await store.getDataset(kind);
       assert.deepEqual(got?.records, [{ a: 3 }]);
-      assert.deepEqual(got?.meta, { kind, source: 'SIX', asOf: '2026-11-15', importedAt: 6, count: 1 });
+      assert.deepEqual(got?.meta, {
+        kind,
+        source: 'SIX',
+        asOf: '2026-11-15',
+        asOfBasis: 'last_modified',
+        importedAt: 6,
+        count: 1,
+      });
       assert.ok((await store.listDatasets()).some((m) => m.kind === kind));
       assert.equal(await store.getDataset('missing'), null);
     });

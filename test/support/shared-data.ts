@@ -2,7 +2,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const SHARED_DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+/** MOD97_SHARED_DATA points elsewhere (a worktree whose parent folder lacks it); it ends in '/'. */
+export const SHARED_DATA =
+  process.env.MOD97_SHARED_DATA ?? fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 
 /** A skip reason naming the first missing file of `paths` (relative to SHARED_DATA), or false. */
 export function skipUnlessShared(...paths: string[]): string | false {

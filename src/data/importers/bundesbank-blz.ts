@@ -8,16 +8,19 @@ export interface BlzRecord {
   name: string;
   city: string;
   postcode: string;
-  /** The Bundesbank check-digit method of the bank's account numbers ("00" ... "E4"). */
-  method?: string;
-  /** The Bundesbank IBAN rule ("000000" is the standard construction). */
+  /** Bundesbank check-digit method ('00'..'E4'); absent from datasets imported before it was read. */
+  check_method?: string;
+  /** Bundesbank IBAN rule ('000000' is the standard construction); absent where the file has none. */
   iban_rule?: string;
 }
 
-/** The method and IBAN rule columns, kept only when the file has them. */
-function extras(method: string | undefined, ibanRule: string | undefined): Pick<BlzRecord, 'method' | 'iban_rule'> {
+/** The method and IBAN rule columns, kept only when well formed. */
+function extras(
+  method: string | undefined,
+  ibanRule: string | undefined,
+): Pick<BlzRecord, 'check_method' | 'iban_rule'> {
   return {
-    ...(method && /^[0-9A-E][0-9]$/.test(method) && { method }),
+    ...(method && /^[0-9A-E][0-9]$/.test(method) && { check_method: method }),
     ...(ibanRule && /^\d{6}$/.test(ibanRule) && { iban_rule: ibanRule }),
   };
 }
@@ -57,12 +60,12 @@ function fromFixedWidth(text: string): BlzRecord[] {
     if (line[8] !== '1') continue;
     const bic = line.slice(139, 150).trim();
     records.push({
+      ...extras(line.slice(150, 152).trim(), line.slice(168, 174).trim()),
       blz: line.slice(0, 8),
       name: line.slice(9, 67).trim(),
       postcode: line.slice(67, 72).trim(),
       city: line.slice(72, 107).trim(),
       bic: bic || null,
-      ...extras(line.slice(150, 152), line.slice(168, 174)),
     });
   }
   return records;

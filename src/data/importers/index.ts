@@ -6,7 +6,7 @@ import { euFsf } from './eu-fsf.ts';
 import { gleifBicLei } from './gleif-bic-lei.ts';
 import { ofacSdn } from './ofac-sdn.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
-import { type ImportInput, ImportError, type Importer, storedSource } from './types.ts';
+import { type ImportInput, ImportError, type Importer } from './types.ts';
 
 export { epcDatasetKind } from './epc-register.ts';
 export type { BlzRecord } from './bundesbank-blz.ts';
@@ -21,10 +21,7 @@ export function importerFor(kind: string): Importer {
   return importer;
 }
 
-/**
- * Parses one publisher file and stores it as a whole dataset, replacing the previous one. The
- * returned source is the stored one (with its caveat when only the download dates it).
- */
+/** Parses one publisher file and stores it as a whole dataset, with what its date rests on. */
 export async function importFile(
   store: DatasetStore,
   kind: string,
@@ -32,10 +29,16 @@ export async function importFile(
   now: number,
 ): Promise<ParsedDataset<unknown>> {
   const parsed = importerFor(kind).parse(input);
-  const source = storedSource(parsed);
   await store.putDataset(
-    { kind: parsed.kind, source, asOf: parsed.asOf, importedAt: now, count: parsed.records.length },
+    {
+      kind: parsed.kind,
+      source: parsed.source,
+      asOf: parsed.asOf,
+      asOfBasis: parsed.asOfBasis,
+      importedAt: now,
+      count: parsed.records.length,
+    },
     parsed.records,
   );
-  return { ...parsed, source };
+  return parsed;
 }

@@ -63,15 +63,6 @@ export const AS_OF_BASIS_WORDS: Record<AsOfBasis, string> = {
   download_time: 'the day of download; neither the file nor the server states a date',
 };
 
-/**
- * The source name stored with a dataset. A download-dated one carries its caveat in the name,
- * so that every answer naming the source says its as_of is only the download's date.
- */
-export function storedSource(parsed: ParsedDataset<unknown>): string {
-  const byDownload = parsed.asOfBasis === 'last_modified' || parsed.asOfBasis === 'download_time';
-  return byDownload ? `${parsed.source} [as_of is ${AS_OF_BASIS_WORDS[parsed.asOfBasis]}]` : parsed.source;
-}
-
-/** The caveat of a stored source name, or null when the dataset is dated by its file or operator. */
-export const downloadDateNote = (source: string): string | null =>
-  /\[(as_of is the [^\]]+)\]$/.exec(source)?.[1] ?? null;
+/** The caveat answers carry when only the download dates a dataset, or null when its file or operator does. */
+export const downloadDateNote = (basis: AsOfBasis | null | undefined): string | null =>
+  basis === 'last_modified' || basis === 'download_time' ? `as_of is ${AS_OF_BASIS_WORDS[basis]}` : null;

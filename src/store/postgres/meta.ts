@@ -1,16 +1,17 @@
 import type { DatasetMeta, DatasetStore, SettingStore } from '../types.ts';
 import type { Pg } from './index.ts';
 
-const META = 'kind, source, as_of AS "asOf", imported_at AS "importedAt", record_count AS count';
+const META =
+  'kind, source, as_of AS "asOf", as_of_basis AS "asOfBasis", imported_at AS "importedAt", record_count AS count';
 
 export function pgDatasets({ sql, idempotent }: Pg): DatasetStore {
   const meta = sql.unsafe(META);
   return {
     async putDataset(m, records) {
       await idempotent(
-        () => sql`INSERT INTO datasets (kind, source, as_of, imported_at, record_count, records)
-        VALUES (${m.kind}, ${m.source}, ${m.asOf}, ${m.importedAt}::bigint, ${records.length}::integer, ${JSON.stringify(records)})
-        ON CONFLICT (kind) DO UPDATE SET source = excluded.source, as_of = excluded.as_of,
+        () => sql`INSERT INTO datasets (kind, source, as_of, as_of_basis, imported_at, record_count, records)
+        VALUES (${m.kind}, ${m.source}, ${m.asOf}, ${m.asOfBasis}, ${m.importedAt}::bigint, ${records.length}::integer, ${JSON.stringify(records)})
+        ON CONFLICT (kind) DO UPDATE SET source = excluded.source, as_of = excluded.as_of, as_of_basis = excluded.as_of_basis,
         imported_at = excluded.imported_at, record_count = excluded.record_count, records = excluded.records`,
       );
     },

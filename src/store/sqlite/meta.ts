@@ -1,12 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { DatasetMeta, DatasetStore, SettingStore } from '../types.ts';
 
-const META = 'kind, source, as_of AS asOf, imported_at AS importedAt, record_count AS count';
+const META = 'kind, source, as_of AS asOf, as_of_basis AS asOfBasis, imported_at AS importedAt, record_count AS count';
 
 export function sqliteDatasets(db: Database): DatasetStore {
-  const put = db.prepare(`INSERT INTO datasets (kind, source, as_of, imported_at, record_count, records)
-    VALUES (@kind, @source, @asOf, @importedAt, @count, @records)
-    ON CONFLICT (kind) DO UPDATE SET source = excluded.source, as_of = excluded.as_of,
+  const put = db.prepare(`INSERT INTO datasets (kind, source, as_of, as_of_basis, imported_at, record_count, records)
+    VALUES (@kind, @source, @asOf, @asOfBasis, @importedAt, @count, @records)
+    ON CONFLICT (kind) DO UPDATE SET source = excluded.source, as_of = excluded.as_of, as_of_basis = excluded.as_of_basis,
     imported_at = excluded.imported_at, record_count = excluded.record_count, records = excluded.records`);
   const get = db.prepare(`SELECT ${META}, records FROM datasets WHERE kind = ?`);
   const list = db.prepare(`SELECT ${META} FROM datasets ORDER BY kind`);

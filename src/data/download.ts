@@ -1,4 +1,7 @@
-import { IMPORTERS, type ImportInput, importerFor } from '../data/importers/index.ts';
+/** Downloads of the publishers' files for `mod97 data update` and the daily schedule. */
+import type { DatasetStore } from '../store/types.ts';
+import { AS_OF_BASIS_WORDS, IMPORTERS, type ImportInput, importFile, importerFor } from './importers/index.ts';
+import type { ParsedDataset } from './types.ts';
 
 export interface Download {
   url: string;
@@ -48,4 +51,43 @@ export async function download(url: string, now: number): Promise<Download> {
     ? { date: new Date(now).toISOString().slice(0, 10), basis: 'download_time' }
     : { date: new Date(modified).toISOString().slice(0, 10), basis: 'last_modified' };
   return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : url, bytes, date };
+}
+
+/** "as of <date> (<what the date rests on>)", so that a weak date is never shown as a strong one. */
+export const dated = (p: ParsedDataset<unknown>): string => `as of ${p.asOf} (${AS_OF_BASIS_WORDS[p.asOfBasis]})`;
+
+export interface UpdateReport {
+  updated: string[];
+  failures: string[];
+}
+
+/**
+ * Downloads and imports each kind (all when `kinds` is undefined). One failing download does
+ * not stop the others, and changes nothing: a dataset is replaced only once its file parsed.
+ */
+export async function updateDatasets(
+  store: DatasetStore,
+  kinds: string[] | undefined,
+  env: NodeJS.ProcessEnv,
+  now: () => number,
+  asOf?: string,
+): Promise<UpdateReport> {
+  const report: UpdateReport = { updated: [], failures: [] };
+  for (const kind of kinds ?? updatableKinds()) {
+    for (const url of urlsFor(kind, env)) {
+      try {
+        const file = await download(url, now());
+        const parsed = await importFile(
+          store,
+          kind,
+          { bytes: file.bytes, name: file.name, download: file.date, asOf },
+          now(),
+        );
+        report.updated.push(`${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
+      } catch (e) {
+        report.failures.push(`${kind} from ${url}: ${(e as Error).message}`);
+      }
+    }
+  }
+  return report;
 }

@@ -1,0 +1,93 @@
+/** Lays one source's records into the indexes: shared by the bundled and the imported datasets. */
+import type { BankRow } from './bundle/build.ts';
+import { normalizeIid } from './clearing.ts';
+import { type Indexes, toBic11 } from './indexes.ts';
+import type { ClearingRecord, SanctionRecord } from './types.ts';
+
+/** A sanctions list as loaded: who is on it by BIC. */
+export interface SanctionsList {
+  name: string;
+  as_of: string;
+  /** Present when only the download dates the list. */
+  as_of_note?: string;
+  /** Keyed by the listed BIC as published (8 or 11 characters). */
+  byBic: Map<string, SanctionRecord[]>;
+}
+
+export function sanctionsList(name: string, asOf: string, records: SanctionRecord[], note?: string): SanctionsList {
+  const byBic = new Map<string, SanctionRecord[]>();
+  for (const r of records) byBic.set(r.bic, [...(byBic.get(r.bic) ?? []), r]);
+  return { name, as_of: asOf, ...(note && { as_of_note: note }), byBic };
+}
+
+/**
+ * A bank directory by country, one source: the first row of a code names the bank, every row
+ * adds its BIC. `bicsOnly`: the country has a complete register loaded already, which alone
+ * says which codes exist and who they are; this source then only adds further BICs to them.
+ */
+export function applyBankDirectory(
+  ix: Indexes,
+  countries: Record<string, { as_of: string | null; rows: BankRow[] }>,
+  source: string,
+  bicsOnly: ReadonlySet<string> = new Set(),
+): void {
+  for (const [country, { as_of, rows }] of Object.entries(countries)) {
+    // Swiss and Liechtenstein IIDs are keyed without leading zeros, as the clearing table keys them
+    const keyOf = country === 'CH' || country === 'LI' ? (c: string) => normalizeIid(c) ?? c : (c: string) => c;
+    let previous: string | null = null;
+    for (const [raw, bic, name] of rows) {
+      const code = keyOf(raw);
+      if (bicsOnly.has(country)) {
+        if (bic && ix.bankCodes.has(`${country}:${code}`)) ix.addBankBic(country, code, bic);
+        continue;
+      }
+      if (code !== previous) ix.setBankCode(country, code, { bic, name, city: null, source, as_of });
+      else if (bic) ix.addBankBic(country, code, bic);
+      previous = code;
+      if (bic) ix.addBic({ bic11: toBic11(bic), name, city: null, address: null, postcode: null, source, as_of });
+    }
+  }
+}
+
+/** Replaces the clearing table with `records` and derives bank codes and BIC entries from it. */
+export function applyClearing(ix: Indexes, records: ClearingRecord[], source: string, asOf: string | null): void {
+  ix.clearing.clear();
+  for (const r of records) ix.clearing.set(r.iid, r);
+  indexSwissClearing(ix, source, asOf);
+}
+
+/**
+ * Derives bank codes and BIC entries from the clearing table. CH and LI IBANs carry the IID
+ * as bank code; a concatenated IID resolves to its successor.
+ */
+function indexSwissClearing(ix: Indexes, source: string, asOf: string | null): void {
+  for (const [iid, record] of ix.clearing) {
+    let target = record;
+    for (let hops = 0; target.successor_iid && hops < 5; hops++)
+      target = ix.clearing.get(target.successor_iid) ?? target;
+    if (target.iid_type === 'qr_iid' || !target.name) continue;
+    const hq = target.headquarters_iid ? ix.clearing.get(target.headquarters_iid) : undefined;
+    const bank = {
+      bic: target.bic ?? hq?.bic ?? null,
+      name: target.name,
+      city: target.address.city,
+      source,
+      as_of: asOf,
+    };
+    ix.setBankCode('CH', iid, bank);
+    ix.setBankCode('LI', iid, bank);
+    if (record.bic && !record.concatenated) {
+      const { street, building_number, postal_code, city } = record.address;
+      const address = [street, building_number].filter(Boolean).join(' ') || null;
+      ix.addBic({
+        bic11: toBic11(record.bic),
+        name: record.name,
+        city,
+        address,
+        postcode: postal_code,
+        source,
+        as_of: asOf,
+      });
+    }
+  }
+}

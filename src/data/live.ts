@@ -1,0 +1,168 @@
+/**
+ * The data plane a service runs on. An import by `mod97 data import|update`, from any process,
+ * lands in the store; every running process notices it on its next poll of the datasets' list
+ * (metadata only, no records) and builds a whole new snapshot beside the one in use, then swaps
+ * one reference. A request holds one snapshot for all its lookups, so it never sees half of
+ * one dataset and half of another load.
+ */
+import type { DatasetStore, SettingStore } from '../store/types.ts';
+import { type UpdateReport, updateDatasets } from './download.ts';
+import { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
+
+/** How often each process looks for an import made elsewhere. */
+export const DATA_POLL_MS = 3_000;
+/** With MOD97_DATA_REFRESH=daily: how often a process checks whether the daily update is due. */
+const UPDATE_CHECK_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** The setting that records the last scheduled update, so that of many processes one runs it a day. */
+export const LAST_UPDATE_SETTING = 'data_update_last_run';
+
+export interface DataLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** What /readyz shows of the data: which load answers, and how the last checks and update went. */
+export interface DataStatus {
+  data_version: string;
+  loaded_at: string;
+  refresh: 'daily' | 'off';
+  /** The last look for imports made elsewhere; `error` when the store could not be read. */
+  last_check: { at: string; ok: boolean; error?: string } | null;
+  /** The last scheduled update; `failures` names each download or import that changed nothing. */
+  last_update: { at: string; ok: boolean; failures: string[] } | null;
+}
+
+export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<LiveDataPlane> {
+  return LiveDataPlane.load(store, opts);
+}
+
+export class LiveDataPlane implements DataPlane {
+  private timers: NodeJS.Timeout[] = [];
+  private reloading: Promise<boolean> | null = null;
+  private lastCheck: DataStatus['last_check'] = null;
+  private lastUpdate: DataStatus['last_update'] = null;
+  private refreshMode: DataStatus['refresh'] = 'off';
+
+  private constructor(
+    private readonly store: DatasetStore,
+    private readonly opts: DataPlaneOptions,
+    private current: DataPlane,
+    private signature: string,
+    private loadedAt: number,
+  ) {}
+
+  static async load(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<LiveDataPlane> {
+    const signature = datasetsSignature(await store.listDatasets());
+    const plane = await loadDataSnapshot(store, opts);
+    return new LiveDataPlane(store, opts, plane, signature, (opts.clock ?? Date.now)());
+  }
+
+  /** The load in use now: take it once per request when several lookups must agree. */
+  snapshot(): DataPlane {
+    return this.current;
+  }
+
+  bankForIban: DataPlane['bankForIban'] = (cc, bank, branch) => this.current.bankForIban(cc, bank, branch);
+  sepa: DataPlane['sepa'] = (cc, bic) => this.current.sepa(cc, bic);
+  clearing: DataPlane['clearing'] = (iid) => this.current.clearing(iid);
+  clearingSummary: DataPlane['clearingSummary'] = (iid) => this.current.clearingSummary(iid);
+  bic: DataPlane['bic'] = (code) => this.current.bic(code);
+  checkBicFormat: DataPlane['checkBicFormat'] = (code) => this.current.checkBicFormat(code);
+  compliance: DataPlane['compliance'] = (query) => this.current.compliance(query);
+  germanCheckMethod: DataPlane['germanCheckMethod'] = (blz) => this.current.germanCheckMethod(blz);
+  germanIbanRule: DataPlane['germanIbanRule'] = (blz) => this.current.germanIbanRule(blz);
+  bicsForBank: DataPlane['bicsForBank'] = (cc, bank, branch) => this.current.bicsForBank(cc, bank, branch);
+  provenance: DataPlane['provenance'] = () => this.current.provenance();
+  coverage: DataPlane['coverage'] = () => this.current.coverage();
+  dataVersion: DataPlane['dataVersion'] = () => this.current.dataVersion();
+
+  /**
+   * Reloads when the stored datasets differ from the loaded ones; true when a new load is in
+   * use. A failed reload keeps the current one. Concurrent calls share one reload.
+   */
+  refresh(): Promise<boolean> {
+    this.reloading ??= this.reload().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private async reload(): Promise<boolean> {
+    const now = this.now();
+    try {
+      const signature = datasetsSignature(await this.store.listDatasets());
+      let swapped = false;
+      if (signature !== this.signature) {
+        const next = await loadDataSnapshot(this.store, this.opts);
+        this.current = next;
+        this.signature = signature;
+        this.loadedAt = now;
+        swapped = true;
+      }
+      this.lastCheck = { at: iso(now), ok: true };
+      return swapped;
+    } catch (err) {
+      this.lastCheck = { at: iso(now), ok: false, error: (err as Error).message };
+      throw err;
+    }
+  }
+
+  /** Polls the store for imports every `intervalMs`; the timer never keeps the process alive. */
+  watch(log: DataLog, intervalMs = DATA_POLL_MS): void {
+    const tick = () =>
+      this.refresh().then(
+        (swapped) => swapped && log.info({ data_version: this.dataVersion() }, 'reference data reloaded'),
+        (err) => log.warn({ err: (err as Error).message }, 'reference data: reload failed, the loaded data stays'),
+      );
+    this.timers.push(setInterval(tick, intervalMs).unref());
+  }
+
+  /**
+   * MOD97_DATA_REFRESH=daily: downloads and imports every kind once a day (one process of many
+   * does it, by a mark in the store), then reloads. A failed download changes nothing.
+   */
+  scheduleDailyUpdate(settings: SettingStore, env: NodeJS.ProcessEnv, log: DataLog): void {
+    this.refreshMode = 'daily';
+    const due = async () => {
+      const now = this.now();
+      const last = Number((await settings.getSetting(LAST_UPDATE_SETTING)) ?? 0);
+      if (now - last < DAY_MS) return;
+      await settings.setSetting(LAST_UPDATE_SETTING, String(now));
+      await this.runUpdate(env, log);
+    };
+    const tick = () => void due().catch((err) => log.warn({ err: (err as Error).message }, 'data update: not run'));
+    this.timers.push(setTimeout(tick, 0).unref(), setInterval(tick, UPDATE_CHECK_MS).unref());
+  }
+
+  /** One update of every kind now; what failed is logged and kept for /readyz. */
+  async runUpdate(env: NodeJS.ProcessEnv, log: DataLog): Promise<UpdateReport> {
+    const report = await updateDatasets(this.store, undefined, env, () => this.now());
+    for (const line of report.updated) log.info({}, `data update: ${line}`);
+    for (const line of report.failures) log.warn({}, `data update failed, nothing changed: ${line}`);
+    this.lastUpdate = { at: iso(this.now()), ok: report.failures.length === 0, failures: report.failures };
+    await this.refresh().catch(() => false);
+    return report;
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+  }
+
+  status(): DataStatus {
+    return {
+      data_version: this.dataVersion(),
+      loaded_at: iso(this.loadedAt),
+      refresh: this.refreshMode,
+      last_check: this.lastCheck,
+      last_update: this.lastUpdate,
+    };
+  }
+
+  private now(): number {
+    return (this.opts.clock ?? Date.now)();
+  }
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { DatasetMeta, DatasetStore } from '../store/types.ts';
+import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
+import { type BicFormat, checkBicFormat } from './bic-format.ts';
+import { loadBundled } from './bundled.ts';
+import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compliance.ts';
+import { COUNTRY_LISTS } from './country-lists.ts';
+import { SEPA_COUNTRIES } from './countries.ts';
+import { importedKinds, overlayImported } from './imported.ts';
+import { Indexes } from './indexes.ts';
+import { Lookups } from './plane.ts';
+import type { BankByCode, Provenance } from './types.ts';
+
+/** One consistent set of reference data: every answer of one call comes from the same load. */
+export interface DataPlane {
+  bankForIban(countryCode: string, bankCode: string | null, branchCode?: string | null): BankByCode | null;
+  sepa(countryCode: string, bic?: string): SepaAnswer;
+  clearing(iid: string): ClearingAnswer | null;
+  clearingSummary(iid: string): ClearingSummary | null;
+  bic(code: string): BicAnswer | null;
+  checkBicFormat(code: string): BicFormat;
+  compliance(query: ComplianceQuery): ComplianceAnswer;
+  /** The Bundesbank check-digit method ('00'..'E4') of a German bank code; null when no source knows it. */
+  germanCheckMethod(blz: string): string | null;
+  /** The Bundesbank IBAN rule of a German bank code ('000000' = standard); null when no source knows it. */
+  germanIbanRule(blz: string): string | null;
+  /**
+   * Every BIC11 any loaded source gives for a bank code, de-duplicated, highest-ranked source
+   * first. The branch code is accepted for the caller's sake: no source is keyed by branch.
+   */
+  bicsForBank(countryCode: string, bankCode: string, branchCode?: string | null): string[];
+  provenance(): Provenance[];
+  /** Per country with a bank directory: how many bank codes each source answers, and as of when. */
+  coverage(): CountryCoverage[];
+  /** Short stable label of the loaded data: newest as_of plus a digest of all sources. */
+  dataVersion(): string;
+}
+
+export interface CountryCoverage {
+  country: string;
+  /** Bank codes answered, by the source that answers them (the highest-ranked one per code). */
+  directories: { source: string; as_of: string | null; codes: number }[];
+}
+
+export interface DataPlaneOptions {
+  /** The clock: decides which bundled German BLZ delta applies and whether sanctions are stale. */
+  clock?: () => number;
+}
+
+/** What identifies the imported datasets as stored: a change means a reload is due. */
+export const datasetsSignature = (metas: DatasetMeta[]): string =>
+  metas.map((m) => `${m.kind}@${m.importedAt}:${m.asOf}:${m.count}`).join('|');
+
+/**
+ * Loads the bundled directories, then overlays the datasets imported into `store` (an import
+ * outranks bundled data; a full SIX, Bundesbank or OFAC import replaces the bundled copy).
+ */
+export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<DataPlane> {
+  const clock = opts.clock ?? Date.now;
+  const ix = new Indexes();
+  const kinds = await importedKinds(store);
+  const bundled = loadBundled(ix, clock(), {
+    germanBlz: kinds.has('bundesbank-blz'),
+    swissClearing: kinds.has('six-bankmaster'),
+    ofacSdn: kinds.has('ofac-sdn'),
+  });
+  const imported = await overlayImported(store, ix);
+  ix.completeBankNames();
+
+  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
+    name: l.source,
+    as_of: l.as_of,
+    kind: 'bundled',
+  }));
+  const provenance = [...bundled.provenance, ...imported.provenance, ...lists];
+  const clearingSource = imported.clearingSource ?? bundled.clearingSource ?? 'none';
+  const sanctions = [...bundled.sanctions, ...imported.sanctions];
+  const newest = provenance
+    .map((p) => p.as_of ?? '')
+    .sort()
+    .at(-1);
+  const digest = createHash('sha256')
+    .update(JSON.stringify(provenance.map((p) => [p.name, p.as_of, p.note])))
+    .digest('hex')
+    .slice(0, 8);
+  const version = `${newest}.${digest}`;
+  const lookups = new Lookups(ix, { ...imported, sanctions }, clearingSource);
+
+  return {
+    bankForIban: (cc, bank, branch) => lookups.bankForIban(cc, bank, branch),
+    sepa: (cc, bic) => lookups.sepa(cc, bic),
+    clearing: (iid) => lookups.clearing(iid),
+    clearingSummary: (iid) => lookups.clearingSummary(iid),
+    bic: (code) => lookups.bic(code),
+    checkBicFormat,
+    compliance: (query) =>
+      compliance(query, {
+        sanctions,
+        now: clock(),
+        bankForIban: lookups.bankForIban.bind(lookups),
+        sepa: lookups.sepa.bind(lookups),
+      }),
+    germanCheckMethod: (blz) => ix.deCheckMethods.get(blz) ?? null,
+    germanIbanRule: (blz) => ix.deIbanRules.get(blz) ?? null,
+    bicsForBank: (cc, bank, branch) => lookups.bicsForBank(cc, bank, branch),
+    provenance: () => provenance.map((p) => ({ ...p })),
+    coverage: () => coverageOf(ix),
+    dataVersion: () => version,
+  };
+}
+
+function coverageOf(ix: Indexes): CountryCoverage[] {
+  const byCountry = new Map<string, Map<string, { source: string; as_of: string | null; codes: number }>>();
+  for (const [key, bank] of ix.bankCodes) {
+    const country = key.slice(0, 2);
+    const sources = byCountry.get(country) ?? new Map();
+    byCountry.set(country, sources);
+    const entry = sources.get(bank.source) ?? { source: bank.source, as_of: bank.as_of, codes: 0 };
+    entry.codes++;
+    if ((bank.as_of ?? '') > (entry.as_of ?? '')) entry.as_of = bank.as_of;
+    sources.set(bank.source, entry);
+  }
+  return [...byCountry]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([country, sources]) => ({ country, directories: [...sources.values()].sort((a, b) => b.codes - a.codes) }));
+}
