@@ -5,6 +5,7 @@ import { registerJsonBody } from './http/body.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerMetering } from './http/metering.ts';
+import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { addPaymentToward, claimLifetime } from './keys/paid-claim.ts';
 import { x402Plugin } from './payments/x402/plugin.ts';
 import { opsPlugin } from './ops/index.ts';
@@ -22,9 +23,12 @@ import { LIMITS } from './plans.ts';
 export interface AppOptions {
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Timeouts and size limits at the HTTP edge (tests shorten the timeouts). */
+  limits?: Partial<EdgeLimits>;
 }
 
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const limits = { ...EDGE_LIMITS, ...options.limits };
   const app = Fastify({
     logger: loggerOptions(services.config.logLevel, options.logStream),
     bodyLimit: LIMITS.bodyBytes,
@@ -33,27 +37,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return503OnClosing: true,
     // Socket peers are resolved by our own trusted-proxy rule (http/network.ts).
     trustProxy: false,
-    // Malformed requests that never reach a route still get the error body.
-    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
-      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify(
-        tooLarge
-          ? { error: 'header_too_large', message: 'The request headers are too large.' }
-          : { error: 'invalid_request', message: 'The request is not valid HTTP.' },
-      );
-      if (socket.writable) {
-        socket.end(
-          `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
-      } else {
-        socket.destroy(err);
-      }
-    },
+    // Timeouts, header limits and the error body on what Node's parser refuses.
+    ...edgeServerOptions(limits),
     // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own.
     frameworkErrors: errorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   app.decorateRequest('caller', null as never);
+  registerServerLimits(app, limits);
   registerJsonBody(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
