@@ -5,6 +5,8 @@ import { registerJsonBody } from './http/body.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerMetering } from './http/metering.ts';
+import { registerCrossSiteGuard } from './http/cross-site.ts';
+import { registerNoStore } from './http/no-store.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { addPaymentToward, claimLifetime } from './keys/paid-claim.ts';
 import { x402Plugin } from './payments/x402/plugin.ts';
@@ -49,6 +51,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   registerMetering(app, services);
+  registerCrossSiteGuard(app, () => services.config.publicUrl);
+  registerNoStore(app);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
   await app.register(swagger, {

@@ -15,12 +15,15 @@ export const STATUS: Record<string, number> = {
   invalid_bic: 400,
   invalid_iid: 400,
   missing_api_key: 401,
+  metrics_token_required: 401,
   invalid_api_key: 401,
   payment_required: 402,
   quota_exhausted: 402,
   verification_required: 403,
   verification_failed: 403,
   unused_key: 403,
+  cross_site_request: 403,
+  metrics_forbidden: 403,
   not_found: 404,
   bic_not_found: 404,
   clearing_not_found: 404,
@@ -94,8 +97,17 @@ export function toHttpError(err: unknown): HttpError {
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toHttpError(err);
-  if (status >= 500) req.log.error({ err }, 'request failed');
+  if (status >= 500) logFailure(req, err, status);
   reply.code(status).send(body);
+}
+
+/**
+ * A typed 5xx (a rail that is off, mail or a store unavailable) is expected and can come by the
+ * thousand: one warn line with its code, no stack. Anything else is a defect: error, with the stack.
+ */
+export function logFailure(req: FastifyRequest, err: unknown, status: number): void {
+  if (err instanceof DomainError) req.log.warn({ error: err.code, status }, err.message);
+  else req.log.error({ err }, 'request failed');
 }
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {

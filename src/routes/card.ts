@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
-import { toHttpError } from '../http/errors.ts';
+import { logFailure, toHttpError } from '../http/errors.ts';
 import { errorResponses, Open } from '../http/schemas.ts';
 import { CARD_PRODUCTS, type CardProduct } from '../payments/stripe/config.ts';
 import type { CheckoutOutcome } from '../payments/stripe/success.ts';
@@ -71,7 +71,7 @@ export const cardRoutes =
         } catch (err) {
           if (!html) throw err;
           const { status, body } = toHttpError(err);
-          if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
+          if (status >= 500) logFailure(req, err, status);
           // The typed reply lists only the success statuses; errors are shaped by toHttpError.
           return reply
             .code(status as 200)
