@@ -87,7 +87,11 @@ export function edgeServerOptions(limits: EdgeLimits): {
  */
 function refuse(socket: MarkedSocket, code: string): void {
   socket[REFUSED] = true;
-  if (!socket.writable || socket._httpMessage?.headersSent) return void socket.destroy();
+  const inFlight = socket._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) return void socket.destroy();
+  // The request in flight arrived whole (bytes after it were refused): its route answers, turned
+  // into this refusal by the hooks below unless its answer was already on its way, then closes.
+  if (inFlight?.req.complete) return void inFlight.setHeader('connection', 'close');
   const status = STATUS[code];
   const body = JSON.stringify({ error: code, message: MESSAGES[code] });
   socket.end(

@@ -19,6 +19,8 @@ export interface RawOptions {
   waitMs?: number;
   /** Source address, to act as another network. */
   from?: string;
+  /** Half-close after writing, so that the server answers and closes at once. */
+  end?: boolean;
   /** Called once connected, to keep writing (a trickle). Returns a stop function. */
   keepWriting?: (write: (chunk: string | Buffer) => void) => () => void;
 }
@@ -50,7 +52,8 @@ export function rawRequest(baseUrl: string, bytes: string | Buffer, opts: RawOpt
         elapsedMs: Date.now() - started,
       });
     });
-    socket.write(bytes);
+    if (opts.end) socket.end(bytes);
+    else socket.write(bytes);
     if (opts.keepWriting) stop = opts.keepWriting((chunk) => socket.writable && socket.write(chunk));
   });
 }
