@@ -90,6 +90,21 @@ describe('HEAD on a data route', () => {
     assert.equal((await svc.call('/v1/ch/clearing/230', { key })).status, 200, 'GET still served');
     assert.equal((await svc.call('/healthz', { method: 'HEAD' })).status, 200, 'HEAD elsewhere is unchanged');
   });
+
+  test('is not sold by x402 either: 405 before any payment is asked for or checked', async () => {
+    const svc = await startService({
+      env: {
+        MOD97_X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+        MOD97_X402_PAY_TO: '0x1111111111111111111111111111111111111111',
+      },
+    });
+    for (const headers of [{}, { 'payment-signature': 'eyJ4NDAyVmVyc2lvbiI6Mn0=' }] as Record<string, string>[]) {
+      const r = await svc.call('/v1/bic/DEUTDEFF', { method: 'HEAD', headers });
+      assert.equal(r.status, 405, JSON.stringify(headers));
+      assert.equal(r.headers.allow, 'GET');
+      assert.equal(r.headers['payment-required'], undefined);
+    }
+  });
 });
 
 describe('a body over 1 MiB', () => {
