@@ -256,7 +256,7 @@ describe('fuzzed requests', () => {
         raws.slice(i, i + 20).map(async ({ line, host, keyed, headers: extra, tail }) => {
           const headers = [...(host ? ['Host: x'] : []), ...(keyed ? [`Authorization: Bearer ${key}`] : []), ...extra];
           const bytes = Buffer.from(`${line}\r\n${headers.join('\r\n')}\r\n\r\n${tail}`, 'latin1');
-          return { r: await rawRequest(svc.url, bytes, { end: true, waitMs: 2000 }), line, headers };
+          return { r: await rawRequest(svc.url, bytes, { end: true, waitMs: 10_000 }), line, headers };
         }),
       );
       for (const { r, line, headers } of replies) {
