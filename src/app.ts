@@ -1,9 +1,10 @@
 /** Assembles Fastify: settings, the pipeline (src/http/pipeline.ts) and the routes. No logic of its own. */
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { clientErrorHandler, errorHandler, notFoundHandler } from './http/errors.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPipeline } from './http/pipeline.ts';
+import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { opsPlugin } from './ops/index.ts';
 import { LIMITS } from './plans.ts';
 import { cardRoutes } from './routes/card.ts';
@@ -18,9 +19,12 @@ import { type Services, startDataRefresh } from './services.ts';
 export interface AppOptions {
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Timeouts and size limits at the HTTP edge (tests shorten the timeouts). */
+  limits?: Partial<EdgeLimits>;
 }
 
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const limits = { ...EDGE_LIMITS, ...options.limits };
   const app = Fastify({
     logger: loggerOptions(services.config.logLevel, options.logStream),
     bodyLimit: LIMITS.bodyBytes,
@@ -29,12 +33,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return503OnClosing: true,
     // Socket peers are resolved by our own trusted-proxy rule (http/network.ts).
     trustProxy: false,
-    // Malformed requests that never reach a route still get the error body.
-    clientErrorHandler,
+    // Timeouts, header limits and the error body on what Node's parser refuses.
+    ...edgeServerOptions(limits),
     // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own.
     frameworkErrors: errorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
+  registerServerLimits(app, limits);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   registerPipeline(app, services);

@@ -1,22 +1,27 @@
 import { isCountryCode } from './countries.ts';
 
-export type BicFormatReason = 'length' | 'bank_code' | 'country_code' | 'location_code' | 'branch_code';
+export type BicFormatReason = 'characters' | 'length' | 'bank_code' | 'country_code' | 'location_code' | 'branch_code';
 
 export type BicFormat =
   | { ok: true; bic8: string; bic11: string; test_bic: boolean; primary_office: boolean }
   | { ok: false; reason: BicFormatReason; message: string };
 
 const ALNUM = /^[A-Z0-9]+$/;
+// Outside ASCII and not a space; ASCII punctuation is refused below with the position it sits in.
+const NOT_ASCII = /[^\p{ASCII}\s]/u;
 
 /**
- * ISO 9362 format check. Spaces are ignored and letters are upper-cased. The 4-character
+ * ISO 9362 format check. Spaces are ignored and letters are upper-cased; any other character
+ * outside ASCII letters and digits is refused, never folded. The 4-character
  * party prefix ("bank code") may hold digits: ISO 9362:2014 made it alphanumeric, and
  * rejecting digits would refuse codes that SWIFT may issue. The country must be an ISO 3166
  * code (or XK, which SWIFT uses for Kosovo).
  */
 export function checkBicFormat(input: string): BicFormat {
-  const code = input.replace(/\s+/g, '').toUpperCase();
   const fail = (reason: BicFormatReason, message: string): BicFormat => ({ ok: false, reason, message });
+  // Checked before upper-casing, which would fold look-alikes into ASCII (the ligature "ﬁ" to "FI").
+  if (NOT_ASCII.test(input)) return fail('characters', 'a BIC holds only ASCII letters and digits');
+  const code = input.replace(/\s+/g, '').toUpperCase();
   if (code.length !== 8 && code.length !== 11) {
     return fail('length', `a BIC has 8 or 11 characters, this one has ${code.length}`);
   }

@@ -3,8 +3,6 @@
  * builds an error body `{error, message, ...details}`: route errors, the x402 steps, health,
  * Fastify's own errors and malformed HTTP that never reaches a route all go through it.
  */
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../errors.ts';
 import { LIMITS } from '../plans.ts';
@@ -23,12 +21,15 @@ export const STATUS: Record<ErrorCode, number> = {
   invalid_iid: 400,
   unsupported_country: 400,
   missing_api_key: 401,
+  metrics_token_required: 401,
   invalid_api_key: 401,
   payment_required: 402,
   quota_exhausted: 402,
   verification_required: 403,
   verification_failed: 403,
   unused_key: 403,
+  cross_site_request: 403,
+  metrics_forbidden: 403,
   not_found: 404,
   bic_not_found: 404,
   clearing_not_found: 404,
@@ -40,7 +41,9 @@ export const STATUS: Record<ErrorCode, number> = {
   key_already_shown: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
-  header_too_large: 431,
+  headers_too_large: 431,
+  request_timeout: 408,
+  expectation_failed: 417,
   key_creation_limit: 429,
   rate_limited: 429,
   verification_rate_limited: 429,
@@ -129,26 +132,19 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainE
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const { error, status } = classify(err);
   req.failure = error;
-  if (status >= 500) req.log.error({ err }, 'request failed');
+  if (status >= 500) logFailure(req, err, status);
   reply.code(status).send(httpError(error.code, error.message, error.details).body);
+}
+
+/**
+ * A typed 5xx (a rail that is off, mail or a store unavailable) is expected and can come by the
+ * thousand: one warn line with its code, no stack. Anything else is a defect: error, with the stack.
+ */
+export function logFailure(req: FastifyRequest, err: unknown, status: number): void {
+  if (err instanceof DomainError) req.log.warn({ error: err.code, status }, err.message);
+  else req.log.error({ err }, 'request failed');
 }
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
   sendError(req, reply, new DomainError('not_found', `No route for ${req.method} at this path; see /openapi.json.`));
-}
-
-/** Malformed HTTP that never reaches a route: the error body, written to the socket by hand. */
-export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) {
-    socket.destroy(err);
-    return;
-  }
-  const { status, body } =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? httpError('header_too_large', 'The request headers are too large.')
-      : httpError('invalid_request', 'The request is not valid HTTP.');
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
 }

@@ -4,7 +4,10 @@
  *
  *   0. a body over 1 MiB is refused before it is read (413, in body.ts); any other body is
  *      parsed but not judged yet;
- *   1. a key-shaped value in the URL (400 key_in_url);
+ *   (before all of these, at the socket: header and body deadlines, header-line limits, HEAD on
+ *    a metered route and what Node's parser refuses: server-limits.ts)
+ *   1. a key-shaped value in the URL (400 key_in_url); then a browser's cross-site call to a
+ *      key route (403 cross_site_request, cross-site.ts);
  *   2. a key-shaped value in the body (400 key_in_body);
  *   3. credentials (401 missing_api_key / invalid_api_key);
  *   4. payment or quota (402): a call carrying an x402 payment draws no quota; otherwise the
@@ -18,7 +21,8 @@
  * And on the way out:
  *   8. a call answered 4xx or 5xx is refunded whatever it was charged;
  *   9. the X-Quota-* headers show the key's balance after that;
- *  10. a verified payment is settled (a failure withholds the answer: 402), and any 402 of a
+ *  10. an answer carrying a key secret is marked Cache-Control: no-store (no-store.ts);
+ *  11. a verified payment is settled (a failure withholds the answer: 402), and any 402 of a
  *      route sold by x402 carries PAYMENT-REQUIRED.
  */
 import { unescape as percentDecode } from 'node:querystring';
@@ -33,10 +37,13 @@ import type { Services } from '../services.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { Caller, RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
+import { crossSiteGuard } from './cross-site.ts';
+import { noStoreIfSecret } from './no-store.ts';
 
 export function registerPipeline(app: FastifyInstance, services: Services): void {
   const { keys, meter, clock } = services;
   const x402 = x402StepsFor(services);
+  const crossSiteRefusal = crossSiteGuard(() => services.config.publicUrl);
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);
   app.decorateRequest('failure', null);
@@ -53,6 +60,8 @@ export function registerPipeline(app: FastifyInstance, services: Services): void
   app.addHook('onRequest', async (req) => {
     req.caller = newCaller(services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']));
     if (keyInUrl(req.url)) throw keyInUrlError(); // 1
+    const crossSite = crossSiteRefusal(req);
+    if (crossSite) throw crossSite;
   });
 
   app.addHook('preValidation', async (req, reply) => {
@@ -75,7 +84,8 @@ export function registerPipeline(app: FastifyInstance, services: Services): void
       await markFirstServed(caller);
       if (caller.key) await quotaHeaders(caller, reply); // 9
     }
-    return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 10
+    noStoreIfSecret(reply, payload); // 10
+    return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 11
   });
 
   async function authenticate(req: FastifyRequest): Promise<void> {

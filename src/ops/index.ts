@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from '../services.ts';
 import { healthRoutes } from './health.ts';
+import { metricsAccess } from './metrics-access.ts';
 import { Metrics } from './metrics.ts';
 
 export const opsPlugin = (services: Services) =>
@@ -15,7 +16,8 @@ export const opsPlugin = (services: Services) =>
       metrics.instrument(services.store);
       healthRoutes(app, services);
 
-      app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+      const onRequest = metricsAccess(services.config.env.MOD97_METRICS_TOKEN);
+      app.get('/metrics', { schema: { hide: true }, onRequest }, async (_req, reply) => {
         reply.type(metrics.registry.contentType);
         return metrics.text();
       });

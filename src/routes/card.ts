@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
-import { toHttpError } from '../http/errors.ts';
+import { logFailure, toHttpError } from '../http/errors.ts';
 import { errorResponses, Open } from '../http/schemas.ts';
 import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import type { CheckoutOutcome } from '../payments/stripe/success.ts';
@@ -72,7 +72,7 @@ export const cardRoutes =
         } catch (err) {
           if (!html) throw err;
           const { status, body } = toHttpError(err);
-          if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
+          if (status >= 500) logFailure(req, err, status);
           return sendPage(reply, status, [body.message]);
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');

@@ -53,7 +53,7 @@ export const keysRoutes =
       '/v1/keys/rotate',
       {
         config: { access: { auth: 'key' } },
-        schema: { response: { 200: Rotated, ...errorResponses(400, 401) } },
+        schema: { response: { 200: Rotated, ...errorResponses(400, 401, 403) } },
       },
       async (req) => {
         const key = req.caller.key!;

@@ -87,7 +87,7 @@ describe('credentials', () => {
     const svc = await startService();
     const r = await svc.call('/v1/keys/usage', { headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });
     assert.equal(r.status, 431);
-    assert.equal(r.body.error, 'header_too_large');
+    assert.equal(r.body.error, 'headers_too_large');
     assert.equal(typeof r.body.message, 'string');
   });
 });

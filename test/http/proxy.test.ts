@@ -41,6 +41,17 @@ describe('MOD97_TRUST_PROXY and X-Forwarded-For over sockets', () => {
     assert.equal(await trialUsed(send, { from: '127.0.0.2' }), 0, 'the proxy itself was not charged');
   });
 
+  test('a hop written with its port is read as its address', async () => {
+    const svc = await startService({ env: { MOD97_TRUST_PROXY: '127.0.0.2' } });
+    const send: Send = svc.call;
+    for (const hop of ['198.51.100.9:5555', '[2001:db8::1]:443']) {
+      assert.equal((await send('/v1/iban/validate', { json: { iban: IBAN }, ...via(hop, '127.0.0.2') })).status, 200);
+    }
+    assert.equal(await trialUsed(send, via('198.51.100.9', '127.0.0.2')), 1);
+    assert.equal(await trialUsed(send, via('2001:db8::5', '127.0.0.2')), 1, 'the same /64');
+    assert.equal(await trialUsed(send, { from: '127.0.0.2' }), 0, "not the proxy's own bucket");
+  });
+
   test("an untrusted peer's X-Forwarded-For is ignored", async () => {
     const svc = await startService({ env: { MOD97_TRUST_PROXY: '127.0.0.2' } });
     const send: Send = svc.call;

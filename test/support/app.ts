@@ -2,7 +2,7 @@
 import { after } from 'node:test';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type AppOptions, buildApp } from '../../src/app.ts';
 import { readConfig } from '../../src/config.ts';
 import { buildServices, type Services } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -35,7 +35,7 @@ export interface TestService {
 }
 
 export async function startService(
-  opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {},
+  opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; limits?: AppOptions['limits'] } = {},
 ): Promise<TestService> {
   const clock = opts.clock ?? testClock();
   const config = readConfig({
@@ -52,7 +52,7 @@ export async function startService(
       cb();
     },
   });
-  const app = await buildApp(services, { logStream });
+  const app = await buildApp(services, { logStream, limits: opts.limits });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -1,0 +1,172 @@
+/**
+ * What the HTTP server guards before and around the request pipeline:
+ * - time: a request's headers must all arrive within `headersMs` of its first byte (Node's own
+ *   headersTimeout), and its body within `bodyMs` of the headers (a timer per request that has a
+ *   body): otherwise 408 `request_timeout` and the socket is closed, so trickling clients cannot
+ *   hold sockets;
+ * - size: more than `headerLines` header lines is 431 `headers_too_large` (Node keeps only the
+ *   first maxHeadersCount and drops the rest silently, a later Content-Type included);
+ * - requests Node's parser refuses get the JSON error body whenever the socket can still be
+ *   written, and the request they cut short is never charged, even if a route had started on it;
+ * - a missing Host (400) and an unknown Expect (417), which Node would answer without a body;
+ * - HEAD on a metered route is 405 with `Allow: GET` and costs nothing (Fastify exposes a HEAD
+ *   route for every GET);
+ * - `X-Content-Type-Options: nosniff` on every answer.
+ */
+import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { DomainError, type ErrorCode } from '../errors.ts';
+import { httpError } from './errors.ts';
+import { drainBeforeClose } from './lingering-close.ts';
+
+export interface EdgeLimits {
+  /** All headers within this many ms of the request's first byte. */
+  headersMs: number;
+  /** The whole body within this many ms of the headers. */
+  bodyMs: number;
+  /** Header lines allowed, the request line not counted. */
+  headerLines: number;
+  /** After a 413 answered while the body is still arriving: read and discard for this long... */
+  drainMs: number;
+  /** ...or this many bytes, then close. */
+  drainBytes: number;
+}
+
+export const EDGE_LIMITS: EdgeLimits = {
+  headersMs: 30_000,
+  bodyMs: 30_000,
+  headerLines: 200,
+  drainMs: 5_000,
+  drainBytes: 8 * 1024 * 1024,
+};
+
+const REFUSED = Symbol('refused_by_parser');
+type MarkedSocket = Socket & { [REFUSED]?: boolean; _httpMessage?: ServerResponse | null };
+
+const MESSAGES = {
+  request_timeout: 'The request did not arrive in time: its headers and then its body each have 30 seconds.',
+  headers_too_large: 'The request has too many or too large headers (at most 200 lines, 16 KiB).',
+  invalid_request: 'The request is not valid HTTP.',
+  expectation_failed: 'Only "Expect: 100-continue" is supported.',
+} satisfies Partial<Record<ErrorCode, string>>;
+
+/** Options for the Fastify constructor: the Node server's own limits and parser refusals. */
+export function edgeServerOptions(limits: EdgeLimits): {
+  requestTimeout: number;
+  http: ServerOptions;
+  clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => void;
+} {
+  return {
+    // The body has its own deadline, counted from the headers (below); Node's counts from the first byte.
+    requestTimeout: 0,
+    http: {
+      headersTimeout: limits.headersMs,
+      requestTimeout: 0,
+      // Node checks its deadlines on this interval: a tenth of the deadline, at most 1 s late.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.round(limits.headersMs / 10))),
+      // Answered with the error body by the hook below rather than by Node with none.
+      requireHostHeader: false,
+    },
+    clientErrorHandler: (err, socket) => {
+      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return void socket.destroy();
+      const code =
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request_timeout'
+          : err.code === 'HPE_HEADER_OVERFLOW'
+            ? 'headers_too_large'
+            : 'invalid_request';
+      refuse(socket, code);
+    },
+  };
+}
+
+/**
+ * Answers on the socket itself, outside Fastify, and closes it. The request in flight on it, if
+ * any, is marked so that the pipeline neither charges it nor runs its handler.
+ */
+function refuse(socket: MarkedSocket, code: keyof typeof MESSAGES): void {
+  socket[REFUSED] = true;
+  const inFlight = socket._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) return void socket.destroy();
+  // The request in flight arrived whole (bytes after it were refused): its route answers, turned
+  // into this refusal by the hooks below unless its answer was already on its way, then closes.
+  if (inFlight?.req.complete) return void inFlight.setHeader('connection', 'close');
+  const { status, body: error } = httpError(code, MESSAGES[code]);
+  const body = JSON.stringify(error);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    // Closed once the answer is out: a half-open socket would stay as long as the client likes.
+    () => socket.destroy(),
+  );
+}
+
+const refusedByParser = (req: FastifyRequest) => (req.raw.socket as MarkedSocket | null)?.[REFUSED] === true;
+const refusal = () => new DomainError('invalid_request', MESSAGES.invalid_request);
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Registered before any other hook, so that these refusals come first and cost nothing. */
+export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): void {
+  const server = app.server;
+  // One more than allowed, to tell a request with too many lines from one with exactly enough.
+  server.maxHeadersCount = limits.headerLines + 1;
+
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!hasBody(req)) return;
+    const timer = setTimeout(() => {
+      if (!req.complete && !res.headersSent) refuse(req.socket, 'request_timeout');
+    }, limits.bodyMs);
+    res.once('close', () => clearTimeout(timer));
+  });
+
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ error: 'expectation_failed', message: MESSAGES.expectation_failed });
+    res
+      .writeHead(417, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        'X-Content-Type-Options': 'nosniff',
+        Connection: 'close',
+      })
+      .end(body);
+  });
+
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const raw = req.raw;
+    if (raw.rawHeaders.length > 2 * limits.headerLines) {
+      reply.header('connection', 'close');
+      return done(new DomainError('headers_too_large', MESSAGES.headers_too_large));
+    }
+    if (raw.headers.host === undefined && raw.httpVersion === '1.1') {
+      return done(new DomainError('invalid_request', 'An HTTP/1.1 request must send a Host header.'));
+    }
+    const config = req.routeOptions.config;
+    if (req.method === 'HEAD' && (config?.access?.meter || config?.x402Price)) {
+      reply.header('allow', 'GET');
+      return done(new DomainError('method_not_allowed', 'HEAD is not served on data routes: send GET.'));
+    }
+    done();
+  });
+
+  // The parser may refuse a request after its route started: before the charge, before the handler.
+  const stopIfRefused = (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) =>
+    done(refusedByParser(req) ? refusal() : undefined);
+  app.addHook('preValidation', stopIfRefused);
+  app.addHook('preHandler', stopIfRefused);
+
+  app.addHook('onSend', (req, reply, payload, done) => {
+    // Registered before metering's own onSend: a 4xx here is refunded there and never settled by x402.
+    if (refusedByParser(req) && reply.statusCode < 400) {
+      reply.code(400).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
+      return done(null, JSON.stringify({ error: 'invalid_request', message: MESSAGES.invalid_request }));
+    }
+    if (reply.statusCode === 413 && !req.raw.complete) drainBeforeClose(req.raw, limits);
+    done(null, payload);
+  });
+}

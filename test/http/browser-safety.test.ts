@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { startService } from '../support/app.ts';
+
+const generate = (headers: Record<string, string>, from: string) => ({ method: 'POST', headers, from });
+
+describe('cross-site browser requests to the key routes', () => {
+  test('generate from another site is 403 cross_site_request, by Sec-Fetch-Site or Origin', async () => {
+    const svc = await startService();
+    let n = 10;
+    const from = () => `127.0.5.${n++}`;
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: svc.url.replace('127.0.0.1', 'localhost') },
+      { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' },
+    ] as Record<string, string>[]) {
+      const r = await svc.call('/v1/keys/generate', generate(headers, from()));
+      assert.equal(r.status, 403, JSON.stringify(headers));
+      assert.equal(r.body.error, 'cross_site_request');
+      assert.equal(typeof r.body.message, 'string');
+    }
+    for (const headers of [
+      {},
+      { 'sec-fetch-site': 'same-origin', origin: svc.url },
+      { 'sec-fetch-site': 'none' },
+    ] as Record<string, string>[]) {
+      assert.equal(
+        (await svc.call('/v1/keys/generate', generate(headers, from()))).status,
+        201,
+        JSON.stringify(headers),
+      );
+    }
+  });
+
+  test('rotate and claim are judged before credentials, and the key is left as it was', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const crossSite = { origin: 'https://evil.example' };
+    const rotate = await svc.call('/v1/keys/rotate', { method: 'POST', key, headers: crossSite });
+    assert.equal(rotate.status, 403);
+    assert.equal(rotate.body.error, 'cross_site_request');
+    const claim = await svc.call('/v1/keys/claim', {
+      key: `ifk_${'0'.repeat(64)}`,
+      json: { email: 'dev@example.com' },
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    assert.equal(claim.status, 403, 'not 401: the unknown key is not even looked at');
+    assert.equal(claim.body.error, 'cross_site_request');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).status, 200, 'the key was not rotated');
+    assert.equal((await svc.call('/v1/keys/rotate', { method: 'POST', key })).status, 200, 'curl is unaffected');
+  });
+
+  test('other routes take cross-site requests as before', async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/iban/validate', {
+      json: { iban: 'DE89370400440532013000' },
+      headers: { origin: 'https://invoices.example', 'sec-fetch-site': 'cross-site' },
+    });
+    assert.equal(r.status, 200);
+  });
+});
+
+describe('response headers', () => {
+  test('answers carrying a key secret are no-store; every answer is nosniff', async () => {
+    const svc = await startService();
+    const created = await svc.call('/v1/keys/generate', { method: 'POST' });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers['cache-control'], 'no-store');
+    const rotated = await svc.call('/v1/keys/rotate', { method: 'POST', key: created.body.api_key });
+    assert.equal(rotated.status, 200);
+    assert.equal(rotated.headers['cache-control'], 'no-store');
+    const key = rotated.body.api_key;
+    const answers = [
+      rotated,
+      await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } }),
+      await svc.call('/v1/keys/usage', { key }),
+      await svc.call('/v1/nope'),
+      await svc.call('/v1/bic/%zz'),
+      await svc.call('/v1/keys/usage', { key: `ifk_${'0'.repeat(64)}` }),
+      await svc.call('/healthz'),
+    ];
+    for (const r of answers) assert.equal(r.headers['x-content-type-options'], 'nosniff', `${r.status} ${r.text}`);
+    assert.equal(answers[1].headers['cache-control'], undefined, 'an answer without a secret may be cached');
+  });
+});

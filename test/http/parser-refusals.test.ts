@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { describe, test } from 'node:test';
+import { startService } from '../support/app.ts';
+import { parse, rawRequest, type RawReply } from './raw-socket.ts';
+
+function assertError(r: Pick<RawReply, 'status' | 'body' | 'headers' | 'text'>, status: number, error: string) {
+  assert.equal(r.status, status, r.text);
+  assert.equal(r.body.error, error, r.text);
+  assert.equal(typeof r.body.message, 'string');
+  assert.match(r.headers['content-type'] ?? '', /^application\/json/);
+  assert.equal(r.headers['x-content-type-options'], 'nosniff');
+}
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `X-Line-${i}: 1\r\n`).join('');
+
+describe("requests Node's parser refuses get the JSON error body and are never charged", () => {
+  test('a keyed GET with Transfer-Encoding: gzip is 400 and the key does not pay', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const r = await rawRequest(
+      svc.url,
+      `GET /v1/ch/clearing/230 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nTransfer-Encoding: gzip\r\n\r\n`,
+    );
+    assertError(r, 400, 'invalid_request');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
+  });
+
+  test('a rotate the parser refuses does not rotate the key', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const r = await rawRequest(
+      svc.url,
+      `POST /v1/keys/rotate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nTransfer-Encoding: gzip\r\n\r\n`,
+    );
+    assertError(r, 400, 'invalid_request');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await svc.call('/v1/keys/usage', { key })).status, 200, 'the old key still works');
+  });
+
+  test('no Host is 400, an unknown Expect is 417, a malformed request line is 400, all with the body', async () => {
+    const svc = await startService();
+    assertError(await rawRequest(svc.url, 'GET /healthz HTTP/1.1\r\n\r\n', { waitMs: 1000 }), 400, 'invalid_request');
+    assertError(
+      await rawRequest(svc.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n', { waitMs: 1000 }),
+      417,
+      'expectation_failed',
+    );
+    assertError(await rawRequest(svc.url, 'GARBAGE\r\n\r\n'), 400, 'invalid_request');
+    assertError(
+      await rawRequest(svc.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+      400,
+      'invalid_request',
+    );
+  });
+});
+
+describe('header lines', () => {
+  test('200 header lines are served; 201 are 431 headers_too_large', async () => {
+    const svc = await startService();
+    const head = (n: number) => `GET /healthz HTTP/1.1\r\nHost: x\r\n${lines(n - 1)}Connection: close\r\n\r\n`;
+    assert.equal((await rawRequest(svc.url, head(199))).status, 200);
+    assertError(await rawRequest(svc.url, head(200)), 431, 'headers_too_large');
+  });
+
+  test('a text/plain rotate body after 2,100 header lines is refused, and the key is not rotated', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const r = await rawRequest(
+      svc.url,
+      `POST /v1/keys/rotate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${lines(2100)}` +
+        'Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi',
+    );
+    assertError(r, 431, 'headers_too_large');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).status, 200, 'the old key still works');
+  });
+});
+
+describe('HEAD on a data route', () => {
+  test('is 405 method_not_allowed with Allow: GET and costs nothing', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    for (const path of ['/v1/ch/clearing/230', '/v1/bic/DEUTDEFF']) {
+      const r = await svc.call(path, { method: 'HEAD', key });
+      assert.equal(r.status, 405);
+      assert.equal(r.headers.allow, 'GET');
+    }
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
+    assert.equal((await svc.call('/v1/ch/clearing/230', { key })).status, 200, 'GET still served');
+    assert.equal((await svc.call('/healthz', { method: 'HEAD' })).status, 200, 'HEAD elsewhere is unchanged');
+  });
+
+  test('is not sold by x402 either: 405 before any payment is asked for or checked', async () => {
+    const svc = await startService({
+      env: {
+        MOD97_X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+        MOD97_X402_PAY_TO: '0x1111111111111111111111111111111111111111',
+      },
+    });
+    for (const headers of [{}, { 'payment-signature': 'eyJ4NDAyVmVyc2lvbiI6Mn0=' }] as Record<string, string>[]) {
+      const r = await svc.call('/v1/bic/DEUTDEFF', { method: 'HEAD', headers });
+      assert.equal(r.status, 405, JSON.stringify(headers));
+      assert.equal(r.headers.allow, 'GET');
+      assert.equal(r.headers['payment-required'], undefined);
+    }
+  });
+});
+
+describe('a body over 1 MiB', () => {
+  // A client that writes its whole body before it reads, as most simple clients do.
+  function writeAllThenRead(url: string, head: string, bodyBytes: number, chunked: boolean): Promise<RawReply> {
+    const { port, hostname } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      socket.on('error', reject);
+      socket.on('data', (c) => chunks.push(c));
+      socket.pause();
+      const spaces = Buffer.alloc(64 * 1024, 0x20);
+      const piece = chunked ? Buffer.concat([Buffer.from('10000\r\n'), spaces, Buffer.from('\r\n')]) : spaces;
+      let sent = 0;
+      const pump = () => {
+        while (sent < bodyBytes) {
+          sent += spaces.length;
+          if (!socket.write(piece)) return void socket.once('drain', pump);
+        }
+        // Every byte was taken: only now read the answer.
+        socket.resume();
+        socket.on('close', () =>
+          resolve({ ...parse(Buffer.concat(chunks).toString()), error: null, closedByServer: true, elapsedMs: 0 }),
+        );
+      };
+      socket.write(head, pump);
+    });
+  }
+
+  test('gets its 413 although the client is still sending, not a reset', async () => {
+    const svc = await startService();
+    const size = 4 * 1024 * 1024;
+    for (const chunked of [false, true]) {
+      const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`;
+      const head = `POST /v1/iban/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+      const r = await writeAllThenRead(svc.url, head, size, chunked);
+      assertError(r, 413, 'payload_too_large');
+    }
+  });
+});
