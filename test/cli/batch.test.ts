@@ -25,14 +25,14 @@ test('a ;-separated file with BOM, quoted fields, lower-case and spaced IBANs an
     Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
       Buffer.from(
-        [
+        `${[
           'Supplier;IBAN;Note',
           '"Müller; Söhne GmbH";de89 3704 0044 0532 0130 00;"says ""hi"""',
           'Nobody;;no account yet',
           '"Two\r\nlines";DE89370400440532013001;x',
           'Blank;   ;spaces only',
           'Short row;GB82 WEST 1234 5698 7654 32',
-        ].join('\r\n') + '\r\n',
+        ].join('\r\n')}\r\n`,
       ),
     ]),
   );
