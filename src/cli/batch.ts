@@ -148,6 +148,7 @@ class BatchRun {
     let row = 0;
     let pending: { cells: string[]; iban: string }[] = [];
     let ibans = 0;
+    let limit = BATCH_MAX;
     let bytes = 0;
     this.startProgress(skip);
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
@@ -167,7 +168,9 @@ class BatchRun {
       const iban = (cells[at] ?? '').trim();
       pending.push({ cells, iban });
       bytes = info.bytes;
-      if (iban && ++ibans >= (await this.batchSize())) {
+      // the quota is looked at before a batch's first IBAN: a key that ran out stops here
+      if (iban && ibans === 0) limit = await this.batchSize();
+      if (iban && ++ibans >= limit) {
         await this.flush(pending, bytes);
         pending = [];
         ibans = 0;
