@@ -153,9 +153,9 @@ export class Mod97 {
   async #call<T>(call: Call): Promise<Answer<T>> {
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.#retries;
-      let res: Response;
+      let exchange: { res: Response; text: string };
       try {
-        res = await this.#send(call);
+        exchange = await this.#send(call);
       } catch (err) {
         const failure = asFailure(err);
         const retry = call.safety === 'read' || NEVER_SENT.has(failure.cause ?? '');
@@ -165,31 +165,40 @@ export class Mod97 {
         }
         throw new Mod97Error(0, failure.body);
       }
-      if (res.status === 503 && call.safety === 'read' && !last) {
-        await res.body?.cancel();
-        await pause(attempt, res.headers.get('retry-after'));
+      if (exchange.res.status === 503 && call.safety === 'read' && !last) {
+        await pause(attempt, exchange.res.headers.get('retry-after'));
         continue;
       }
-      return answer<T>(res, call.ok ?? [200]);
+      return answer<T>(exchange.res, exchange.text, call.ok ?? [200]);
     }
   }
 
-  #send(call: Call): Promise<Response> {
+  /** One attempt, the answer's body included, within the time-out (whose timer ends with it). */
+  async #send(call: Call): Promise<{ res: Response; text: string }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    return this.#fetch(this.baseUrl + call.path, {
-      method: call.method,
-      headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-      signal: AbortSignal.timeout(this.#timeoutMs),
-    });
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('The service did not answer in time.', 'TimeoutError')),
+      this.#timeoutMs,
+    );
+    try {
+      const res = await this.#fetch(this.baseUrl + call.path, {
+        method: call.method,
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: abort.signal,
+      });
+      return { res, text: await res.text() };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
-async function answer<T>(res: Response, ok: number[]): Promise<Answer<T>> {
+function answer<T>(res: Response, text: string, ok: number[]): Answer<T> {
   const quota = quotaOf(res.headers);
-  const text = await res.text();
   let body: unknown;
   try {
     body = JSON.parse(text);
