@@ -100,7 +100,8 @@ function writeSection(body: string): void {
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-bench-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const target = await startTarget('src/server.ts', { MOD97_DATABASE_URL: databaseUrl });
-const results: { size: number; bytes: number; run: Run; serviceCpuSeconds: number }[] = [];
+const results: { size: number; bytes: number; run: Run; serviceCpuSeconds: number; capped: Run }[] = [];
+const HEAP_CAP_MB = 40;
 const load = loadavg()[0]!.toFixed(1);
 try {
   const [key] = await seedKeys(databaseUrl, 1);
@@ -108,11 +109,16 @@ try {
   for (const size of SIZES) {
     const input = join(dir, `suppliers-${size}.csv`);
     await generate(input, size);
-    await runBatch(input, join(dir, 'warm.csv'), env).catch(() => null); // warm-up of the service
+    if (size === SIZES[0]) await runBatch(input, join(dir, 'warm.csv'), env); // warm-up of the service
     const serviceCpuBefore = target.cpuMs();
     const run = await runBatch(input, join(dir, `out-${size}.csv`), env);
     const serviceCpuSeconds = (target.cpuMs() - serviceCpuBefore) / 1000;
-    results.push({ size, bytes: statSync(input).size, run, serviceCpuSeconds });
+    // the same run with V8's old space capped: it completes when memory does not grow with the file
+    const capped = await runBatch(input, join(dir, `capped-${size}.csv`), {
+      ...env,
+      NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}`,
+    });
+    results.push({ size, bytes: statSync(input).size, run, serviceCpuSeconds, capped });
     console.log(
       `${size} rows: ${Math.round(size / run.seconds)} rows/s, ${run.seconds.toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB`,
     );
@@ -137,13 +143,16 @@ the CPU seconds are the steadier figures; the wall time includes the command's s
 Batches are sent one at a time, by design: a batch is only sent once the one before it is written, so a refusal
 never comes after a charged batch whose rows could not be written.
 
-| rows | file | rows/s | wall s | command CPU s | service CPU s | peak RSS MB |
-|---:|---:|---:|---:|---:|---:|---:|
+| rows | file | rows/s | wall s | command CPU s | service CPU s | peak RSS MB | peak RSS MB, heap capped at ${HEAP_CAP_MB} MB |
+|---:|---:|---:|---:|---:|---:|---:|---:|
 ${results
   .map(
-    ({ size, bytes, run, serviceCpuSeconds }) =>
-      `| ${fmt(size)} | ${(bytes / 1e6).toFixed(1)} MB | ${fmt(size / run.seconds)} | ${run.seconds.toFixed(2)} | ${run.cpuSeconds.toFixed(2)} | ${serviceCpuSeconds.toFixed(2)} | ${run.peakRssMb.toFixed(0)} |`,
+    ({ size, bytes, run, serviceCpuSeconds, capped }) =>
+      `| ${fmt(size)} | ${(bytes / 1e6).toFixed(1)} MB | ${fmt(size / run.seconds)} | ${run.seconds.toFixed(2)} | ${run.cpuSeconds.toFixed(2)} | ${serviceCpuSeconds.toFixed(2)} | ${run.peakRssMb.toFixed(0)} | ${capped.peakRssMb.toFixed(0)} |`,
   )
   .join('\n')}
 
-The peak RSS is the same for every size: the command holds one batch of rows at a time.`);
+Most of the resident set is Node, tsx and the loaded code (about 120 MB before the first row). Uncapped, the peak
+creeps up with the file because V8 lets its heap grow while there is garbage to collect later; with the old space
+capped at ${HEAP_CAP_MB} MB every size still completes and the peak stays flat: the command holds one batch of rows at a
+time, whatever the size of the file.`);

@@ -7,12 +7,12 @@
 import { createReadStream, createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { type BatchResult, type Mod97, Mod97Error } from '../client/index.ts';
 import { scanWritten, sniffDialect } from './csv-files.ts';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
+import { Progress } from './progress.ts';
 
 export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--out OUT.csv] [--resume] [--force]
 Reads a CSV file with a header row (',' or ';' between fields, quoted fields, UTF-8 with or
@@ -92,10 +92,9 @@ class BatchRun {
   private remaining = 0;
   private written = 0;
   private sent = { batches: 0, valid: 0, invalid: 0, empty: 0 };
-  private bar: SingleBar | null = null;
+  private readonly progress: Progress;
   /** The header of the output an earlier run wrote, when resuming one. */
   private resumeHeader: string[] | null = null;
-  private readonly size: number;
 
   constructor(
     private readonly client: Mod97,
@@ -106,12 +105,12 @@ class BatchRun {
     private readonly resume: boolean,
   ) {
     this.dialect = sniffDialect(input);
-    this.size = statSync(input).size;
+    this.progress = new Progress(io, statSync(input).size);
   }
 
   async go(): Promise<number> {
     const skip = await this.start();
-    if (typeof skip !== 'number') return skip;
+    if (skip === null) return EXIT.usage;
     try {
       return await this.rows(skip);
     } catch (e) {
@@ -119,20 +118,21 @@ class BatchRun {
       for (const line of e.lines) this.io.err(line);
       return e.code;
     } finally {
-      this.bar?.stop();
+      this.progress.stop();
       await new Promise((done) => this.out.end(done));
     }
   }
 
-  /** Opens the output (its header written, or an earlier run's checked) and returns the rows to skip. */
-  private async start(): Promise<number | typeof EXIT.usage> {
+  /** Reads the key's quota and opens the output; the rows an earlier run wrote, or null when the service failed. */
+  private async start(): Promise<number | null> {
     let skip = 0;
     let header: string[] | null = null;
     if (this.resume) ({ header, rows: skip } = await scanWritten(this.output, this.dialect.delimiter));
     try {
       this.remaining = (await this.client.usage()).remaining;
     } catch (e) {
-      return serviceError(this.io, e);
+      serviceError(this.io, e);
+      return null;
     }
     this.out = createWriteStream(this.output, { flags: header ? 'a' : 'w' });
     this.resumeHeader = header;
@@ -150,7 +150,8 @@ class BatchRun {
     let ibans = 0;
     let limit = BATCH_MAX;
     let bytes = 0;
-    this.startProgress(skip);
+    if (skip) this.io.err(`resuming after row ${skip} of ${this.input}`);
+    this.progress.start(this.remaining);
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
       if (!header) {
         header = [...record, ...ADDED_COLUMNS];
@@ -182,9 +183,11 @@ class BatchRun {
     }
     if (!header) throw new Stop(EXIT.usage, [`error: ${this.input} has no header row`]);
     if (!this.interrupted && pending.length) await this.flush(pending, bytes);
-    if (this.interrupted) return this.stopped();
-    this.bar?.stop();
-    this.bar = null;
+    this.progress.stop();
+    if (this.interrupted) {
+      this.io.err(`interrupted: ${this.howToGoOn().join('\n')}`);
+      return 130;
+    }
     const { valid, invalid, empty } = this.sent;
     this.io.out(
       `${this.written} rows written to ${this.output} (${valid} valid, ${invalid} invalid, ${empty} without an IBAN)`,
@@ -192,11 +195,14 @@ class BatchRun {
     return EXIT.ok;
   }
 
-  /** IBANs for the next batch: up to 1000, and no more than the key has left. */
+  /**
+   * IBANs for the next batch: up to 1000, and no more than the key has left. With nothing left
+   * (after asking again, in case the key was raised meanwhile), a batch of one is sent: its
+   * refusal costs nothing and carries the service's own ways to go on.
+   */
   private async batchSize(): Promise<number> {
     if (this.remaining <= 0) this.remaining = (await this.client.usage().catch(() => ({ remaining: 0 }))).remaining;
-    if (this.remaining <= 0) throw this.exhausted();
-    return Math.min(BATCH_MAX, this.remaining);
+    return Math.max(1, Math.min(BATCH_MAX, this.remaining));
   }
 
   private async flush(rows: { cells: string[]; iban: string }[], bytes: number): Promise<void> {
@@ -227,7 +233,16 @@ class BatchRun {
     await this.write(stringify(lines, { delimiter: this.dialect.delimiter, record_delimiter: this.dialect.eol }));
     this.written += rows.length;
     this.sent.batches++;
-    this.progress(bytes, ibans.length);
+    const { batches, valid, invalid } = this.sent;
+    this.progress.update({
+      batches,
+      sent: ibans.length,
+      rows: this.written,
+      valid,
+      invalid,
+      quotaLeft: this.remaining,
+      bytes,
+    });
   }
 
   private async writeHeader(header: string[]): Promise<void> {
@@ -245,24 +260,30 @@ class BatchRun {
     return new Promise((done, fail) => this.out.write(text, (err) => (err ? fail(err) : done())));
   }
 
-  private exhausted(e?: Mod97Error): Stop {
-    const body = e?.body as { error?: string; used?: number; limit?: number; options?: { type: string }[] } | undefined;
+  private exhausted(e: Mod97Error): Stop {
+    const body = e.body as {
+      used?: number;
+      limit?: number;
+      options?: { type: string; url?: string; raises_limit_to?: number; resets_at?: string; price_usd?: number }[];
+    };
     const why =
-      body?.error === 'quota_exhausted' || !e
-        ? `the key's quota is used up${body?.limit ? ` (${body.used} of ${body.limit})` : ''}`
+      e.code === 'quota_exhausted'
+        ? `the key's quota is used up (${body.used} of ${body.limit})`
         : `the service asks for payment (${e.code})`;
-    const options = body?.options?.map((o) => o.type) ?? [];
+    const option = (type: string) => body.options?.find((o) => o.type === type);
+    const claim = option('claim');
+    const credits = option('credits');
+    const wait = option('wait');
+    const ways = [
+      ...(claim ? [`  claim this key (${claim.raises_limit_to} a month): mod97 keys claim --email ADDRESS`] : []),
+      ...(credits ? [`  buy credits (from $${credits.price_usd}): ${credits.url}`] : []),
+      ...(wait ? [`  wait until ${wait.resets_at}`] : []),
+    ];
     return new Stop(EXIT.paymentRequired, [
       `stopped: ${why}.`,
       ...this.howToGoOn([
         'To go on, raise the quota or use another key:',
-        ...(!e || options.includes('claim')
-          ? ['  claim this key (200 a month): mod97 keys claim --email ADDRESS']
-          : []),
-        ...(options.includes('credits')
-          ? ['  buy a credits pack: see the 402 options at POST /v1/credits/buy/1k']
-          : []),
-        ...(options.includes('wait') ? ['  or wait for next month'] : []),
+        ...ways,
         '  or set MOD97_API_KEY to a key with quota left,',
       ]),
     ]);
@@ -274,36 +295,6 @@ class BatchRun {
       ...before,
       `then continue where it stopped: mod97 batch ${this.input} --out ${this.output} --resume`,
     ];
-  }
-
-  private stopped(): number {
-    this.bar?.stop();
-    this.bar = null;
-    this.io.err(`interrupted: ${this.howToGoOn().join('\n')}`);
-    return 130;
-  }
-
-  private startProgress(skip: number): void {
-    if (skip) this.io.err(`resuming after row ${skip} of ${this.input}`);
-    const tty = this.io.stderr?.isTTY ? this.io.stderr : null;
-    if (!tty) return;
-    this.bar = new SingleBar({
-      stream: tty,
-      format: 'mod97 batch |{bar}| {percentage}% | {rows} rows | {valid} valid, {invalid} invalid | quota left {left}',
-      hideCursor: true,
-    });
-    this.bar.start(this.size, 0, { rows: 0, valid: 0, invalid: 0, left: this.remaining });
-  }
-
-  private progress(bytes: number, ibans: number): void {
-    const { valid, invalid, batches } = this.sent;
-    if (this.bar) {
-      this.bar.update(bytes, { rows: this.written, valid, invalid, left: this.remaining });
-      return;
-    }
-    this.io.err(
-      `batch ${batches}: ${ibans} IBANs sent, ${this.written} rows written (${valid} valid, ${invalid} invalid), ${Math.floor((bytes / this.size) * 100)}% of the file, quota left ${this.remaining}`,
-    );
   }
 }
 

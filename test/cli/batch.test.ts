@@ -186,5 +186,11 @@ test('a file without the IBAN column, or no key, is a usage error (exit 2) and s
   const noKey = await mod97(['batch', input, '--column', 'account'], { MOD97_URL: svc.url });
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /needs a key in MOD97_API_KEY/);
+  const down = await mod97(['batch', input, '--column', 'account', '--out', join(dir, 'down-out.csv')], {
+    MOD97_URL: 'http://127.0.0.1:9',
+    MOD97_API_KEY: key,
+  });
+  assert.equal(down.code, 2, 'a service that cannot be reached is a service error');
+  assert.match(down.stderr, /^error: Could not reach the service/m);
   assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
 });
