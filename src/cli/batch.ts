@@ -7,7 +7,7 @@
 import { createReadStream, createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { type BatchResult, type Mod97, Mod97Error } from '../client/index.ts';
 import { scanWritten, sniffDialect } from './csv-files.ts';
@@ -114,9 +114,14 @@ class BatchRun {
     try {
       return await this.rows(skip);
     } catch (e) {
-      if (!(e instanceof Stop)) throw e;
-      for (const line of e.lines) this.io.err(line);
-      return e.code;
+      const stop =
+        e instanceof CsvError
+          ? new Stop(EXIT.usage, [`error: ${this.input} is not valid CSV: ${e.message}`, ...this.howToGoOn()])
+          : e;
+      if (!(stop instanceof Stop)) throw e;
+      this.progress.stop();
+      for (const line of stop.lines) this.io.err(line);
+      return stop.code;
     } finally {
       this.progress.stop();
       await new Promise((done) => this.out.end(done));

@@ -194,3 +194,12 @@ test('a file without the IBAN column, or no key, is a usage error (exit 2) and s
   assert.match(down.stderr, /^error: Could not reach the service/m);
   assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
 });
+
+test('a file that is not valid CSV stops with exit 2, the output keeping its header', async () => {
+  const input = file('broken.csv', 'iban\nDE89370400440532013000\n"DE89 3704\n');
+  const out = join(dir, 'broken-out.csv');
+  const r = await mod97(['batch', input, '--out', out], env(await creditsKey(svc, 100)));
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /broken\.csv is not valid CSV: Quote Not Closed/);
+  assert.equal(readFileSync(out, 'utf8'), 'iban,iban_valid,iban_formatted,iban_errors,bank_bic,bank_name\n');
+});
