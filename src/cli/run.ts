@@ -1,104 +1,123 @@
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { BUNDLED_SOURCES } from '../data/bundled.ts';
-import { dated, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
-import { AS_OF_BASIS_WORDS, ImportError, importFile } from '../data/importers/index.ts';
-import { openStore } from '../store/index.ts';
-import type { Store } from '../store/types.ts';
-import { DEFAULT_DATABASE_URL } from '../config.ts';
+/** The `mod97` command: reads the command line, refuses a key on it, and hands over to a command. */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BATCH_USAGE, batchCommand } from './batch.ts';
+import { DATA_USAGE, dataCommand } from './data.ts';
+import { DEFAULT_URL, EXIT, UsageError, type CliIo } from './io.ts';
+import { KEYS_USAGE, keysCommand } from './keys.ts';
+import { VALIDATE_USAGE, validateCommand } from './validate.ts';
 
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-}
+export type { CliIo } from './io.ts';
 
-export const USAGE = `usage:
-  mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B]
-  mod97 data update [kind...]
-  mod97 data list
-kinds: ${updatableKinds().join(', ')}
---as-of: required when the file states no date of its own (sdn.csv, EPC, BLZ, GLEIF without a dated name); a date in the file wins
-database: MOD97_DATABASE_URL (default ${DEFAULT_DATABASE_URL})
-download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
+export const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for more)
+  validate IBAN...                 check IBANs, one line each
+  batch FILE.csv [--column iban] [--out OUT.csv] [--resume]
+                                   add validation columns to every row of a CSV file
+  keys generate|usage|rotate|claim get a free key, see its quota, rotate or claim it
+  serve                            run the service (PORT, HOST, MOD97_DATABASE_URL, ...)
+  mcp                              an MCP server on stdio that calls the service
+  data import|update|list          load reference data into the service's database
+environment: MOD97_URL (default ${DEFAULT_URL}), MOD97_API_KEY (the key; never on the command line)`;
 
-class UsageError extends Error {}
+const SERVE_USAGE = `usage: mod97 serve
+Runs the mod97 service in this process, configured by the environment (PORT, HOST,
+MOD97_DATABASE_URL, MOD97_PUBLIC_URL, ... as in the README). Stops cleanly on SIGINT or SIGTERM.`;
 
-/** Runs one command line; returns the exit code (0 ok, 1 failed, 2 wrong usage). */
+const MCP_USAGE = `usage: mod97 mcp
+An MCP server on stdin/stdout for agents. Each tool call goes to the service at MOD97_URL
+(default ${DEFAULT_URL}) with the key in MOD97_API_KEY (without one: the no-key trial).`;
+
+/** `ifk_` and hex: the shape of a key, also cut short (never put on the command line). */
+const KEY_SHAPED = /ifk_[0-9a-f]{16,}/i;
+const KEY_OPTION = /^--?(api[-_]?key|key)(=|$)/i;
+
+const HELP = new Set(['--help', '-h', 'help']);
+
+/** Runs one command line; returns the exit code (0 ok, 1 failed or invalid, 2 usage or service error, 3 payment needed). */
 export async function runCli(
   argv: string[],
   env: NodeJS.ProcessEnv,
   io: CliIo,
   now: () => number = Date.now,
 ): Promise<number> {
+  // Checked before anything else, so that nothing is sent; the message never repeats the argument.
+  if (argv.some((a) => KEY_OPTION.test(a) || KEY_SHAPED.test(a))) {
+    io.err(
+      'error: a key was given on the command line. mod97 reads the key only from MOD97_API_KEY, so that it stays out of shell history and process lists. Nothing was sent.',
+    );
+    return EXIT.usage;
+  }
+  const [group, ...rest] = argv;
   try {
-    const { positionals, values } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { 'as-of': { type: 'string' }, scheme: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-    const [group, command, ...rest] = positionals;
-    if (values.help || group !== 'data' || !command)
-      throw new UsageError(group && group !== 'data' ? `unknown command "${group}"` : '');
-    const asOf = values['as-of'];
-    if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf))
-      throw new UsageError('--as-of takes a date YYYY-MM-DD');
-    const store = await openStore(env.MOD97_DATABASE_URL || DEFAULT_DATABASE_URL);
-    try {
-      if (command === 'list') return await list(store, io);
-      if (command === 'import') {
-        const [kind, file] = rest;
-        if (!kind || !file || rest.length > 2) throw new UsageError('data import takes <kind> <file>');
-        // no file date here: a local file's modification time says when it was copied, not issued
-        const parsed = await importFile(
-          store,
-          kind,
-          { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme },
-          now(),
-        );
-        io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
-        return 0;
-      }
-      if (command === 'update') return await update(store, rest.length ? rest : updatableKinds(), env, io, now, asOf);
-      throw new UsageError(`unknown data command "${command}"`);
-    } finally {
-      await store.close();
+    if (!group) throw new UsageError('', USAGE);
+    if (HELP.has(group)) {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    switch (group) {
+      case 'validate':
+        return await validateCommand(rest, env, io);
+      case 'batch':
+        return await batchCommand(rest, env, io);
+      case 'keys':
+        return await keysCommand(rest, env, io);
+      case 'data':
+        return await dataCommand(rest, env, io, now);
+      case 'serve':
+        return await serve(rest, io);
+      case 'mcp':
+        return await mcp(rest, env, io);
+      default:
+        throw new UsageError(`unknown command "${group}"`, USAGE);
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      if (e.message) io.err(e.message);
-      io.err(USAGE);
-      return 2;
+    const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (!usage) {
+      io.err(`error: ${(e as Error).message}`);
+      return EXIT.failed;
     }
-    io.err(e instanceof ImportError ? e.message : `error: ${(e as Error).message}`);
-    return 1;
+    if ((e as Error).message) io.err((e as Error).message);
+    io.err((e as UsageError).usage ?? usageOf(group));
+    return EXIT.usage;
   }
 }
 
-async function list(store: Store, io: CliIo): Promise<number> {
-  const datasets = await store.listDatasets();
-  io.out(datasets.length ? 'imported:' : 'imported: none');
-  for (const d of datasets) {
-    // what the date rests on, where it was recorded (datasets imported before it was kept show none)
-    const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
-    const imported = new Date(d.importedAt).toISOString();
-    io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+const usageOf = (group: string | undefined): string =>
+  ({
+    validate: VALIDATE_USAGE,
+    batch: BATCH_USAGE,
+    keys: KEYS_USAGE,
+    data: DATA_USAGE,
+    serve: SERVE_USAGE,
+    mcp: MCP_USAGE,
+  })[group ?? ''] ?? USAGE;
+
+async function serve(argv: string[], io: CliIo): Promise<number> {
+  if (argv.some((a) => HELP.has(a))) {
+    io.out(SERVE_USAGE);
+    return EXIT.ok;
   }
-  io.out('bundled:');
-  for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
-  return 0;
+  if (argv.length) throw new UsageError('serve takes no arguments', SERVE_USAGE);
+  // server.ts listens and handles its own signals; the process lives as long as the server.
+  await import('../server.ts');
+  return EXIT.ok;
 }
 
-/** Downloads and imports each kind; one failing download does not stop the others. */
-async function update(
-  store: Store,
-  kinds: string[],
-  env: NodeJS.ProcessEnv,
-  io: CliIo,
-  now: () => number,
-  asOf?: string,
-): Promise<number> {
-  const report = await updateDatasets(store, kinds, env, now, asOf);
-  for (const line of report.updated) io.out(`updated ${line}`);
-  for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
-  return report.failures.length ? 1 : 0;
+/** The stdio bridge is built separately (src/mcp/stdio.ts); a build without it says so. */
+async function mcp(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  if (argv.some((a) => HELP.has(a))) {
+    io.out(MCP_USAGE);
+    return EXIT.ok;
+  }
+  if (argv.length) throw new UsageError('mcp takes no arguments', MCP_USAGE);
+  const bridge = new URL('../mcp/stdio.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(bridge))) {
+    io.err('error: mod97 mcp is not available in this build (the MCP stdio bridge is missing).');
+    return EXIT.usage;
+  }
+  const { runStdioBridge } = (await import(bridge.href)) as {
+    runStdioBridge(opts: { url: string; apiKey?: string }): Promise<void>;
+  };
+  await runStdioBridge({ url: env.MOD97_URL || DEFAULT_URL, apiKey: env.MOD97_API_KEY || undefined });
+  return EXIT.ok;
 }

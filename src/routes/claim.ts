@@ -2,34 +2,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { monthOf } from '../clock.ts';
-import { errorResponses, Open } from '../http/schemas.ts';
+import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import { Claimed, CodeSent } from './keys-schemas.ts';
 
 const ClaimBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
   code: Type.Optional(
     Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' }),
   ),
-});
-
-const CodeSent = Open({
-  status: Type.Literal('code_sent'),
-  key_prefix: Type.String(),
-  expires_in_minutes: Type.Integer(),
-  message: Type.String(),
-});
-
-const Claimed = Open({
-  claimed: Type.Literal(true),
-  tier: Type.String(),
-  basis: Type.String(),
-  key_prefix: Type.String(),
-  monthly_limit: Type.Integer({ description: 'The same as `limit`: the cap of the claimed plan.' }),
-  limit: Type.Integer(),
-  used: Type.Integer({ description: 'The use so far carried over to the claimed plan.' }),
-  remaining: Type.Integer(),
-  month: Type.String({ description: 'The current month (YYYY-MM).' }),
 });
 
 export const claimRoutes =

@@ -88,3 +88,23 @@ export const Rotated = Open({
   monthly_limit: Type.Integer({ description: "The cap of the key's current basis (not necessarily monthly)." }),
   message: Type.String(),
 });
+
+/** POST /v1/keys/claim: 202 when a code was mailed, 200 once claimed. */
+export const CodeSent = Open({
+  status: Type.Literal('code_sent'),
+  key_prefix: Type.String(),
+  expires_in_minutes: Type.Integer(),
+  message: Type.String(),
+});
+
+export const Claimed = Open({
+  claimed: Type.Literal(true),
+  tier: Type.String(),
+  basis: Type.String(),
+  key_prefix: Type.String(),
+  monthly_limit: Type.Integer({ description: 'The same as `limit`: the cap of the claimed plan.' }),
+  limit: Type.Integer(),
+  used: Type.Integer({ description: 'The use so far carried over to the claimed plan.' }),
+  remaining: Type.Integer(),
+  month: Type.String({ description: 'The current month (YYYY-MM).' }),
+});

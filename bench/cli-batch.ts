@@ -1,0 +1,159 @@
+/**
+ * `node --import tsx bench/cli-batch.ts`: `mod97 batch` (the command as users run it, a child
+ * process) over generated CSV files against a local service in its own process, with a Pro-like
+ * key whose quota never runs out. Rows per second and the command's peak RSS, for 10,000 and
+ * 100,000 rows (and 1,000,000 with CLI_BENCH_MILLION=1): equal peaks show that memory does not
+ * grow with the file. Writes the cli-batch section of docs/benchmarks.md.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedKeys, startTarget } from './targets.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const DOC = join(ROOT, 'docs/benchmarks.md');
+const START = '<!-- cli-batch:start -->';
+const END = '<!-- cli-batch:end -->';
+const SIZES = [10_000, 100_000, ...(process.env.CLI_BENCH_MILLION ? [1_000_000] : [])];
+const SAMPLES = [
+  'DE89 3704 0044 0532 0130 00',
+  'gb82 west 1234 5698 7654 32',
+  'FR14 2004 1010 0505 0001 3M02 606',
+  'NL91ABNA0417164300',
+  'BE68 5390 0754 7035', // one digit off
+  'CH93 0076 2011 6238 5295 7',
+  '',
+  'IT60 X054 2811 1010 0000 0123 456',
+  'ES91 2100 0418 4502 0005 1332',
+  'DE89 3704 0044 0532 0130 01', // one digit off
+];
+
+/** A supplier list: 10 % empty IBAN cells, 20 % invalid, quoted names with the delimiter in them. */
+async function generate(path: string, rows: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('supplier_id;name;iban;city\n');
+  for (let i = 1; i <= rows; i++) {
+    const line = `${i};"Supplier ${i}; GmbH";${SAMPLES[i % SAMPLES.length]};Berlin\n`;
+    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+}
+
+interface Run {
+  seconds: number;
+  peakRssMb: number;
+  cpuSeconds: number;
+}
+
+function runBatch(input: string, output: string, env: Record<string, string>): Promise<Run> {
+  const child = spawn(process.execPath, ['bin/mod97.js', 'batch', input, '--out', output, '--force'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let peakKb = 0;
+  let cpuTicks = 0;
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.resume();
+  // VmHWM is the kernel's own high-water mark of the resident set; read until the process ends.
+  const poll = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuTicks = Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* exited */
+    }
+  }, 20);
+  const started = performance.now();
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      clearInterval(poll);
+      if (code !== 0) return reject(new Error(`mod97 batch exited ${code}: ${stderr}`));
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        peakRssMb: peakKb / 1024,
+        cpuSeconds: cpuTicks / 100,
+      });
+    }),
+  );
+}
+
+function writeSection(body: string): void {
+  const section = `${START}\n${body.trim()}\n${END}`;
+  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
+  const from = current.indexOf(START);
+  const to = current.indexOf(END);
+  writeFileSync(
+    DOC,
+    from !== -1 && to > from
+      ? current.slice(0, from) + section + current.slice(to + END.length)
+      : `${current.trimEnd()}\n\n${section}\n`,
+  );
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-bench-'));
+const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+const target = await startTarget('src/server.ts', { MOD97_DATABASE_URL: databaseUrl });
+const results: { size: number; bytes: number; run: Run; serviceCpuSeconds: number; capped: Run }[] = [];
+const HEAP_CAP_MB = 40;
+const load = loadavg()[0]!.toFixed(1);
+try {
+  const [key] = await seedKeys(databaseUrl, 1);
+  const env = { MOD97_URL: target.url, MOD97_API_KEY: key! };
+  for (const size of SIZES) {
+    const input = join(dir, `suppliers-${size}.csv`);
+    await generate(input, size);
+    if (size === SIZES[0]) await runBatch(input, join(dir, 'warm.csv'), env); // warm-up of the service
+    const serviceCpuBefore = target.cpuMs();
+    const run = await runBatch(input, join(dir, `out-${size}.csv`), env);
+    const serviceCpuSeconds = (target.cpuMs() - serviceCpuBefore) / 1000;
+    // the same run with V8's old space capped: it completes when memory does not grow with the file
+    const capped = await runBatch(input, join(dir, `capped-${size}.csv`), {
+      ...env,
+      NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}`,
+    });
+    results.push({ size, bytes: statSync(input).size, run, serviceCpuSeconds, capped });
+    console.log(
+      `${size} rows: ${Math.round(size / run.seconds)} rows/s, ${run.seconds.toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+    );
+    rmSync(input);
+  }
+} finally {
+  await target.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+writeSection(`## Command line: \`mod97 batch\` (\`bench/cli-batch.ts\`)
+
+Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/cli-batch.ts\`.
+\`mod97 batch FILE --out OUT\` as a user runs it (\`bin/mod97.js\`, a child process, TypeScript through tsx) against
+\`npm start\`'s service in its own process (SQLite file) on the same machine (${cpus()[0]?.model ?? '?'}, ${cpus().length} cores, Node ${process.version}),
+with a key whose quota never runs out, so batches are 1,000 IBANs. The file is \`;\`-separated with a quoted name
+holding the delimiter; 10 % of the IBAN cells are empty (not sent), 20 % of the IBANs are invalid. Each size is run
+once (after one warm-up run of the smallest file), then once more with the heap capped. "peak RSS" is the command's VmHWM (the kernel's high-water mark); "CPU" is its user +
+system time, "service CPU" the service process's. The machine was shared: load average ${load} at the start, so
+the CPU seconds are the steadier figures ("rows per CPU s": rows over command + service CPU, what two idle cores
+would come near); the wall time includes the command's start-up (about 1 s, tsx).
+Batches are sent one at a time, by design: a batch is only sent once the one before it is written, so a refusal
+never comes after a charged batch whose rows could not be written.
+
+| rows | file | rows/s | wall s | command CPU s | service CPU s | rows per CPU s | peak RSS MB | peak RSS MB, heap capped at ${HEAP_CAP_MB} MB |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${results
+  .map(
+    ({ size, bytes, run, serviceCpuSeconds, capped }) =>
+      `| ${fmt(size)} | ${(bytes / 1e6).toFixed(1)} MB | ${fmt(size / run.seconds)} | ${run.seconds.toFixed(2)} | ${run.cpuSeconds.toFixed(2)} | ${serviceCpuSeconds.toFixed(2)} | ${fmt(size / (run.cpuSeconds + serviceCpuSeconds))} | ${run.peakRssMb.toFixed(0)} | ${capped.peakRssMb.toFixed(0)} |`,
+  )
+  .join('\n')}
+
+Most of the resident set is Node, tsx and the loaded code (about 120 MB before the first row). Uncapped, the peak
+creeps up with the file because V8 lets its heap grow while there is garbage to collect later; with the old space
+capped at ${HEAP_CAP_MB} MB every size still completes and the peak stays flat: the command holds one batch of rows at a
+time, whatever the size of the file.`);

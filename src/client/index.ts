@@ -1,0 +1,252 @@
+/**
+ * The typed mod97 client, `import { Mod97, Mod97Error } from 'mod97/client'`.
+ *
+ * Fetch only (Node 20+, browsers, workers): no Node module is imported, and every import from
+ * the routes is a type import, so the built JavaScript depends on nothing but `fetch`. The
+ * answer types are the route schemas' own (`Static<typeof Schema>`), never written twice.
+ */
+import type { Static } from 'typebox';
+import type { ErrorBody } from '../http/schemas.ts';
+import type { BatchAnswer, ValidateAnswer } from '../routes/iban-schemas.ts';
+import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../routes/keys-schemas.ts';
+import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../routes/lookup-schemas.ts';
+
+/** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
+export interface Quota {
+  used: number;
+  limit: number;
+  remaining: number;
+  /** `YYYY-MM`, the current UTC month. */
+  month: string;
+  /** Present (true) only on a quota-exhausted 402. */
+  exhausted?: true;
+}
+
+/** An answer with its quota headers as a non-enumerable `quota` (absent when no key was sent). */
+export type Answer<T> = T & { readonly quota?: Quota };
+
+export type ValidateResult = Static<typeof ValidateAnswer>;
+export type BatchResult = Static<typeof BatchAnswer>;
+export type BicResult = Static<typeof BicAnswer>;
+export type ComplianceResult = Static<typeof ComplianceAnswer>;
+export type ClearingResult = Static<typeof ClearingAnswer>;
+export type UsageResult = Static<typeof Usage>;
+export type KeyCreatedResult = Static<typeof KeyCreated>;
+export type RotatedResult = Static<typeof Rotated>;
+export type ClaimCodeSent = Static<typeof CodeSent>;
+export type ClaimedResult = Static<typeof Claimed>;
+export type ErrorResult = Static<typeof ErrorBody> & Record<string, unknown>;
+
+export interface Mod97Options {
+  /** The service, e.g. `https://api.example.com`; default `http://127.0.0.1:3000`. */
+  baseUrl?: string;
+  /** Sent as `Authorization: Bearer`; never in a URL or a body. */
+  apiKey?: string;
+  /**
+   * The fetch to use. Give `wrapFetchWithPayment(fetch, x402client)` from `@x402/fetch` and a
+   * 402 that carries x402 requirements is paid and sent again by that fetch itself.
+   */
+  fetch?: typeof globalThis.fetch;
+  /** Per attempt, in ms (default 30,000). */
+  timeoutMs?: number;
+  /** Further attempts where a retry is safe (default 2). */
+  retries?: number;
+}
+
+/**
+ * A refusal or a failure. `code` equals `body.error`. With no HTTP answer at all, `status` is 0
+ * and `code` is `connection_failed` or `timeout` (a metered call may then have been counted).
+ */
+export class Mod97Error extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly body: ErrorResult;
+  declare readonly quota?: Quota;
+
+  constructor(status: number, body: ErrorResult, quota?: Quota) {
+    super(`${status ? `${status} ` : ''}${body.error}: ${body.message}`);
+    this.name = 'Mod97Error';
+    this.status = status;
+    this.code = body.error;
+    this.body = body;
+    if (quota) Object.defineProperty(this, 'quota', { value: quota, enumerable: false });
+  }
+}
+
+/**
+ * When a call may be sent again by itself:
+ * - `read`: free and without effect (usage): after any connection failure, time-out or 503;
+ * - `metered`: data calls cost quota, and one cut off in flight, or answered 503 while the
+ *   service's store was failing, may have been counted: only when it provably never reached
+ *   the service (connection refused, name not resolved);
+ * - `write`: keys routes that change state: the same, never on an answer.
+ */
+type Safety = 'read' | 'metered' | 'write';
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  safety: Safety;
+  /** Statuses that are answers, not refusals (default 200). */
+  ok?: number[];
+}
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export class Mod97 {
+  readonly baseUrl: string;
+  readonly #apiKey?: string;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+
+  constructor(options: Mod97Options = {}) {
+    this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#retries = options.retries ?? 2;
+  }
+
+  validate(iban: string, options: { bic?: string } = {}): Promise<Answer<ValidateResult>> {
+    return this.#call({ method: 'POST', path: '/v1/iban/validate', body: { iban, ...options }, safety: 'metered' });
+  }
+
+  /** 1 to 1000 IBANs; results in the same order. Costs one unit per IBAN, admitted whole or not at all. */
+  batch(ibans: string[]): Promise<Answer<BatchResult>> {
+    return this.#call({ method: 'POST', path: '/v1/iban/batch', body: { ibans }, safety: 'metered' });
+  }
+
+  bic(code: string): Promise<Answer<BicResult>> {
+    return this.#call({ method: 'GET', path: `/v1/bic/${encodeURIComponent(code)}`, safety: 'metered' });
+  }
+
+  compliance(subject: { iban: string } | { bic: string }): Promise<Answer<ComplianceResult>> {
+    return this.#call({ method: 'POST', path: '/v1/iban/compliance', body: subject, safety: 'metered' });
+  }
+
+  clearing(iid: string): Promise<Answer<ClearingResult>> {
+    return this.#call({ method: 'GET', path: `/v1/ch/clearing/${encodeURIComponent(iid)}`, safety: 'metered' });
+  }
+
+  /** With a key: its balance; without one: the caller network's no-key trial. */
+  usage(): Promise<Answer<UsageResult>> {
+    return this.#call({ method: 'GET', path: '/v1/keys/usage', safety: 'read' });
+  }
+
+  /** A new key (201); with `email` an email-tier key, which may first need a mailed `code`. */
+  generateKey(body: { email?: string; code?: string; source?: string } = {}): Promise<Answer<KeyCreatedResult>> {
+    return this.#call({ method: 'POST', path: '/v1/keys/generate', body, safety: 'write', ok: [201] });
+  }
+
+  /** A new secret for the key; the one this client holds stops working, so use the new one from here on. */
+  rotate(): Promise<Answer<RotatedResult>> {
+    return this.#call({ method: 'POST', path: '/v1/keys/rotate', safety: 'write' });
+  }
+
+  /** Without `code`: a code is mailed (202, `code_sent`); with it: the key is claimed (200). */
+  claim(body: { email?: string; code?: string } = {}): Promise<Answer<ClaimCodeSent | ClaimedResult>> {
+    return this.#call({ method: 'POST', path: '/v1/keys/claim', body, safety: 'write', ok: [200, 202] });
+  }
+
+  async #call<T>(call: Call): Promise<Answer<T>> {
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= this.#retries;
+      let exchange: { res: Response; text: string };
+      try {
+        exchange = await this.#send(call);
+      } catch (err) {
+        const failure = asFailure(err);
+        const retry = call.safety === 'read' || NEVER_SENT.has(failure.cause ?? '');
+        if (!last && retry) {
+          await pause(attempt);
+          continue;
+        }
+        throw new Mod97Error(0, failure.body);
+      }
+      if (exchange.res.status === 503 && call.safety === 'read' && !last) {
+        await pause(attempt, exchange.res.headers.get('retry-after'));
+        continue;
+      }
+      return answer<T>(exchange.res, exchange.text, call.ok ?? [200]);
+    }
+  }
+
+  /** One attempt, the answer's body included, within the time-out (whose timer ends with it). */
+  async #send(call: Call): Promise<{ res: Response; text: string }> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('The service did not answer in time.', 'TimeoutError')),
+      this.#timeoutMs,
+    );
+    try {
+      const res = await this.#fetch(this.baseUrl + call.path, {
+        method: call.method,
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: abort.signal,
+      });
+      return { res, text: await res.text() };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function answer<T>(res: Response, text: string, ok: number[]): Answer<T> {
+  const quota = quotaOf(res.headers);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!ok.includes(res.status) || typeof body !== 'object' || body === null) {
+    const error =
+      typeof body === 'object' && body !== null && typeof (body as ErrorResult).error === 'string'
+        ? (body as ErrorResult)
+        : {
+            error: 'invalid_response',
+            message: `The service answered ${res.status} with ${text ? 'a body that is not a JSON object' : 'no body'}.`,
+          };
+    throw new Mod97Error(res.status, error, quota);
+  }
+  if (quota) Object.defineProperty(body, 'quota', { value: quota, enumerable: false });
+  return body as Answer<T>;
+}
+
+function quotaOf(headers: Headers): Quota | undefined {
+  const used = headers.get('x-quota-used');
+  const limit = headers.get('x-quota-limit');
+  const remaining = headers.get('x-quota-remaining');
+  const month = headers.get('x-quota-month');
+  if (used === null || limit === null || remaining === null || month === null) return undefined;
+  const quota: Quota = { used: Number(used), limit: Number(limit), remaining: Number(remaining), month };
+  if (headers.get('x-quota-exhausted') === 'true') quota.exhausted = true;
+  return quota;
+}
+
+function asFailure(err: unknown): { cause?: string; body: ErrorResult } {
+  const e = err as { name?: string; message?: string; cause?: { code?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return { body: { error: 'timeout', message: 'The service did not answer in time.' } };
+  const cause = e?.cause?.code;
+  return {
+    cause,
+    body: {
+      error: 'connection_failed',
+      message: `Could not reach the service${cause ? ` (${cause})` : ''}: ${e?.message ?? String(err)}`,
+    },
+  };
+}
+
+/** 250 ms, then 1 s (or what Retry-After asks, up to 10 s). */
+function pause(attempt: number, retryAfter?: string | null): Promise<void> {
+  const asked = Number(retryAfter);
+  const ms = Number.isFinite(asked) && asked > 0 ? Math.min(asked * 1000, 10_000) : 250 * 4 ** attempt;
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,205 @@
+/** `mod97 batch` as a child process against the real service on 127.0.0.1. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { startService } from '../support/app.ts';
+import { creditsKey, finish, mod97, start } from './run.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const svc = await startService();
+const env = (key: string) => ({ MOD97_URL: svc.url, MOD97_API_KEY: key });
+const file = (name: string, text: string | Buffer) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const ADDED = ['iban_valid', 'iban_formatted', 'iban_errors', 'bank_bic', 'bank_name'];
+
+test('a ;-separated file with BOM, quoted fields, lower-case and spaced IBANs and empty cells', async () => {
+  const input = file(
+    'suppliers.csv',
+    Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(
+        `${[
+          'Supplier;IBAN;Note',
+          '"Müller; Söhne GmbH";de89 3704 0044 0532 0130 00;"says ""hi"""',
+          'Nobody;;no account yet',
+          '"Two\r\nlines";DE89370400440532013001;x',
+          'Blank;   ;spaces only',
+          'Short row;GB82 WEST 1234 5698 7654 32',
+        ].join('\r\n')}\r\n`,
+      ),
+    ]),
+  );
+  const key = await svc.newKey('127.0.9.1');
+  const r = await mod97(['batch', input, '--column', 'iban'], env(key));
+  assert.equal(r.code, 0, r.stderr);
+  const outPath = join(dir, 'suppliers.mod97.csv');
+  assert.match(r.stdout, /5 rows written to .*suppliers\.mod97\.csv \(2 valid, 1 invalid, 2 without an IBAN\)/);
+  assert.match(r.stderr, /^batch 1: 3 IBANs sent, 5 rows written/m, 'a plain progress line on a non-terminal stderr');
+  const bytes = readFileSync(outPath);
+  assert.notDeepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'no BOM');
+  const text = bytes.toString('utf8');
+  assert.ok(text.startsWith('Supplier;IBAN;Note;iban_valid;iban_formatted;iban_errors;bank_bic;bank_name\r\n'));
+  const rows = parse(text, { delimiter: ';', relax_column_count: true }) as string[][];
+  assert.deepEqual(rows.slice(1), [
+    [
+      'Müller; Söhne GmbH',
+      'de89 3704 0044 0532 0130 00',
+      'says "hi"',
+      'true',
+      'DE89 3704 0044 0532 0130 00',
+      '',
+      'COBADEFFXXX',
+      'Commerzbank',
+    ],
+    ['Nobody', '', 'no account yet', '', '', '', '', ''],
+    ['Two\r\nlines', 'DE89370400440532013001', 'x', 'false', 'DE89 3704 0044 0532 0130 01', 'checksum_failed', '', ''],
+    ['Blank', '   ', 'spaces only', '', '', '', '', ''],
+    [
+      'Short row',
+      'GB82 WEST 1234 5698 7654 32',
+      '',
+      'true',
+      'GB82 WEST 1234 5698 7654 32',
+      '',
+      rows[5]![6]!,
+      rows[5]![7]!,
+    ],
+  ]);
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 3, 'empty cells cost nothing');
+
+  const again = await mod97(['batch', input], env(key));
+  assert.equal(again.code, 2, 'an existing output is not overwritten without --force or --resume');
+  assert.match(again.stderr, /exists: add --resume .* or --force/);
+});
+
+test('a key that runs out mid-file stops after its last whole batch (exit 3); --resume finishes with a new key', async () => {
+  const lines = ['id,iban'];
+  for (let i = 1; i <= 40; i++) lines.push(`${i},${i % 10 === 0 ? '' : 'DE89 3704 0044 0532 0130 00'}`);
+  const input = file('payroll.csv', `${lines.join('\n')}\n`);
+  const out = join(dir, 'payroll-clean.csv');
+  const first = await svc.newKey('127.0.9.2');
+  const stopped = await mod97(['batch', input, '--out', out], env(first));
+  assert.equal(stopped.code, 3, stopped.stderr);
+  assert.match(stopped.stderr, /stopped: the key's quota is used up/);
+  assert.match(stopped.stderr, /mod97 keys claim --email/);
+  assert.match(stopped.stderr, /mod97 batch \S+payroll\.csv --out \S+payroll-clean\.csv --resume/);
+  const partial = parse(readFileSync(out, 'utf8')) as string[][];
+  assert.deepEqual(partial[0], ['id', 'iban', ...ADDED]);
+  // the key had 25: the rows up to the 25th IBAN (row 27, with rows 10 and 20 empty)
+  assert.deepEqual(
+    partial.slice(1).map((r) => r[0]),
+    Array.from({ length: 27 }, (_, i) => String(i + 1)),
+  );
+  assert.equal((await svc.call('/v1/keys/usage', { key: first })).body.used, 25);
+
+  const second = await svc.newKey('127.0.9.3');
+  const resumed = await mod97(['batch', input, '--out', out, '--resume'], env(second));
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, /resuming after row 27/);
+  const whole = parse(readFileSync(out, 'utf8')) as string[][];
+  assert.deepEqual(
+    whole.slice(1).map((r) => r[0]),
+    Array.from({ length: 40 }, (_, i) => String(i + 1)),
+  );
+  for (const row of whole.slice(1)) assert.equal(row[2], Number(row[0]) % 10 === 0 ? '' : 'true');
+  assert.equal((await svc.call('/v1/keys/usage', { key: second })).body.used, 11, 'no row sent twice');
+});
+
+test('--resume with no output yet starts from the first row; batches are at most 1000 IBANs', async () => {
+  const lines = ['iban'];
+  for (let i = 0; i < 2500; i++) lines.push('GB82 WEST 1234 5698 7654 32');
+  const input = file('many.csv', `${lines.join('\n')}\n`);
+  const out = join(dir, 'many-out.csv');
+  assert.equal(existsSync(out), false);
+  const r = await mod97(['batch', input, '--out', out, '--resume'], env(await creditsKey(svc, 10_000)));
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(
+    [...r.stderr.matchAll(/^batch \d+: (\d+) IBANs sent/gm)].map((m) => Number(m[1])),
+    [1000, 1000, 500],
+  );
+  assert.equal((parse(readFileSync(out, 'utf8')) as string[][]).length, 2501);
+});
+
+test('Ctrl-C leaves a valid output of whole batches, and --resume completes it', async () => {
+  const lines = ['n;iban'];
+  for (let i = 1; i <= 40_000; i++) lines.push(`${i};NL91ABNA0417164300`);
+  const input = file('large.csv', `${lines.join('\n')}\n`);
+  const out = join(dir, 'large-out.csv');
+  const key = await creditsKey(svc, 100_000);
+  const child = start(['batch', input, '--out', out], env(key));
+  const done = finish(child);
+  await new Promise<void>((resolve) =>
+    child.stderr!.on('data', (d: Buffer) => {
+      if (/^batch 1:/m.test(String(d))) resolve();
+    }),
+  );
+  child.kill('SIGINT');
+  const interrupted = await done;
+  assert.equal(interrupted.code, 130, interrupted.stderr);
+  assert.match(interrupted.stderr, /interrupted: .*--resume/s);
+  const partial = parse(readFileSync(out, 'utf8'), { delimiter: ';' }) as string[][];
+  const written = partial.length - 1;
+  assert.ok(written > 0 && written < 40_000 && written % 1000 === 0, `whole batches: ${written}`);
+  assert.deepEqual(partial[written]!.slice(0, 3), [String(written), 'NL91ABNA0417164300', 'true']);
+
+  const resumed = await mod97(['batch', input, '--out', out, '--resume'], env(key));
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const whole = parse(readFileSync(out, 'utf8'), { delimiter: ';' }) as string[][];
+  assert.equal(whole.length, 40_001);
+  assert.ok(whole.slice(1).every((row, i) => row[0] === String(i + 1) && row[2] === 'true'));
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 40_000, 'each row sent once');
+});
+
+test('an output cut in the middle of a row is trimmed to its last whole row before resuming', async () => {
+  const input = file('cut.csv', 'iban\nDE89370400440532013000\nGB82WEST12345698765432\nNL91ABNA0417164300\n');
+  const out = file(
+    'cut-out.csv',
+    'iban,iban_valid,iban_formatted,iban_errors,bank_bic,bank_name\nDE89370400440532013000,true,DE89 3704 0044 0532 0130 00,,COBADEFFXXX,Commerzbank\nGB82WEST1234',
+  );
+  const r = await mod97(['batch', input, '--out', out, '--resume'], env(await creditsKey(svc, 100)));
+  assert.equal(r.code, 0, r.stderr);
+  const rows = parse(readFileSync(out, 'utf8')) as string[][];
+  assert.deepEqual(
+    rows.map((row) => [row[0], row[1]]),
+    [
+      ['iban', 'iban_valid'],
+      ['DE89370400440532013000', 'true'],
+      ['GB82WEST12345698765432', 'true'],
+      ['NL91ABNA0417164300', 'true'],
+    ],
+  );
+});
+
+test('a file without the IBAN column, or no key, is a usage error (exit 2) and sends nothing', async () => {
+  const input = file('nocol.csv', 'name,account\nA,DE89370400440532013000\n');
+  const key = await svc.newKey('127.0.9.4');
+  const r = await mod97(['batch', input, '--out', join(dir, 'nocol-out.csv')], env(key));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /no column "iban" in the header .*\(name, account\); name it with --column/);
+  const noKey = await mod97(['batch', input, '--column', 'account'], { MOD97_URL: svc.url });
+  assert.equal(noKey.code, 2);
+  assert.match(noKey.stderr, /needs a key in MOD97_API_KEY/);
+  const down = await mod97(['batch', input, '--column', 'account', '--out', join(dir, 'down-out.csv')], {
+    MOD97_URL: 'http://127.0.0.1:9',
+    MOD97_API_KEY: key,
+  });
+  assert.equal(down.code, 2, 'a service that cannot be reached is a service error');
+  assert.match(down.stderr, /^error: Could not reach the service/m);
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
+});
+
+test('a file that is not valid CSV stops with exit 2, the output keeping its header', async () => {
+  const input = file('broken.csv', 'iban\nDE89370400440532013000\n"DE89 3704\n');
+  const out = join(dir, 'broken-out.csv');
+  const r = await mod97(['batch', input, '--out', out], env(await creditsKey(svc, 100)));
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /broken\.csv is not valid CSV: Quote Not Closed/);
+  assert.equal(readFileSync(out, 'utf8'), 'iban,iban_valid,iban_formatted,iban_errors,bank_bic,bank_name\n');
+});

@@ -1,0 +1,132 @@
+/** `mod97 validate`, `keys`, `--help`, `mcp` and the refusal of a key on the command line, as child processes. */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { startService } from '../support/app.ts';
+import { finish, mod97, start } from './run.ts';
+
+const svc = await startService();
+const at = { MOD97_URL: svc.url };
+
+test('validate prints one line per IBAN; exit 0 when all are valid, 1 when one is not', async () => {
+  const ok = await mod97(['validate', 'DE89 3704 0044 0532 0130 00', 'gb82west12345698765432'], at);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stdout, 'DE89 3704 0044 0532 0130 00\tvalid\nGB82 WEST 1234 5698 7654 32\tvalid\n');
+  const bad = await mod97(['validate', 'DE89370400440532013000', 'DE89370400440532013001'], at);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stdout, /^DE89 3704 0044 0532 0130 01\tinvalid\tchecksum_failed\tdid you mean /m);
+});
+
+test('validate exits 2 on a usage error or when the service cannot be reached', async () => {
+  const none = await mod97(['validate'], at);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /usage: mod97 validate IBAN/);
+  const unknownOption = await mod97(['validate', '--nope', 'DE89'], at);
+  assert.equal(unknownOption.code, 2);
+  const down = await mod97(['validate', 'DE89370400440532013000'], { MOD97_URL: 'http://127.0.0.1:9' });
+  assert.equal(down.code, 2);
+  assert.match(down.stderr, /^error: Could not reach the service.*\(connection_failed\)$/m);
+});
+
+test('keys generate, usage and rotate', async () => {
+  const generated = await mod97(['keys', 'generate'], at);
+  assert.equal(generated.code, 0, generated.stderr);
+  const key = /^api_key: (ifk_[0-9a-f]{64})$/m.exec(generated.stdout)?.[1];
+  assert.ok(key, generated.stdout);
+  assert.match(generated.stdout, /export MOD97_API_KEY=ifk_/);
+  await mod97(['validate', 'DE89370400440532013000'], { ...at, MOD97_API_KEY: key });
+  const usage = await mod97(['keys', 'usage'], { ...at, MOD97_API_KEY: key });
+  assert.equal(usage.code, 0, usage.stderr);
+  assert.match(usage.stdout, /^1 of 25 used, 24 left \(monthly, month 2026-11\); tier anonymous, key ifk_/);
+  const json = await mod97(['keys', 'usage', '--json'], { ...at, MOD97_API_KEY: key });
+  assert.equal(JSON.parse(json.stdout).remaining, 24);
+  const rotated = await mod97(['keys', 'rotate'], { ...at, MOD97_API_KEY: key });
+  assert.equal(rotated.code, 0, rotated.stderr);
+  const next = /^api_key: (ifk_[0-9a-f]{64})$/m.exec(rotated.stdout)?.[1];
+  assert.ok(next && next !== key);
+  const old = await mod97(['keys', 'usage'], { ...at, MOD97_API_KEY: key });
+  assert.equal(old.code, 2);
+  assert.match(old.stderr, /\(401 invalid_api_key\)/);
+  const claim = await mod97(['keys', 'claim'], { ...at, MOD97_API_KEY: next });
+  assert.equal(claim.code, 2);
+  assert.match(claim.stderr, /keys claim needs --email/);
+});
+
+test('a key on the command line is a usage error: exit 2, nothing sent, the key not echoed', async () => {
+  let requests = 0;
+  const recorder = createServer((_req, res) => {
+    requests++;
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  after(() => recorder.close());
+  const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+  const key = `ifk_${'ab12'.repeat(16)}`;
+  for (const args of [
+    ['validate', 'DE89370400440532013000', '--api-key', key],
+    ['batch', 'file.csv', `--key=${key}`],
+    ['keys', 'usage', key],
+    ['validate', key],
+    ['keys', 'rotate', '--api-key'],
+  ]) {
+    const r = await mod97(args, { MOD97_URL: url });
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /only from MOD97_API_KEY.*Nothing was sent/);
+    assert.equal(r.stderr.includes('ab12ab12'), false, 'the key is not echoed');
+    assert.equal(r.stdout, '');
+  }
+  assert.equal(requests, 0);
+});
+
+test('--help on every command prints its usage and exits 0', async () => {
+  for (const [args, words] of [
+    [['--help'], /usage: mod97 <command>/],
+    [['validate', '--help'], /usage: mod97 validate IBAN/],
+    [['batch', '--help'], /usage: mod97 batch FILE\.csv \[--column iban\] \[--out OUT\.csv\] \[--resume\]/],
+    [['keys', '--help'], /mod97 keys generate .*\n.*mod97 keys usage/],
+    [['keys', 'claim', '--help'], /mod97 keys claim --email ADDRESS/],
+    [['data', '--help'], /mod97 data import <kind> <file>/],
+    [['serve', '--help'], /usage: mod97 serve/],
+    [['mcp', '--help'], /usage: mod97 mcp/],
+  ] as const) {
+    const r = await mod97([...args], {});
+    assert.equal(r.code, 0, args.join(' '));
+    assert.match(r.stdout, words);
+  }
+});
+
+const bridge = fileURLToPath(new URL('../../src/mcp/stdio.ts', import.meta.url));
+test('mcp without the stdio bridge in the build says so and exits 2', { skip: existsSync(bridge) }, async () => {
+  const r = await mod97(['mcp'], at);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /not available in this build/);
+});
+
+test('serve runs the service until SIGTERM', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = start(['serve'], {
+    PORT: String(port),
+    MOD97_DATABASE_URL: 'sqlite::memory:',
+    MOD97_LOG_LEVEL: 'warn',
+  });
+  const done = finish(child);
+  let ready = false;
+  for (let i = 0; i < 100 && !ready; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  }
+  assert.ok(ready, 'the service answered /healthz');
+  child.kill('SIGTERM');
+  assert.equal((await done).code, 0);
+});

@@ -1,0 +1,219 @@
+/** The typed client against the real service on 127.0.0.1: every method, typed errors, quota, safe retries. */
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { Mod97, Mod97Error } from '../../src/client/index.ts';
+import { startService } from '../support/app.ts';
+import { MAIL_DOMAINS } from '../support/mail/dns.ts';
+import { startMailService, usedKey } from '../support/mail/service.ts';
+
+const IBAN = 'DE89 3704 0044 0532 0130 00';
+const refusal = (status: number, code: string) => (e: unknown) =>
+  e instanceof Mod97Error && e.status === status && e.code === code && e.body.error === code;
+
+describe('every method against the real service', async () => {
+  const svc = await startService();
+
+  test('validate and batch answer typed results with the quota as a non-enumerable property', async () => {
+    const client = new Mod97({ baseUrl: svc.url, apiKey: await svc.newKey('127.0.5.1') });
+    const one = await client.validate(IBAN);
+    assert.equal(one.valid, true);
+    assert.equal(one.formatted, IBAN);
+    assert.equal(one.bank?.bic, 'COBADEFFXXX');
+    assert.deepEqual(one.quota, { used: 1, limit: 25, remaining: 24, month: '2026-11' });
+    assert.equal(Object.keys(one).includes('quota'), false);
+    assert.equal('quota' in JSON.parse(JSON.stringify(one)), false);
+    const many = await client.batch([IBAN, 'de89370400440532013001', '']);
+    assert.deepEqual(
+      many.results.map((r) => [r.valid, r.errors.map((e) => e.code)]),
+      [
+        [true, []],
+        [false, ['checksum_failed']],
+        [false, ['empty']],
+      ],
+    );
+    assert.equal(many.quota?.remaining, 21);
+  });
+
+  test('bic, compliance and clearing', async () => {
+    const client = new Mod97({ baseUrl: svc.url, apiKey: await svc.newKey('127.0.5.2') });
+    const bic = await client.bic('COBADEFF');
+    assert.equal(bic.bic11, 'COBADEFFXXX');
+    assert.equal(bic.country.code, 'DE');
+    const byIban = await client.compliance({ iban: IBAN });
+    assert.equal(byIban.subject.iban_valid, true);
+    assert.ok(['low', 'medium', 'high'].includes(byIban.level));
+    const byBic = await client.compliance({ bic: 'COBADEFF' });
+    assert.equal(byBic.subject.iban, null);
+    const clearing = await client.clearing('100');
+    assert.equal(clearing.iid, '100');
+    assert.equal(clearing.quota?.used, 4);
+  });
+
+  test('usage with and without a key', async () => {
+    const key = await svc.newKey('127.0.5.3');
+    const withKey = await new Mod97({ baseUrl: svc.url, apiKey: key }).usage();
+    assert.equal(withKey.tier, 'anonymous');
+    assert.equal(withKey.key_prefix, key.slice(0, 8));
+    assert.equal(withKey.claim?.raises_limit_to, 200);
+    const trial = await new Mod97({ baseUrl: svc.url }).usage();
+    assert.equal(trial.tier, 'trial');
+    assert.equal(trial.quota, undefined, 'no key, no quota headers');
+  });
+
+  test('generateKey and rotate: the old secret is refused with a typed 401 afterwards', async () => {
+    const created = await new Mod97({ baseUrl: svc.url }).generateKey({ source: 'client test' });
+    assert.match(created.api_key, /^ifk_[0-9a-f]{64}$/);
+    assert.equal(created.tier, 'anonymous');
+    const old = new Mod97({ baseUrl: svc.url, apiKey: created.api_key });
+    const rotated = await old.rotate();
+    assert.equal(rotated.previous_key_prefix, created.key_prefix);
+    assert.equal(rotated.quota?.limit, 25);
+    await assert.rejects(old.usage(), refusal(401, 'invalid_api_key'));
+    assert.equal((await new Mod97({ baseUrl: svc.url, apiKey: rotated.api_key }).usage()).used, 0);
+  });
+
+  test('refusals throw Mod97Error with status, code = body.error, body and quota', async () => {
+    const key = await svc.newKey('127.0.5.4');
+    const client = new Mod97({ baseUrl: svc.url, apiKey: key });
+    await assert.rejects(client.bic('XXXXDEFF'), (e: unknown) => {
+      assert.ok(e instanceof Mod97Error);
+      assert.equal(e.status, 404);
+      assert.equal(e.code, 'bic_not_found');
+      assert.equal(e.body.error, 'bic_not_found');
+      assert.equal(typeof e.body.message, 'string');
+      assert.equal(e.quota?.used, 0, 'refunded, and the headers say so');
+      return true;
+    });
+    await assert.rejects(client.clearing('abc'), refusal(400, 'invalid_request'));
+    await assert.rejects(
+      client.compliance({ iban: IBAN, bic: 'COBADEFF' } as unknown as { iban: string }),
+      refusal(400, 'invalid_request'),
+    );
+    await client.batch(Array(25).fill(IBAN));
+    await assert.rejects(client.validate(IBAN), (e: unknown) => {
+      assert.ok(e instanceof Mod97Error);
+      assert.equal(e.code, 'quota_exhausted');
+      assert.deepEqual(e.quota, { used: 25, limit: 25, remaining: 0, month: '2026-11', exhausted: true });
+      assert.ok(Array.isArray(e.body.options));
+      return true;
+    });
+    await assert.rejects(new Mod97({ baseUrl: svc.url }).batch([IBAN]), refusal(402, 'payment_required'));
+  });
+});
+
+test('claim: a code is mailed (202), then the key is claimed with it (200)', async () => {
+  const { svc, smtp } = await startMailService();
+  const key = await usedKey(svc, '127.0.6.1');
+  const client = new Mod97({ baseUrl: svc.url, apiKey: key });
+  const email = `dev@${MAIL_DOMAINS.deliverable}`;
+  const sent = await client.claim({ email });
+  assert.ok('status' in sent && sent.status === 'code_sent');
+  await assert.rejects(client.claim({ email, code: '000000' }), refusal(403, 'verification_failed'));
+  const claimed = await client.claim({ email, code: await smtp.nextCode(email) });
+  assert.ok('claimed' in claimed && claimed.claimed);
+  assert.equal(claimed.limit, 200);
+  assert.equal(claimed.quota?.limit, 200);
+});
+
+/** A stand-in in front of nothing: it answers as a failing service or proxy would, and counts requests. */
+async function faultyServer(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void) {
+  let n = 0;
+  const server = createServer((req, res) => handler(req, res, ++n));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => n };
+}
+
+/** A port that was free a moment ago: nothing listens on it. */
+const unusedPort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+describe('retries only where they are safe', () => {
+  test('a free read answered 503 is tried again; a metered call answered 503 is not', async () => {
+    const svc = await startService();
+    const key = await svc.newKey('127.0.7.1');
+    // the first request of each kind gets 503, the next ones go to the real service
+    const seen = new Set<string>();
+    const front = await faultyServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (!seen.has(req.url!)) {
+        seen.add(req.url!);
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+        return res.end('{"error":"unavailable","message":"Try again."}');
+      }
+      const answer = await fetch(svc.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    const client = new Mod97({ baseUrl: front.url, apiKey: key });
+    assert.equal((await client.usage()).used, 0);
+    assert.equal(front.requests(), 2, 'usage: refused once, then answered');
+    await assert.rejects(client.batch([IBAN]), refusal(503, 'unavailable'));
+    assert.equal(front.requests(), 3, 'the batch was sent once');
+  });
+
+  test('a metered call that timed out is not sent again; a refused connection is', async () => {
+    const silent = await faultyServer(() => {
+      /* never answers */
+    });
+    const slow = new Mod97({ baseUrl: silent.url, timeoutMs: 200 });
+    await assert.rejects(slow.validate(IBAN), refusal(0, 'timeout'));
+    assert.equal(silent.requests(), 1);
+    await assert.rejects(slow.usage(), refusal(0, 'timeout'));
+    assert.equal(silent.requests(), 4, 'a free read is tried three times');
+  });
+
+  test('a metered call whose connection was refused never reached the service, so it is sent again', async () => {
+    const svc = await startService();
+    const key = await svc.newKey('127.0.7.2');
+    // a port nobody listens on yet; a forwarder to the service opens on it 100 ms later
+    const port = await unusedPort();
+    const late = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const answer = await fetch(svc.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    setTimeout(() => late.listen(port, '127.0.0.1'), 100);
+    after(() => late.close());
+    const answer = await new Mod97({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key }).validate(IBAN);
+    assert.equal(answer.valid, true);
+    assert.equal(answer.quota?.used, 1, 'counted once');
+
+    const nobody = new Mod97({ baseUrl: `http://127.0.0.1:${await unusedPort()}`, retries: 0 });
+    await assert.rejects(nobody.validate(IBAN), (e: unknown) => {
+      assert.ok(e instanceof Mod97Error);
+      assert.equal(e.status, 0);
+      assert.equal(e.code, 'connection_failed');
+      return true;
+    });
+  });
+
+  test('an answer that is not JSON is a typed error, not a crash', async () => {
+    const proxy = await faultyServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>Bad gateway</html>');
+    });
+    await assert.rejects(new Mod97({ baseUrl: proxy.url }).bic('COBADEFF'), refusal(502, 'invalid_response'));
+  });
+});
