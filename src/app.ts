@@ -9,6 +9,9 @@ import { addPaymentToward, claimLifetime } from './keys/paid-claim.ts';
 import { x402Plugin } from './payments/x402/plugin.ts';
 import { opsPlugin } from './ops/index.ts';
 import { offers, packOffers } from './quota/offers.ts';
+import { mcpRoutes } from './mcp/http.ts';
+import { agentRoutes } from './routes/agents.ts';
+import { collectRoutes } from './routes/catalogue.ts';
 import { cardRoutes } from './routes/card.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { creditsRoutes } from './routes/credits.ts';
@@ -58,6 +61,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   registerMetering(app, services);
+  const catalogue = collectRoutes(app);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
   await app.register(swagger, {
@@ -75,7 +79,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (services.x402) {
     const { store, clock } = services;
+    const { discoveryOf } = await import('./payments/x402/discovery.ts');
     await app.register(x402Plugin, {
+      discoveryFor: (req) => {
+        const route = catalogue.get(req.routeOptions.method as string, req.routeOptions.url ?? '');
+        return route && discoveryOf(route);
+      },
       rail: services.x402,
       publicUrl: services.config.publicUrl,
       keyIdOf: (req) => req.caller?.key?.id ?? null,
@@ -109,5 +118,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(lookupRoutes(services));
   await app.register(cardRoutes(services));
   await app.register(creditsRoutes(services));
+  await app.register(agentRoutes(services, catalogue));
+  await app.register(mcpRoutes(catalogue));
   return app;
 }

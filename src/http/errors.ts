@@ -14,6 +14,7 @@ export const STATUS: Record<string, number> = {
   batch_too_large: 400,
   invalid_bic: 400,
   invalid_iid: 400,
+  invalid_payment: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   payment_required: 402,

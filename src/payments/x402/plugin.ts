@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import type { Offer } from '../../quota/offers.ts';
 import { hasPayment } from './header.ts';
 import type { X402Rail } from './rail.ts';
-import type { PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
+import type { Discovery, PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,6 +36,8 @@ export interface X402PluginOptions {
   keyIdOf?: (req: FastifyRequest) => string | null;
   /** The `options` of a 402 refusing this request, whose x402 price is `priceUsd`. */
   optionsFor: (req: FastifyRequest, priceUsd: number) => Promise<Offer[]>;
+  /** The route's discovery (description and bazaar extension), put in its PAYMENT-REQUIRED. */
+  discoveryFor?: (req: FastifyRequest) => Discovery | undefined;
   /** Runs after a payment was settled and recorded, before the answer goes out. */
   onSettled?: (req: FastifyRequest, settled: Extract<SettleOutcome, { ok: true }>) => Promise<void>;
 }
@@ -43,18 +45,21 @@ export interface X402PluginOptions {
 const MESSAGES: Record<string, string> = {
   payment_required: 'This call is paid per call with x402: sign the payment in the PAYMENT-REQUIRED header and retry.',
   payment_already_used: 'This payment was already used; sign a new one.',
+  malformed_payment:
+    'PAYMENT-SIGNATURE is not a decodable x402 payment: send base64 JSON of a payment for the PAYMENT-REQUIRED offer.',
   settlement_failed: 'The payment could not be settled, so the result is withheld. Sign a new payment and retry.',
 };
 
 const x402: FastifyPluginAsync<X402PluginOptions> = async (
   app,
-  { rail, publicUrl, keyIdOf, optionsFor, onSettled },
+  { rail, publicUrl, keyIdOf, optionsFor, discoveryFor, onSettled },
 ) => {
   app.decorateRequest('x402Payment', null);
 
   const quoteOf = (req: FastifyRequest): Quote | null => {
     const price = req.routeOptions.config.x402Price;
-    return price ? { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0] } : null;
+    if (!price) return null;
+    return { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0], discovery: discoveryFor?.(req) };
   };
 
   const refuse = async (
@@ -66,14 +71,15 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (
     required: PaymentRequiredHeader | null,
   ) => {
     if (required) reply.header(required.headerName, required.headerValue);
-    if (status !== 402)
+    if (status >= 500)
       return {
         error: 'payments_unavailable',
         message: 'Payments are unavailable; try again later.',
         cause: { reason },
       };
     const message = MESSAGES[reason] ?? 'The payment was refused.';
-    return { error: 'payment_required', message, cause: { reason }, options: await optionsFor(req, quote.priceUsd) };
+    const error = status === 400 ? 'invalid_payment' : 'payment_required';
+    return { error, message, cause: { reason }, options: await optionsFor(req, quote.priceUsd) };
   };
 
   // Neither step may turn the answer into a 500. After a settlement the money has moved, so the
@@ -103,7 +109,8 @@ const x402: FastifyPluginAsync<X402PluginOptions> = async (
       req.x402Payment = verified.payment;
       return;
     }
-    const status = verified.unavailable ? 502 : 402;
+    // x402's HTTP transport: a payload that does not decode is 400, a refused payment 402.
+    const status = verified.unavailable ? 502 : verified.reason === 'malformed_payment' ? 400 : 402;
     return reply.code(status).send(await refuse(req, reply, status, verified.reason, quote, verified.paymentRequired));
   });
 
