@@ -13,6 +13,7 @@ export interface CliIo {
 }
 
 export const USAGE = `usage:
+  mod97 mcp   (an MCP server on stdio for the service at MOD97_URL, with MOD97_API_KEY)
   mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B]
   mod97 data update [kind...]
   mod97 data list
@@ -37,6 +38,13 @@ export async function runCli(
       options: { 'as-of': { type: 'string' }, scheme: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
     const [group, command, ...rest] = positionals;
+    if (group === 'mcp') {
+      // stdout is the MCP channel from here on: nothing else may be written to it.
+      if (command !== undefined) throw new UsageError('mcp takes no arguments: set MOD97_URL and MOD97_API_KEY');
+      const { runStdioBridge } = await import('../mcp/stdio.ts');
+      await runStdioBridge({ url: env.MOD97_URL || 'http://127.0.0.1:3000', apiKey: env.MOD97_API_KEY || undefined });
+      return 0;
+    }
     if (values.help || group !== 'data' || !command)
       throw new UsageError(group && group !== 'data' ? `unknown command "${group}"` : '');
     const asOf = values['as-of'];
