@@ -119,6 +119,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(cardRoutes(services));
   await app.register(creditsRoutes(services));
   await app.register(agentRoutes(services, catalogue));
-  await app.register(mcpRoutes(catalogue));
+  await app.register(mcpRoutes(services, catalogue));
   return app;
 }

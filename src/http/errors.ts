@@ -22,6 +22,7 @@ export const STATUS: Record<string, number> = {
   verification_required: 403,
   verification_failed: 403,
   unused_key: 403,
+  cross_site_request: 403,
   not_found: 404,
   bic_not_found: 404,
   clearing_not_found: 404,

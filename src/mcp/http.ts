@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
+import type { Services } from '../services.ts';
 import { buildTools, type Tool } from './tools.ts';
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -71,8 +72,21 @@ async function callTool(app: FastifyInstance, req: FastifyRequest, tool: Tool, a
   });
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A browser page of another site (a DNS-rebinding page included) sends its own Origin: only the
+ * service's origin and loopback ones are let through. Agents and servers send no Origin.
+ */
+function foreignOrigin(origin: string | undefined, publicUrl: string): boolean {
+  if (origin === undefined) return false;
+  if (!URL.canParse(origin)) return true;
+  const url = new URL(origin);
+  return url.origin !== new URL(publicUrl).origin && !LOOPBACK.has(url.hostname);
+}
+
 export const mcpRoutes =
-  (catalogue: RouteCatalogue): FastifyPluginAsync =>
+  (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
   async (app) => {
     let tools: Tool[] | null = null;
     const toolList = () => {
@@ -104,7 +118,13 @@ export const mcpRoutes =
       } satisfies CallToolResult;
     }
 
-    app.post('/mcp', { config: { access: { auth: 'optional' } }, schema: { hide: true } }, async (req, reply) => {
+    const sameSite = async (req: FastifyRequest) => {
+      if (foreignOrigin(req.headers.origin, services.config.publicUrl))
+        throw new DomainError('cross_site_request', 'MCP requests from another site are refused.');
+    };
+
+    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true }, onRequest: sameSite };
+    app.post('/mcp', options, async (req, reply) => {
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
       const server = new Server(
         { name: 'mod97', title: 'mod97', version: VERSION },

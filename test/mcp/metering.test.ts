@@ -208,6 +208,19 @@ for (const engine of engines()) {
       assert.equal((await svc.call('/v1/keys/usage', { from: '127.0.1.8' })).body.used, 0);
     });
 
+    test('a browser page of another site is refused before credentials (DNS rebinding); agents send no Origin', async () => {
+      for (const origin of ['http://evil.example.com', 'null']) {
+        const r = await svc.call('/mcp', {
+          json: INITIALIZE,
+          headers: { ...ACCEPT, origin },
+          key: `ifk_${'ab'.repeat(32)}`,
+        });
+        assert.deepEqual([r.status, r.body.error], [403, 'cross_site_request'], origin);
+      }
+      const own = await svc.call('/mcp', { json: INITIALIZE, headers: { ...ACCEPT, origin: svc.url } });
+      assert.equal(own.status, 200);
+    });
+
     test('GET and DELETE /mcp are 405 with Allow: POST (a stateless server)', async () => {
       for (const method of ['GET', 'DELETE']) {
         const r = await svc.call('/mcp', { method, headers: { accept: 'text/event-stream' } });
