@@ -62,6 +62,12 @@ describe('x402 discovery', { skip }, () => {
     }
   });
 
+  test('llms.txt names the rail as on and links the discovery document', async () => {
+    const text = (await paid.service.call('/llms.txt')).text;
+    assert.match(text, /x402: on;/);
+    assert.ok(text.includes(`${paid.service.url}/.well-known/x402`));
+  });
+
   test('a 402 of a GET route carries the description and a valid bazaar extension with its path parameters', async () => {
     const res = await paid.service.call('/v1/bic/DEUTDEFF', { from: '127.0.8.1' });
     assert.equal(res.status, 402);
