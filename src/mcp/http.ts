@@ -148,14 +148,24 @@ export const mcpRoutes =
       }
 
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // From here the SDK writes the answer, so the pipeline's own answer hooks do not run.
       reply.hijack();
+      reply.raw.setHeader('x-content-type-options', 'nosniff');
       reply.raw.on('close', () => {
         void transport.close();
         void server.close();
       });
-      await server.connect(transport);
-      // The body was read and parsed by the pipeline; an absent one is no JSON-RPC message.
-      await transport.handleRequest(req.raw, reply.raw, req.body ?? null);
+      try {
+        await server.connect(transport);
+        // The body was read and parsed by the pipeline; an absent one is no JSON-RPC message.
+        await transport.handleRequest(req.raw, reply.raw, req.body ?? null);
+      } catch (err) {
+        req.log.error({ err }, 'mcp: request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          reply.raw.end(JSON.stringify({ error: 'internal_error', message: 'Something went wrong on our side.' }));
+        } else reply.raw.end();
+      }
     });
 
     // Stateless: no stream to open (GET) and no session to end (DELETE).
