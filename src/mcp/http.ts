@@ -15,6 +15,7 @@ import { DomainError } from '../errors.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { buildTools, type Tool } from './tools.ts';
+import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
@@ -51,7 +52,13 @@ function injectOptions(req: FastifyRequest) {
   return { headers, remoteAddress: req.socket.remoteAddress };
 }
 
-async function callTool(app: FastifyInstance, req: FastifyRequest, tool: Tool, args: Record<string, unknown>) {
+async function callTool(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  tool: Tool,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+) {
   const { route } = tool;
   let url = route.url;
   if (route.input === 'params') {
@@ -61,7 +68,8 @@ async function callTool(app: FastifyInstance, req: FastifyRequest, tool: Tool, a
       url = url.replace(param, encodeURIComponent(value));
     }
   }
-  const { headers, remoteAddress } = injectOptions(req);
+  const { remoteAddress } = injectOptions(req);
+  const headers = { ...injectOptions(req).headers, ...paymentHeaders(meta) };
   const withBody = route.input === 'body';
   return app.inject({
     method: route.method,
@@ -95,10 +103,16 @@ export const mcpRoutes =
     };
     const root = app;
 
-    async function toolResult(req: FastifyRequest, res: ServerResponse, name: string, args: Record<string, unknown>) {
+    async function toolResult(
+      req: FastifyRequest,
+      res: ServerResponse,
+      name: string,
+      args: Record<string, unknown>,
+      meta: Record<string, unknown> | undefined,
+    ) {
       const tool = toolList().find((t) => t.name === name);
       if (!tool) return null;
-      const answer = await callTool(root, req, tool, args);
+      const answer = await callTool(root, req, tool, args, meta);
       if (!answer) {
         const missing = tool.route.url.match(/:\w+/g)?.map((p) => tool.argOf(p.slice(1))) ?? [];
         const body = { error: 'invalid_request', message: `Send \`${missing.join('`, `')}\` as a non-empty string.` };
@@ -111,10 +125,15 @@ export const mcpRoutes =
       } catch {
         body = { error: 'internal_error', message: 'The answer was not JSON.' };
       }
+      const refused = answer.statusCode >= 400;
+      // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
+      const content = refused ? withPaymentRequired(body, answer.headers) : body;
+      const settlement = settlementMeta(answer.headers);
       return {
-        content: [{ type: 'text', text: answer.body }],
-        structuredContent: body,
-        isError: answer.statusCode >= 400,
+        content: [{ type: 'text', text: content === body ? answer.body : JSON.stringify(content) }],
+        structuredContent: content,
+        isError: refused,
+        ...(settlement ? { _meta: settlement } : {}),
       } satisfies CallToolResult;
     }
 
@@ -134,7 +153,7 @@ export const mcpRoutes =
         tools: toolList().map((t) => t.definition),
       }));
       server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
-        const result = await toolResult(req, reply.raw, params.name, params.arguments ?? {});
+        const result = await toolResult(req, reply.raw, params.name, params.arguments ?? {}, params._meta);
         if (!result) throw new types.McpError(types.ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
         return result;
       });
