@@ -101,7 +101,6 @@ export const mcpRoutes =
       tools ??= buildTools(catalogue);
       return tools;
     };
-    const root = app;
 
     async function toolResult(
       req: FastifyRequest,
@@ -112,7 +111,7 @@ export const mcpRoutes =
     ) {
       const tool = toolList().find((t) => t.name === name);
       if (!tool) return null;
-      const answer = await callTool(root, req, tool, args, meta);
+      const answer = await callTool(app, req, tool, args, meta);
       if (!answer) {
         const missing = tool.route.url.match(/:\w+/g)?.map((p) => tool.argOf(p.slice(1))) ?? [];
         const body = { error: 'invalid_request', message: `Send \`${missing.join('`, `')}\` as a non-empty string.` };
@@ -162,7 +161,7 @@ export const mcpRoutes =
       const messages = Array.isArray(req.body) ? req.body : [req.body];
       const callsTool = messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/call');
       if (req.caller.key && !callsTool) {
-        const usage = await root.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
+        const usage = await app.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
         copyQuotaHeaders(usage.headers, reply.raw);
       }
 

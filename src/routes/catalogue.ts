@@ -30,6 +30,7 @@ const GUIDES: Record<string, Guide> = {
   },
   'POST /v1/iban/from-account': {
     summary: 'Builds the IBAN of a domestic account (country, bank code, branch code, account) and validates it.',
+    example: { country: 'DE', bank_code: '37040044', account: '532013000' },
   },
   'GET /v1/bic/:code': {
     summary: 'Looks up a BIC (SWIFT code): the institution, its office and address, LEI, and the dated sources.',
