@@ -7,6 +7,9 @@ import { registerPipeline } from './http/pipeline.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { opsPlugin } from './ops/index.ts';
 import { LIMITS } from './plans.ts';
+import { mcpRoutes } from './mcp/http.ts';
+import { agentRoutes } from './routes/agents.ts';
+import { collectRoutes } from './routes/catalogue.ts';
 import { cardRoutes } from './routes/card.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { creditsRoutes } from './routes/credits.ts';
@@ -42,7 +45,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerServerLimits(app, limits);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  registerPipeline(app, services);
+  // Every route's schemas, metering and price, for llms.txt, MCP tools and x402 discovery.
+  const catalogue = collectRoutes(app);
+  await registerPipeline(app, services, catalogue);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
   startDataRefresh(services, app.log.child({ component: 'data' }));
@@ -68,5 +73,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(lookupRoutes(services));
   await app.register(cardRoutes(services));
   await app.register(creditsRoutes(services));
+  await app.register(agentRoutes(services, catalogue));
+  await app.register(mcpRoutes(services, catalogue));
   return app;
 }

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'invalid_bic'
   | 'invalid_iid'
   | 'unsupported_country'
+  | 'invalid_payment'
   | 'missing_api_key'
   | 'invalid_api_key'
   | 'payment_required'

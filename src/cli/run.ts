@@ -1,6 +1,4 @@
 /** The `mod97` command: reads the command line, refuses a key on it, and hands over to a command. */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
 import { DEFAULT_URL, EXIT, UsageError, type CliIo } from './io.ts';
@@ -71,7 +69,7 @@ export async function runCli(
         throw new UsageError(`unknown command "${group}"`, USAGE);
     }
   } catch (e) {
-    const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage = e instanceof UsageError || String((e as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
     if (!usage) {
       io.err(`error: ${(e as Error).message}`);
       return EXIT.failed;
@@ -110,14 +108,8 @@ async function mcp(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<n
     return EXIT.ok;
   }
   if (argv.length) throw new UsageError('mcp takes no arguments', MCP_USAGE);
-  const bridge = new URL('../mcp/stdio.ts', import.meta.url);
-  if (!existsSync(fileURLToPath(bridge))) {
-    io.err('error: mod97 mcp is not available in this build (the MCP stdio bridge is missing).');
-    return EXIT.usage;
-  }
-  const { runStdioBridge } = (await import(bridge.href)) as {
-    runStdioBridge(opts: { url: string; apiKey?: string }): Promise<void>;
-  };
+  // Loaded only here: the MCP SDK is not needed by the other commands. stdout is the MCP channel from here on.
+  const { runStdioBridge } = await import('../mcp/stdio.ts');
   await runStdioBridge({ url: env.MOD97_URL || DEFAULT_URL, apiKey: env.MOD97_API_KEY || undefined });
   return EXIT.ok;
 }

@@ -20,6 +20,7 @@ export const STATUS: Record<ErrorCode, number> = {
   invalid_bic: 400,
   invalid_iid: 400,
   unsupported_country: 400,
+  invalid_payment: 400,
   missing_api_key: 401,
   metrics_token_required: 401,
   invalid_api_key: 401,

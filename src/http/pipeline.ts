@@ -33,6 +33,7 @@ import { KEY_ANYWHERE } from '../keys/secret.ts';
 import { refusalContext, x402PriceOf, x402StepsFor } from '../payments/gate.ts';
 import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
 import { hasPayment } from '../payments/x402/header.ts';
+import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { Caller, RouteMeter } from './caller.ts';
@@ -40,9 +41,13 @@ import { readCredential } from './credentials.ts';
 import { crossSiteGuard } from './cross-site.ts';
 import { noStoreIfSecret } from './no-store.ts';
 
-export function registerPipeline(app: FastifyInstance, services: Services): void {
+export async function registerPipeline(
+  app: FastifyInstance,
+  services: Services,
+  catalogue: RouteCatalogue,
+): Promise<void> {
   const { keys, meter, clock } = services;
-  const x402 = x402StepsFor(services);
+  const x402 = await x402StepsFor(services, catalogue);
   const crossSiteRefusal = crossSiteGuard(() => services.config.publicUrl);
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);

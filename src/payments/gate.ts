@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RouteMeter } from '../http/caller.ts';
 import { x402PriceUsd } from '../plans.ts';
+import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { claimOnPayment } from './claim.ts';
 import { offers } from './offers.ts';
@@ -19,12 +20,21 @@ export function refusalContext(services: Services, meter: RouteMeter, body: unkn
   return { baseUrl: config.publicUrl, rails, now: clock(), x402PriceUsd: x402PriceOf(meter, body) };
 }
 
-/** The x402 steps of this service; null while the rail is off. */
-export function x402StepsFor(services: Services): X402Steps | null {
+/**
+ * The x402 steps of this service; null while the rail is off. Every payment requirement carries
+ * the route's description and bazaar discovery extension, from the route catalogue (loaded only
+ * with the rail on, as the payment SDKs are).
+ */
+export async function x402StepsFor(services: Services, catalogue: RouteCatalogue): Promise<X402Steps | null> {
   const { x402: rail, config, rails, clock, meter, store } = services;
   if (!rail) return null;
+  const { discoveryOf } = await import('./x402/discovery.ts');
   return x402Steps({
     rail,
+    discoveryFor: (req) => {
+      const route = catalogue.get(req.routeOptions.method as string, req.routeOptions.url ?? '');
+      return route && discoveryOf(route);
+    },
     publicUrl: config.publicUrl,
     keyIdOf: (req) => req.caller?.key?.id ?? null,
     optionsFor: async (req, priceUsd) => {

@@ -64,7 +64,9 @@ export function x402Refused(reason: string, options: Offer[] | null): DomainErro
       cause: { reason },
     });
   }
-  return new DomainError('payment_required', X402_MESSAGES[reason] ?? 'The payment was refused.', {
+  // x402's HTTP transport: a payload that does not decode is 400, a refused payment 402.
+  const code = reason === 'malformed_payment' ? 'invalid_payment' : 'payment_required';
+  return new DomainError(code, X402_MESSAGES[reason] ?? 'The payment was refused.', {
     cause: { reason },
     options,
   });

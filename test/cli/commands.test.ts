@@ -1,9 +1,7 @@
 /** `mod97 validate`, `keys`, `--help`, `mcp` and the refusal of a key on the command line, as child processes. */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { startService } from '../support/app.ts';
 import { finish, mod97, start } from './run.ts';
@@ -96,13 +94,6 @@ test('--help on every command prints its usage and exits 0', async () => {
     assert.equal(r.code, 0, args.join(' '));
     assert.match(r.stdout, words);
   }
-});
-
-const bridge = fileURLToPath(new URL('../../src/mcp/stdio.ts', import.meta.url));
-test('mcp without the stdio bridge in the build says so and exits 2', { skip: existsSync(bridge) }, async () => {
-  const r = await mod97(['mcp'], at);
-  assert.equal(r.code, 2);
-  assert.match(r.stderr, /not available in this build/);
 });
 
 test('serve runs the service until SIGTERM', async () => {

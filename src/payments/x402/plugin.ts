@@ -14,7 +14,7 @@ import type { Offer } from '../offers.ts';
 import { x402Refused } from '../refusals.ts';
 import { hasPayment } from './header.ts';
 import type { X402Rail } from './rail.ts';
-import type { PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
+import type { Discovery, PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,6 +39,8 @@ export interface X402PluginOptions {
   keyIdOf?: (req: FastifyRequest) => string | null;
   /** The `options` of a 402 refusing this request, whose x402 price is `priceUsd`. */
   optionsFor: (req: FastifyRequest, priceUsd: number) => Promise<Offer[]>;
+  /** The route's discovery (description and bazaar extension), put in its PAYMENT-REQUIRED. */
+  discoveryFor?: (req: FastifyRequest) => Discovery | undefined;
   /** Runs after a payment was settled and recorded, before the answer goes out. */
   onSettled?: (req: FastifyRequest, settled: Extract<SettleOutcome, { ok: true }>) => Promise<void>;
 }
@@ -50,10 +52,18 @@ export interface X402Steps {
   afterAnswer(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
 
-export function x402Steps({ rail, publicUrl, keyIdOf, optionsFor, onSettled }: X402PluginOptions): X402Steps {
+export function x402Steps({
+  rail,
+  publicUrl,
+  keyIdOf,
+  optionsFor,
+  discoveryFor,
+  onSettled,
+}: X402PluginOptions): X402Steps {
   const quoteOf = (req: FastifyRequest): Quote | null => {
     const price = req.routeOptions.config.x402Price;
-    return price ? { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0] } : null;
+    if (!price) return null;
+    return { priceUsd: price(req), resourceUrl: publicUrl + req.url.split('?')[0], discovery: discoveryFor?.(req) };
   };
 
   const refusal = async (req: FastifyRequest, reason: string, quote: Quote, unavailable = false) =>

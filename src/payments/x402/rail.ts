@@ -20,10 +20,12 @@ import {
 } from '@x402/core/server';
 import type { AssetAmount, PaymentPayload } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import type { Clock } from '../../clock.ts';
 import { usdToMicros } from '../../plans.ts';
 import type { X402Config } from './config.ts';
 import type {
+  Discovery,
   PaymentRequiredHeader,
   PaymentStore,
   Quote,
@@ -51,7 +53,7 @@ class QuotedRequest implements HTTPAdapter {
     const value = this.headers[name.toLowerCase()];
     return Array.isArray(value) ? value[0] : value;
   }
-  getMethod = () => 'POST';
+  getMethod = () => this.quote.discovery?.method ?? 'POST';
   getPath = () => new URL(this.quote.resourceUrl).pathname;
   getUrl = () => this.quote.resourceUrl;
   // An API answers JSON, never x402's HTML paywall.
@@ -88,11 +90,34 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
   };
   const server = new x402ResourceServer(
     facilitator ?? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 30_000 }),
-  ).register(config.network, new ExactEvmScheme());
-  const http = new x402HTTPResourceServer(server, {
-    accepts: { scheme: 'exact', network: config.network, payTo: config.payTo, price: priceOf, maxTimeoutSeconds: 300 },
-    mimeType: 'application/json',
-  });
+  )
+    .register(config.network, new ExactEvmScheme())
+    // Completes each route's bazaar declaration with the request's method and path parameters.
+    .registerExtension(bazaarResourceServerExtension);
+  const accepts = {
+    scheme: 'exact',
+    network: config.network,
+    payTo: config.payTo,
+    price: priceOf,
+    maxTimeoutSeconds: 300,
+  } as const;
+  const http = new x402HTTPResourceServer(server, { accepts, mimeType: 'application/json' });
+  // A described route gets its own route table, whose description and extensions x402 puts in
+  // every PAYMENT-REQUIRED of that route (and expects a payment to echo unchanged).
+  const described = new Map<string, x402HTTPResourceServer>();
+  const httpFor = (discovery: Discovery | undefined): x402HTTPResourceServer => {
+    if (!discovery) return http;
+    const route = `${discovery.method} ${discovery.routeTemplate}`;
+    let found = described.get(route);
+    if (!found) {
+      const { description, extensions } = discovery;
+      found = new x402HTTPResourceServer(server, {
+        [route]: { accepts, mimeType: 'application/json', description, extensions },
+      });
+      described.set(route, found);
+    }
+    return found;
+  };
   // Fetches what the facilitator supports; retried on the next call if the facilitator was down.
   let ready: Promise<void> | null = null;
   const initialised = () => {
@@ -106,7 +131,11 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
   const processRequest = async (headers: IncomingHttpHeaders, quote: Quote) => {
     await initialised();
     const adapter = new QuotedRequest(headers, quote);
-    return http.processHTTPRequest({ adapter, path: adapter.getPath(), method: adapter.getMethod() });
+    return httpFor(quote.discovery).processHTTPRequest({
+      adapter,
+      path: adapter.getPath(),
+      method: adapter.getMethod(),
+    });
   };
 
   const rewrite = (headerValue: string, reason: string): PaymentRequiredHeader => {

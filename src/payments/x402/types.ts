@@ -7,6 +7,18 @@ export type { PaymentRecord, PaymentStore } from '../../store/types.ts';
 export interface Quote {
   priceUsd: number;
   resourceUrl: string;
+  /** What the route is and takes, for `resource.description` and the `bazaar` extension. */
+  discovery?: Discovery;
+}
+
+/** A paid route as x402 discovery describes it (built by discovery.ts). */
+export interface Discovery {
+  method: 'GET' | 'POST';
+  /** The route's pattern, `/v1/bic/:code`. */
+  routeTemplate: string;
+  description: string;
+  /** The declared extensions: `{bazaar: {info, schema}}`. */
+  extensions: Record<string, unknown>;
 }
 
 /** The header that lets an x402 client pay and retry by itself; attach it to every 402. */

@@ -268,12 +268,12 @@ describe('x402 pay-per-call', { skip }, () => {
     assert.deepEqual(await balances(), before);
   });
 
-  test('a payment header that is not a payment is refused with 402', async () => {
+  test('a payment header that is not a payment is refused with 400 (x402 HTTP transport)', async () => {
     const res = await fetch(`${base}/v1/iban/batch`, {
       ...batch(1),
       headers: { 'content-type': 'application/json', 'PAYMENT-SIGNATURE': 'not-base64-json' },
     });
-    assert.equal(res.status, 402);
+    assert.equal(res.status, 400);
     const body = await res.json();
     assert.equal(body.cause.reason, 'malformed_payment');
     assert.deepEqual(body.options, [{ type: 'x402', price_usd: 0.002 }]);

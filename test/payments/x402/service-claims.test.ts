@@ -136,7 +136,7 @@ describe('claims and packs paid with x402', { skip }, () => {
       headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' },
       from: '127.0.6.4',
     });
-    assert.equal(res.status, 402);
+    assert.deepEqual([res.status, res.body.error], [400, 'invalid_payment']);
     assert.equal(res.body.cause.reason, 'malformed_payment');
     assert.deepEqual(types(res.body.options), ['credits:5k', 'credits:25k', 'x402']);
     assert.ok(res.headers['payment-required']);

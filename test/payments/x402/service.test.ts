@@ -28,7 +28,8 @@ const amountAsked = (value: string | string[] | undefined) =>
  */
 async function payUpFront(who: Wallet, path: string, opts: { json: unknown; key?: string; from: string }) {
   const refused = await paid.service.call(path, { ...opts, headers: { 'PAYMENT-SIGNATURE': 'none' } });
-  assert.equal(refused.status, 402);
+  // x402's HTTP transport: a payment that does not decode is 400, still with the requirements.
+  assert.equal(refused.status, 400);
   const client = new x402HTTPClient(
     new x402Client().register(NETWORK, new ExactEvmScheme(privateKeyToAccount(who.privateKey))),
   );
@@ -137,7 +138,7 @@ describe('x402 pay-per-call through the service', { skip }, () => {
     assert.equal(await paid.chain.balanceOf(payer.address), 996_000n);
   });
 
-  test("a refused payment's 402 carries our options as well as the requirements", async () => {
+  test('a payment that does not decode is 400 invalid_payment, with our options and the requirements', async () => {
     const from = '127.0.9.1';
     const key = await paid.service.newKey(from);
     const res = await paid.service.call('/v1/iban/validate', {
@@ -146,7 +147,7 @@ describe('x402 pay-per-call through the service', { skip }, () => {
       headers: { 'PAYMENT-SIGNATURE': 'not-a-payment' },
       from,
     });
-    assert.equal(res.status, 402);
+    assert.deepEqual([res.status, res.body.error], [400, 'invalid_payment']);
     assert.equal(res.body.cause.reason, 'malformed_payment');
     assert.deepEqual(
       res.body.options.map((o: { type: string }) => o.type),

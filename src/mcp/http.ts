@@ -1,0 +1,199 @@
+/**
+ * MCP over Streamable HTTP at POST /mcp, stateless: every POST gets its own server and transport.
+ *
+ * No bypass: the /mcp request is authenticated by the same pipeline as any route (an unknown key
+ * is 401 before any JSON-RPC), and a tool call is the REST request it mirrors, made with
+ * `app.inject` carrying the caller's credentials, forwarded-for header and socket address. So the
+ * trial, quota, refunds, attribution and counters are the REST route's own, and so is the answer:
+ * its JSON is the tool's structured content and its X-Quota-* headers go on the /mcp answer.
+ */
+import { createRequire } from 'node:module';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DomainError } from '../errors.ts';
+import type { RouteCatalogue } from '../routes/catalogue.ts';
+import type { Services } from '../services.ts';
+import { buildTools, type Tool } from './tools.ts';
+import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
+
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
+const QUOTA_HEADERS = ['x-quota-used', 'x-quota-limit', 'x-quota-remaining', 'x-quota-month', 'x-quota-exhausted'];
+
+const INSTRUCTIONS =
+  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free.';
+
+// The SDK takes about 0.2 s to import: loaded by the first /mcp request, not at start-up.
+const sdk = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+
+type Headers = Record<string, string | string[] | number | undefined>;
+
+function copyQuotaHeaders(from: Headers, to: ServerResponse): void {
+  for (const name of QUOTA_HEADERS) {
+    const value = from[name];
+    if (value === undefined) to.removeHeader(name);
+    else to.setHeader(name, value);
+  }
+}
+
+/** The caller's credentials and address, as the REST route would have received them. */
+function injectOptions(req: FastifyRequest) {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return { headers, remoteAddress: req.socket.remoteAddress };
+}
+
+async function callTool(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  tool: Tool,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+) {
+  const { route } = tool;
+  let url = route.url;
+  if (route.input === 'params') {
+    for (const param of url.match(/:\w+/g) ?? []) {
+      const value = args[tool.argOf(param.slice(1))];
+      if (typeof value !== 'string' || value === '') return null;
+      url = url.replace(param, encodeURIComponent(value));
+    }
+  }
+  const { remoteAddress } = injectOptions(req);
+  const headers = { ...injectOptions(req).headers, ...paymentHeaders(meta) };
+  const withBody = route.input === 'body';
+  return app.inject({
+    method: route.method,
+    url,
+    headers: withBody ? { ...headers, 'content-type': 'application/json' } : headers,
+    payload: withBody ? JSON.stringify(args) : undefined,
+    remoteAddress,
+  });
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A browser page of another site (a DNS-rebinding page included) sends its own Origin: only the
+ * service's origin and loopback ones are let through. Agents and servers send no Origin.
+ */
+function foreignOrigin(origin: string | undefined, publicUrl: string): boolean {
+  if (origin === undefined) return false;
+  if (!URL.canParse(origin)) return true;
+  const url = new URL(origin);
+  return url.origin !== new URL(publicUrl).origin && !LOOPBACK.has(url.hostname);
+}
+
+export const mcpRoutes =
+  (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
+  async (app) => {
+    let tools: Tool[] | null = null;
+    const toolList = () => {
+      tools ??= buildTools(catalogue);
+      return tools;
+    };
+
+    async function toolResult(
+      req: FastifyRequest,
+      res: ServerResponse,
+      name: string,
+      args: Record<string, unknown>,
+      meta: Record<string, unknown> | undefined,
+    ) {
+      const tool = toolList().find((t) => t.name === name);
+      if (!tool) return null;
+      const answer = await callTool(app, req, tool, args, meta);
+      if (!answer) {
+        const missing = tool.route.url.match(/:\w+/g)?.map((p) => tool.argOf(p.slice(1))) ?? [];
+        const body = { error: 'invalid_request', message: `Send \`${missing.join('`, `')}\` as a non-empty string.` };
+        return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+      }
+      copyQuotaHeaders(answer.headers, res);
+      let body: Record<string, unknown>;
+      try {
+        body = answer.json();
+      } catch {
+        body = { error: 'internal_error', message: 'The answer was not JSON.' };
+      }
+      const refused = answer.statusCode >= 400;
+      // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
+      const content = refused ? withPaymentRequired(body, answer.headers) : body;
+      const settlement = settlementMeta(answer.headers);
+      return {
+        content: [{ type: 'text', text: content === body ? answer.body : JSON.stringify(content) }],
+        structuredContent: content,
+        isError: refused,
+        ...(settlement ? { _meta: settlement } : {}),
+      } satisfies CallToolResult;
+    }
+
+    const sameSite = async (req: FastifyRequest) => {
+      if (foreignOrigin(req.headers.origin, services.config.publicUrl))
+        throw new DomainError('cross_site_request', 'MCP requests from another site are refused.');
+    };
+
+    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true }, onRequest: sameSite };
+    app.post('/mcp', options, async (req, reply) => {
+      const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
+      const server = new Server(
+        { name: 'mod97', title: 'mod97', version: VERSION },
+        { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+      );
+      server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
+        tools: toolList().map((t) => t.definition),
+      }));
+      server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
+        const result = await toolResult(req, reply.raw, params.name, params.arguments ?? {}, params._meta);
+        if (!result) throw new types.McpError(types.ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+        return result;
+      });
+
+      // An authenticated answer carries the key's X-Quota-* headers; a tool call's are its route's.
+      const messages = Array.isArray(req.body) ? req.body : [req.body];
+      const callsTool = messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/call');
+      if (req.caller.key && !callsTool) {
+        const usage = await app.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
+        copyQuotaHeaders(usage.headers, reply.raw);
+      }
+
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // From here the SDK writes the answer, so the pipeline's own answer hooks do not run.
+      reply.hijack();
+      reply.raw.setHeader('x-content-type-options', 'nosniff');
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        // The body was read and parsed by the pipeline; an absent one is no JSON-RPC message.
+        await transport.handleRequest(req.raw, reply.raw, req.body ?? null);
+      } catch (err) {
+        req.log.error({ err }, 'mcp: request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          reply.raw.end(JSON.stringify({ error: 'internal_error', message: 'Something went wrong on our side.' }));
+        } else reply.raw.end();
+      }
+    });
+
+    // Stateless: no stream to open (GET) and no session to end (DELETE).
+    app.route({
+      method: ['GET', 'DELETE'],
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (_req, reply) => {
+        reply.header('allow', 'POST');
+        throw new DomainError('method_not_allowed', 'This MCP server is stateless: send every message by POST.');
+      },
+    });
+  };

@@ -1,0 +1,88 @@
+/** GET /llms.txt and, with the x402 rail on, GET /.well-known/x402: the service as agents find it. */
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainError } from '../errors.ts';
+import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
+import type { Services } from '../services.ts';
+import { type CatalogueRoute, priceText, type RouteCatalogue, requestsText } from './catalogue.ts';
+
+export const agentRoutes =
+  (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/llms.txt', { schema: { hide: true } }, async (_req, reply) => {
+      reply.type('text/plain; charset=utf-8');
+      return llmsTxt(services.config.publicUrl, catalogue.all(), services.rails.x402);
+    });
+
+    const rail = services.x402;
+    if (!rail) return;
+    // Loaded only with the rail on, like the payment SDKs (src/services.ts).
+    const { describePaid, discoveryExample } = await import('../payments/x402/discovery.ts');
+    app.get('/.well-known/x402', { schema: { hide: true } }, async () => {
+      const publicUrl = services.config.publicUrl;
+      const resources = [];
+      for (const route of catalogue.all().filter((r) => r.cost.x402Usd !== null)) {
+        // The offer of one call (of one IBAN for a batch); the bazaar declaration carries the
+        // route's example input, where a 402 carries the request's own path parameters.
+        const required = await rail.paymentRequired({
+          priceUsd: route.cost.x402Usd ?? 0,
+          resourceUrl: publicUrl + route.url,
+        });
+        if (!required)
+          throw new DomainError('payments_unavailable', 'The payment facilitator cannot be reached; try again later.');
+        resources.push({
+          resource: publicUrl + route.url,
+          type: 'http',
+          method: route.method,
+          description: describePaid(route),
+          mimeType: 'application/json',
+          accepts: required.requirements,
+          extensions: discoveryExample(route),
+        });
+      }
+      return { x402Version: 2, resources };
+    });
+  };
+
+function routeLine(base: string, route: CatalogueRoute, x402: boolean): string {
+  const price = priceText(route.cost);
+  const costs = route.cost.requests > 0 || !price ? [`cost: ${requestsText(route.cost)}`] : [];
+  if (price) costs.push(`x402 price: ${price}${x402 ? '' : ' (x402 is not turned on for this server)'}`);
+  return `- ${route.method} ${base}${route.url}: ${route.summary} (${costs.join('; ')})`;
+}
+
+/** llms.txt (llmstxt.org): a title, a summary, then sections of links with notes. */
+export function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean): string {
+  const data = routes.filter((r) => r.cost.requests > 0);
+  const keys = routes.filter((r) => r.url.startsWith('/v1/keys/'));
+  const packs = routes.filter((r) => r.url.startsWith('/v1/credits/'));
+  const packLine = PACKS.map((p) => `${p.credits.toLocaleString('en-US')} credits for $${p.priceUsd}`).join(', ');
+  return `# mod97
+
+> IBAN validation and bank lookups as an HTTP API and an MCP server: checksums, national check digits, banks and BICs, SEPA reach, Swiss clearing numbers and bank-level compliance screening, each answer with its dated sources.
+
+- [OpenAPI document](${base}/openapi.json): every route, field and error
+- [API reference](${base}/docs): the same, for people
+- MCP server (Streamable HTTP, stateless): POST ${base}/mcp, with the API key in \`Authorization: Bearer\` or \`X-API-Key\`
+
+## Keys and quota
+
+- Send the key as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`, never in a URL or a body.
+- No key: ${LIMITS.trialPerDay} validations a day per network (POST /v1/iban/validate only).
+- Free key: ${LIMITS.anonymousPerMonth} requests a month; ${LIMITS.freePerMonth} a month once claimed with an e-mail address. Pro: ${LIMITS.proPerMonth.toLocaleString('en-US')} a month for $${PRO_PRICE_USD_PER_MONTH}. Prepaid packs: ${packLine}.
+- A refused call (4xx or 5xx) costs nothing. Out of quota: 402 with machine-readable \`options\` (claim, buy, pay per call, wait).
+- x402: ${x402 ? 'on' : 'off on this server'}; with it, any data route can be paid per call in USDC (protocol v2, scheme exact) with no key${x402 ? `; paid resources are listed at ${base}/.well-known/x402` : ''}.
+
+## Data routes
+
+${data.map((r) => routeLine(base, r, x402)).join('\n')}
+
+## Keys
+
+${keys.map((r) => routeLine(base, r, x402)).join('\n')}
+
+## Optional
+
+${packs.map((r) => routeLine(base, r, x402)).join('\n')}
+- [Terms](${base}/terms)
+`;
+}

@@ -1,0 +1,82 @@
+/**
+ * `mod97 mcp` as an agent runs it: a child process on stdio, driven by the official SDK's
+ * StdioClientTransport, forwarding to a real service whose counters it moves.
+ */
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startService } from '../support/app.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
+const IBAN = 'DE89370400440532013000';
+
+async function bridge(env: Record<string, string>) {
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  await client.connect(transport);
+  after(() => client.close());
+  return { client, stderr: () => stderr };
+}
+
+describe('mod97 mcp (stdio bridge)', () => {
+  test('lists the service tools and calls them on MOD97_API_KEY, moving the key counters', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const { client } = await bridge({ MOD97_URL: svc.url, MOD97_API_KEY: key });
+    assert.equal(client.getServerVersion()?.name, 'mod97');
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'validate_iban' && t.annotations?.readOnlyHint === true));
+
+    const result = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
+    const rest = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, key });
+    assert.equal(result.isError ?? false, false);
+    assert.deepEqual(result.structuredContent, rest.body);
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 2);
+
+    const refused = await client.callTool({ name: 'lookup_bic', arguments: { bic: 'NOPE' } });
+    assert.equal(refused.isError, true);
+    assert.equal((refused.structuredContent as { error: string }).error, 'invalid_bic');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 2, 'a refusal is refunded');
+  });
+
+  test('without MOD97_API_KEY, validate_iban runs on the no-key trial', async () => {
+    const svc = await startService();
+    const { client } = await bridge({ MOD97_URL: svc.url });
+    const result = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
+    assert.equal((result.structuredContent as { trial: { calls_left_today: number } }).trial.calls_left_today, 24);
+  });
+
+  test('a key the service does not know stops the bridge with the reason, never the key', async () => {
+    const svc = await startService();
+    const unknown = `ifk_${'cd'.repeat(32)}`;
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', MOD97_URL: svc.url, MOD97_API_KEY: unknown },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const exited = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+    });
+    await assert.rejects(client.connect(transport));
+    await exited;
+    assert.match(stderr, /invalid_api_key/);
+    assert.doesNotMatch(stderr, /ifk_cd/);
+  });
+});
