@@ -54,6 +54,8 @@ export const cardCheckoutRequired = (ctx: OfferContext): DomainError =>
 const X402_MESSAGES: Record<string, string> = {
   payment_required: 'This call is paid per call with x402: sign the payment in the PAYMENT-REQUIRED header and retry.',
   payment_already_used: 'This payment was already used; sign a new one.',
+  malformed_payment:
+    'PAYMENT-SIGNATURE is not a decodable x402 payment: send base64 JSON of a payment for the PAYMENT-REQUIRED offer.',
   settlement_failed: 'The payment could not be settled, so the result is withheld. Sign a new payment and retry.',
 };
 
