@@ -141,4 +141,15 @@ CREATE TABLE anonymous_creations (
   created BIGINT NOT NULL
 );`,
   },
+  {
+    version: 9,
+    name: 'calls per key and UTC day, for the usage chart',
+    sql: `
+CREATE TABLE daily_usage (
+  key_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  used BIGINT NOT NULL,
+  PRIMARY KEY (key_id, day)
+);`,
+  },
 ];
