@@ -16,6 +16,8 @@ import { ibanRoutes } from './routes/iban.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { siteRoutes } from './routes/site.ts';
+import { usageDailyRoutes } from './routes/usage-daily.ts';
+import { DailyUsage } from './quota/daily.ts';
 import type { Services } from './services.ts';
 import { LIMITS } from './plans.ts';
 
@@ -101,9 +103,19 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       },
     });
   }
+  // Charged calls per day, for the usage chart: counted after the answer, written in batches.
+  const daily = new DailyUsage(services.store, services.clock, (err) =>
+    app.log.warn({ err }, 'daily usage not written'),
+  );
+  app.addHook('onResponse', async (req) => {
+    const { key, charge } = req.caller ?? {};
+    if (key && charge) daily.add(key.id, charge.cost);
+  });
+  app.addHook('onClose', () => daily.flush());
   await app.register(opsPlugin(services));
   await app.register(siteRoutes(services));
   await app.register(keysRoutes(services));
+  await app.register(usageDailyRoutes(services, daily));
   await app.register(claimRoutes(services));
   await app.register(ibanRoutes(services));
   await app.register(lookupRoutes(services));

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { toHttpError } from '../http/errors.ts';
-import { errorResponses, Open } from '../http/schemas.ts';
+import { errorResponses, Open, orNull } from '../http/schemas.ts';
 import { CARD_PRODUCTS, type CardProduct } from '../payments/stripe/config.ts';
 import type { CheckoutOutcome } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
@@ -50,6 +50,26 @@ export const cardRoutes =
         reply.code(201);
         return created;
       },
+    );
+
+    app.post(
+      '/v1/card/cancel',
+      {
+        config: { access: { auth: 'key' } },
+        schema: {
+          summary: 'Cancel the Pro subscription of the key sent (at the end of the paid period)',
+          response: {
+            200: Type.Object({
+              key_prefix: Type.String(),
+              cancel_at_period_end: Type.Literal(true),
+              ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
+              message: Type.String(),
+            }),
+            ...errorResponses(400, 401, 409, 502, 503),
+          },
+        },
+      },
+      async (req) => rail().cancel(req.caller.key!),
     );
 
     app.get(
