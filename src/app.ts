@@ -5,6 +5,7 @@ import { registerJsonBody } from './http/body.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerMetering } from './http/metering.ts';
+import { documentBodies, documentRoute } from './http/openapi.ts';
 import { addPaymentToward, claimLifetime } from './keys/paid-claim.ts';
 import { x402Plugin } from './payments/x402/plugin.ts';
 import { opsPlugin } from './ops/index.ts';
@@ -62,8 +63,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerMetering(app, services);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
+  app.addHook('onRoute', documentRoute);
   await app.register(swagger, {
+    transformObject: (doc) => ('openapiObject' in doc ? documentBodies(doc.openapiObject) : doc.swaggerObject),
     openapi: {
+      openapi: '3.1.0',
       info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },
       servers: [{ url: services.config.publicUrl }],
       components: {
