@@ -7,6 +7,10 @@ import { errorResponses, Open, orNull } from '../http/schemas.ts';
 import { CARD_PRODUCTS, type CardProduct } from '../payments/stripe/config.ts';
 import type { CheckoutOutcome } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
+import { sendPage } from '../web/render.ts';
+
+/** The success page is a page of the site: same layout and headers. */
+const pageBase = { path: '/v1/card/success', page: 'checkout', title: 'Checkout' };
 
 const CheckoutBody = Type.Object({
   product: Type.Union(
@@ -93,18 +97,29 @@ export const cardRoutes =
           const { status, body } = toHttpError(err);
           if (status >= 500) req.log.error({ err }, 'checkout outcome failed');
           // The typed reply lists only the success statuses; errors are shaped by toHttpError.
-          return reply
-            .code(status as 200)
-            .type('text/html; charset=utf-8')
-            .send(page('mod97 checkout', [body.message]));
+          reply.code(status as 200);
+          return sendPage(reply, 'checkout', { ...pageBase, heading: 'Checkout', message: body.message });
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
         if (!html) return outcome;
-        reply.type('text/html; charset=utf-8');
-        return page('mod97 checkout', [
-          outcome.message,
-          ...(outcome.status === 'complete' && outcome.api_key ? [`<code>${outcome.api_key}</code>`] : []),
-        ]);
+        if (outcome.status === 'pending') {
+          return sendPage(reply, 'checkout', {
+            ...pageBase,
+            heading: 'Confirming your payment',
+            message: outcome.message,
+            pending: true,
+          });
+        }
+        return sendPage(reply, 'checkout', {
+          ...pageBase,
+          heading: 'Thank you: payment received',
+          message: outcome.message,
+          apiKey: outcome.api_key,
+          keyPrefix: outcome.key_prefix,
+          tier: outcome.tier,
+          basis: outcome.basis,
+          limit: outcome.limit.toLocaleString('en-US'),
+        });
       },
     );
 
@@ -131,12 +146,4 @@ export const cardRoutes =
 
 function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Paragraphs are escaped, except the `<code>` line the route builds itself from a key's hex. */
-function page(title: string, paragraphs: string[]): string {
-  const body = paragraphs.map((p) => (p.startsWith('<code>') ? `<p>${p}</p>` : `<p>${escapeHtml(p)}</p>`)).join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</body></html>\n`;
 }

@@ -65,6 +65,9 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await b.page.getByText('Valid IBAN', { exact: true }).waitFor();
     assert.match(await b.page.locator('#validate-result').innerText(), /validations left today/);
     await checkPage(b, origin, 'home-validated');
+    // Where a cancelled card checkout comes back to.
+    await b.page.goto(`${origin}/?checkout=cancelled`);
+    await b.page.getByText('Checkout cancelled: nothing was charged.').waitFor();
   });
 
   test('keys/new creates a key shown once that works through the API; usage shows the API numbers; claim raises it', async () => {
@@ -187,9 +190,17 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     b.requests.splice(0, b.requests.length, ...b.requests.filter((u) => u.startsWith(cardOrigin)));
     b.problems.splice(0, b.problems.length, ...b.problems.filter((p) => !p.includes('checkout.stripe.com')));
 
+    // Stripe brings the buyer back to the success page, which shows the new key once.
     const { sessionId } = await card.buy('pro');
-    const secret = (await card.success(sessionId)).body.api_key as string;
+    await page.goto(`${cardOrigin}/v1/card/success?session_id=${sessionId}`);
+    const secret = (await page.locator('.secret code').innerText()).trim();
     assert.match(secret, KEY);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page
+      .locator('#copy-status')
+      .filter({ hasText: /Cop|Select/ })
+      .waitFor();
+    await checkPage(b, cardOrigin, 'checkout-success');
     await page.goto(`${cardOrigin}/usage`);
     await page.getByRole('textbox', { name: 'API key', exact: true }).fill(secret);
     await page.getByRole('button', { name: 'Show usage', exact: true }).click();

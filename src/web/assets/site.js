@@ -104,6 +104,7 @@ function explain(body, context = {}) {
     rate_limited: 'This address already received a key today. Try again tomorrow.',
     invalid_api_key: 'That key is unknown, rotated or revoked. Check that you pasted the whole key.',
     missing_api_key: 'Paste your API key first.',
+    not_subscribed: 'This key has no card subscription to cancel.',
     network: body.message,
   }[body.error];
   if (body.error === 'verification_failed') {
@@ -121,8 +122,39 @@ function explain(body, context = {}) {
   return m || body.message || 'Something went wrong. Please try again.';
 }
 
+/** The "Copy" button: the clipboard when allowed, else the text selected for Ctrl+C. */
+function copyButton(text, node) {
+  $('copy').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(text());
+      $('copy-status').textContent = 'Copied to the clipboard.';
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      $('copy-status').textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
+}
+
 const pages = {
+  checkout() {
+    const code = document.querySelector('.secret code');
+    if (code) copyButton(() => code.textContent, code);
+    // Stripe's confirmation usually arrives within seconds of the redirect.
+    if ($('pending')) setTimeout(() => location.reload(), 3000);
+  },
+
   index() {
+    if (new URLSearchParams(location.search).get('checkout') === 'cancelled') {
+      notice(
+        $('page-notice'),
+        'good',
+        'Checkout cancelled: nothing was charged.',
+        el('p', {}, el('a', { href: '/pricing' }, 'Back to pricing')),
+      );
+    }
     const form = $('validate-form');
     const out = $('validate-result');
     form.addEventListener('submit', (e) => {
@@ -227,18 +259,7 @@ const pages = {
         $('created').focus();
       });
     });
-    $('copy').addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(secret);
-        $('copy-status').textContent = 'Copied to the clipboard.';
-      } catch {
-        const range = document.createRange();
-        range.selectNodeContents($('secret'));
-        getSelection().removeAllRanges();
-        getSelection().addRange(range);
-        $('copy-status').textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
-      }
-    });
+    copyButton(() => secret, $('secret'));
   },
 
   claim() {
@@ -350,8 +371,25 @@ const pages = {
               return;
             }
             const r = await api('POST', '/v1/card/cancel', { key });
-            if (r.status === 200) notice(out, 'good', 'Pro is cancelled.', r.body.message);
-            else notice(out, 'bad', 'Pro was not cancelled.', r.body.message);
+            if (r.status !== 200) {
+              notice(out, 'bad', 'Pro was not cancelled.', explain(r.body));
+              return;
+            }
+            cancel.hidden = true;
+            const until = r.body.ends_at
+              ? new Date(r.body.ends_at).toLocaleDateString('en-GB', {
+                  day: 'numeric',
+                  month: 'long',
+                  year: 'numeric',
+                  timeZone: 'UTC',
+                })
+              : 'the end of the period you paid for';
+            notice(
+              out,
+              'good',
+              'Pro is cancelled.',
+              `It will not renew. The key keeps Pro until ${until}, then returns to its free plan. Nothing else changes.`,
+            );
           }),
         );
         actions.append(
@@ -447,7 +485,8 @@ function chart(target, report) {
       root.append(label);
     }
   });
-  target.replaceChildren(root);
+  const note = report.total === 0 ? el('p', { class: 'muted small' }, 'No calls yet in this period.') : null;
+  target.replaceChildren(root, ...(note ? [note] : []));
 }
 
 pages[document.body.dataset.page]?.();
