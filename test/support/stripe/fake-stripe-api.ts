@@ -20,7 +20,7 @@ export interface FakeStripeApi {
   sessions: Map<string, StripeObject>;
   /** Form parameters of every subscription update, decoded, with the subscription id. */
   subscriptionUpdates: { id: string; params: Params }[];
-  /** The next create answers this HTTP status with a Stripe error body. */
+  /** The next create or update answers this HTTP status with a Stripe error body. */
   failNext(status: number): void;
   /** The session as Stripe sends it once paid (`checkout.session.completed`). */
   complete(sessionId: string): StripeObject;
@@ -63,6 +63,11 @@ export async function startFakeStripeApi(
       return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
     }
     const update = req.method === 'POST' ? /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? '') : null;
+    if (update && failure !== null) {
+      const status = failure;
+      failure = null;
+      return send(status, { error: { type: 'invalid_request_error', message: 'No such subscription.' } });
+    }
     if (update) {
       const params = decodeForm(Buffer.concat(chunks).toString('utf8'));
       subscriptionUpdates.push({ id: update[1], params });
