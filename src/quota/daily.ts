@@ -12,7 +12,8 @@ const FLUSH_MS = 1000;
 export const ROLLING_DAYS = 30;
 
 export class DailyUsage {
-  private pending = new Map<string, { keyId: string; day: string; used: number }>();
+  /** Calls not yet written: day → key id → count. */
+  private pending = new Map<string, Map<string, number>>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
@@ -25,10 +26,9 @@ export class DailyUsage {
   /** Counts `cost` charged calls for the key today. Synchronous: nothing is awaited. */
   add(keyId: string, cost: number): void {
     const day = dayOf(this.clock());
-    const id = `${keyId} ${day}`;
-    const entry = this.pending.get(id);
-    if (entry) entry.used += cost;
-    else this.pending.set(id, { keyId, day, used: cost });
+    let keys = this.pending.get(day);
+    if (!keys) this.pending.set(day, (keys = new Map()));
+    keys.set(keyId, (keys.get(keyId) ?? 0) + cost);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
 
@@ -36,7 +36,7 @@ export class DailyUsage {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = [...this.pending.values()];
+    const batch = [...this.pending].flatMap(([day, keys]) => [...keys].map(([keyId, used]) => ({ keyId, day, used })));
     this.pending = new Map();
     this.writing = this.writing.then(async () => {
       if (!batch.length) return;
