@@ -20,6 +20,8 @@ const addNs = Number(process.hrtime.bigint() - t) / CALLS;
 t = process.hrtime.bigint();
 await daily.flush();
 const flushMs = Number(process.hrtime.bigint() - t) / 1e6;
-console.log(`add: ${addNs.toFixed(0)} ns per charged call (${CALLS.toLocaleString('en-US')} calls over ${keys.length} keys)`);
+console.log(
+  `add: ${addNs.toFixed(0)} ns per charged call (${CALLS.toLocaleString('en-US')} calls over ${keys.length} keys)`,
+);
 console.log(`flush: ${flushMs.toFixed(1)} ms for one batch of ${keys.length} key-days (written once a second)`);
 await store.close();

@@ -43,7 +43,9 @@ export function documentRoute(route: RouteOptions): void {
   }
 }
 
-type Doc = { paths?: Record<string, Record<string, { requestBody?: Record<string, any> }>> };
+type JsonSchema = Record<string, unknown>;
+type RequestBody = { required?: boolean; description?: string; content?: Record<string, { schema?: JsonSchema }> };
+type Doc = { paths?: Record<string, Record<string, { requestBody?: RequestBody }>> };
 
 export function documentBodies<T>(doc: T): T {
   const paths = (doc as Doc).paths ?? {};

@@ -85,7 +85,6 @@ export async function checkPage(b: Browser, origin: string, name: string): Promi
   // Evaluated over the DevTools protocol: the page's CSP rightly refuses an injected script tag.
   await page.evaluate(axeSource);
   const result = (await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe is injected into the page
     const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
       id: v.id,

@@ -63,7 +63,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await b.page.keyboard.press('Tab');
     await b.page.keyboard.press('Space');
     await b.page.getByText('Valid IBAN', { exact: true }).waitFor();
-    assert.match(await b.page.locator('#validate-result').innerText(), /validations left today/);
+    assert.match((await b.page.locator('#validate-result').textContent()) ?? '', /validations left today/);
     await checkPage(b, origin, 'home-validated');
     // Where a cancelled card checkout comes back to.
     await b.page.goto(`${origin}/?checkout=cancelled`);
@@ -73,9 +73,9 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
   test('keys/new creates a key shown once that works through the API; usage shows the API numbers; claim raises it', async () => {
     await b.page.goto(`${origin}/keys/new`);
     await name('button', 'Create key').click();
-    const secret = (await b.page.locator('#secret').innerText()).trim();
+    const secret = ((await b.page.locator('#secret').textContent()) ?? '').trim();
     assert.match(secret, KEY);
-    assert.match(await b.page.locator('#created').innerText(), /will not be shown again/);
+    assert.match((await b.page.locator('#created').textContent()) ?? '', /will not be shown again/);
     await name('button', 'Copy').click();
     await b.page
       .locator('#copy-status')
@@ -91,10 +91,10 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await name('textbox', 'API key').fill(secret);
     await name('button', 'Show usage').click();
     await b.page.locator('#usage').waitFor();
-    assert.equal(await b.page.locator('#used').innerText(), String(api.used));
-    assert.equal(await b.page.locator('#limit').innerText(), String(api.limit));
-    assert.equal(await b.page.locator('#remaining').innerText(), String(api.remaining));
-    assert.match(await b.page.locator('#usage-facts').innerText(), new RegExp(api.basis));
+    assert.equal((await b.page.locator('#used').textContent()) ?? '', String(api.used));
+    assert.equal((await b.page.locator('#limit').textContent()) ?? '', String(api.limit));
+    assert.equal((await b.page.locator('#remaining').textContent()) ?? '', String(api.remaining));
+    assert.match((await b.page.locator('#usage-facts').textContent()) ?? '', new RegExp(api.basis));
     const label = String(await b.page.locator('svg[role="img"]').getAttribute('aria-label'));
     assert.match(label, /usage/i);
     assert.match(label, new RegExp(`${api.used} calls in total`));
@@ -145,14 +145,14 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await name('textbox', 'Code').fill(await mail.smtp.nextCode(email));
     await name('button', 'Create key').click();
     await b.page.locator('#created').waitFor();
-    assert.match((await b.page.locator('#secret').innerText()).trim(), KEY);
-    assert.match(await b.page.locator('#created-facts').innerText(), /email/);
+    assert.match(((await b.page.locator('#secret').textContent()) ?? '').trim(), KEY);
+    assert.match((await b.page.locator('#created-facts').textContent()) ?? '', /email/);
     await checkPage(b, origin, 'keys-new-created');
   });
 
   test('pricing shows the numbers of the price table, and says card payment is off', async () => {
     await b.page.goto(`${origin}/pricing`);
-    const text = await b.page.locator('main').innerText();
+    const text = (await b.page.locator('main').textContent()) ?? '';
     for (const p of PACKS) {
       assert.ok(text.includes(p.credits.toLocaleString('en-US')), `${p.credits} credits`);
       assert.ok(text.includes(`$${p.priceUsd}`), `$${p.priceUsd}`);
@@ -193,7 +193,7 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     // Stripe brings the buyer back to the success page, which shows the new key once.
     const { sessionId } = await card.buy('pro');
     await page.goto(`${cardOrigin}/v1/card/success?session_id=${sessionId}`);
-    const secret = (await page.locator('.secret code').innerText()).trim();
+    const secret = ((await page.locator('.secret code').textContent()) ?? '').trim();
     assert.match(secret, KEY);
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page
