@@ -220,6 +220,7 @@ const pages = {
     const form = $('create-form');
     const err = $('create-error');
     let secret = null;
+    let attemptsLeft = 5;
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const email = $('email').value.trim();
@@ -231,6 +232,7 @@ const pages = {
         const r = await api('POST', '/v1/keys/generate', { body });
         if (r.status === 403 && r.body.error === 'verification_required') {
           $('code-field').hidden = false;
+          attemptsLeft = 5;
           notice(
             err,
             'good',
@@ -241,7 +243,8 @@ const pages = {
           return;
         }
         if (r.status !== 201) {
-          notice(err, 'bad', 'No key was created.', explain(r.body, { attemptsLeft: 1 }));
+          if (r.body.reason === 'wrong_code') attemptsLeft = Math.max(attemptsLeft - 1, 0);
+          notice(err, 'bad', 'No key was created.', explain(r.body, { attemptsLeft }));
           return;
         }
         err.replaceChildren();
