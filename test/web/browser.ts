@@ -92,6 +92,8 @@ export async function checkPage(b: Browser, origin: string, name: string): Promi
       targets: v.nodes.map((n) => n.target.join(' ')),
     }));
   })) as { id: string; impact: string; targets: string[] }[];
+  // Without the script a form could send nothing: no field has a name, no form an action.
+  assert.equal(await page.locator('input[name], textarea[name], form[action]').count(), 0, `${name}: a named field`);
   const grave = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(grave, [], `${name}: axe-core violations`);
   mkdirSync(SCREENSHOTS, { recursive: true });
