@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
+import { documentBodies, documentRoute } from './http/openapi.ts';
 import { opsPlugin } from './ops/index.ts';
 import { LIMITS } from './plans.ts';
 import { mcpRoutes } from './mcp/http.ts';
@@ -17,6 +18,7 @@ import { ibanRoutes } from './routes/iban.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { siteRoutes } from './routes/site.ts';
+import { usageDailyRoutes } from './routes/usage-daily.ts';
 import { type Services, startDataRefresh } from './services.ts';
 
 export interface AppOptions {
@@ -52,8 +54,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onClose', async () => services.mailer.close());
   startDataRefresh(services, app.log.child({ component: 'data' }));
   app.addHook('onClose', async () => services.data.stop());
+  app.addHook('onRoute', documentRoute);
   await app.register(swagger, {
+    transformObject: (doc) => ('openapiObject' in doc ? documentBodies(doc.openapiObject) : doc.swaggerObject),
     openapi: {
+      openapi: '3.1.0',
       info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },
       servers: [{ url: services.config.publicUrl }],
       components: {
@@ -68,6 +73,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(opsPlugin(services));
   await app.register(siteRoutes(services));
   await app.register(keysRoutes(services));
+  await app.register(usageDailyRoutes(services));
   await app.register(claimRoutes(services));
   await app.register(ibanRoutes(services));
   await app.register(lookupRoutes(services));

@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'already_claimed'
   | 'already_claimed_elsewhere'
   | 'already_subscribed'
+  | 'not_subscribed'
   | 'key_already_shown'
   | 'payload_too_large'
   | 'unsupported_media_type'

@@ -17,6 +17,7 @@ import type { CardRail } from './payments/stripe/index.ts';
 import { readStripeConfig } from './payments/stripe/config.ts';
 import type { X402Rail } from './payments/x402/index.ts';
 import type { Rails } from './payments/offers.ts';
+import { DailyUsage } from './quota/daily.ts';
 import { Meter } from './quota/meter.ts';
 import type { Store } from './store/types.ts';
 
@@ -41,6 +42,8 @@ export interface Services {
   emailKeys: EmailKeys;
   /** Where the mail code logs; buildApp points it at the app's logger. */
   mailLog: RelayLog;
+  /** Charged calls per key and day, for the usage chart (statistics, written in batches). */
+  daily: DailyUsage;
   networkOf: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string;
 }
 
@@ -59,6 +62,9 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   const x402 = x402Sdk?.readX402Config(config.env) ?? null;
   const cardSdk = stripe ? await import('./payments/stripe/index.ts') : null;
   const mailLog = relayLog();
+  const daily = new DailyUsage(store, clock, (err) =>
+    mailLog.warn({ err, component: 'daily' }, 'daily usage not written'),
+  );
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }, mailLog);
   const mx = createMxChecker({ servers: config.dnsServers, enabled: config.mxCheck }, mailLog);
   const verification = new MailboxVerification(store, clock, (value) => keys.hash(value), mailer);
@@ -76,6 +82,7 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
     describe: createDescribe(data),
     mailer,
     mailLog,
+    daily,
     emailKeys: new EmailKeys({ store, clock, keys, alert, verification, mx }),
     networkOf: createNetworkResolver(config.trustProxy),
   };

@@ -39,6 +39,7 @@ export const STATUS: Record<ErrorCode, number> = {
   already_claimed: 409,
   already_claimed_elsewhere: 409,
   already_subscribed: 409,
+  not_subscribed: 409,
   key_already_shown: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -23,7 +23,9 @@
  *   9. the X-Quota-* headers show the key's balance after that;
  *  10. an answer carrying a key secret is marked Cache-Control: no-store (no-store.ts);
  *  11. a verified payment is settled (a failure withholds the answer: 402), and any 402 of a
- *      route sold by x402 carries PAYMENT-REQUIRED.
+ *      route sold by x402 carries PAYMENT-REQUIRED;
+ *  12. after the answer is sent, a charged call counts toward the day's statistics (the usage
+ *      chart, quota/daily.ts): never on the request's path, never billing.
  */
 import { unescape as percentDecode } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -92,6 +94,12 @@ export async function registerPipeline(
     noStoreIfSecret(reply, payload); // 10
     return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 11
   });
+
+  app.addHook('onResponse', async (req) => {
+    const { key, charge } = req.caller ?? {};
+    if (key && charge) services.daily.add(key.id, charge.cost); // 12
+  });
+  app.addHook('onClose', () => services.daily.flush());
 
   async function authenticate(req: FastifyRequest): Promise<void> {
     const credential = readCredential(req.headers);

@@ -17,7 +17,7 @@ export const Open = <T extends Parameters<typeof Type.Object>[0]>(props: T, opti
 /**
  * A schema that also allows null, written as a type list (`type: ['string', 'null']`), never as
  * a union: the serialiser handles a type list directly but tries an `anyOf` branch by branch,
- * and @fastify/swagger turns the list into OpenAPI's `nullable: true`. Every field whose value
+ * and OpenAPI 3.1 keeps the list as it is. Every field whose value
  * can be null needs it: a plain string schema serialises null as "" and a boolean one as false.
  */
 export const orNull = <T extends TSchema>(schema: T, description?: string) => {

@@ -1,13 +1,17 @@
 /** Card payments (Stripe): POST /v1/card/checkout, POST /v1/card/webhook, GET /v1/card/success. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { logFailure, toHttpError } from '../http/errors.ts';
-import { errorResponses, Open } from '../http/schemas.ts';
+import { errorResponses, Open, orNull } from '../http/schemas.ts';
 import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import type { CheckoutOutcome } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
+import { sendPage } from '../web/render.ts';
+
+/** The success page is a page of the site: same layout and headers. */
+const pageBase = { path: '/v1/card/success', page: 'checkout', title: 'Checkout' };
 
 const CheckoutBody = Type.Object({
   product: Type.Union(
@@ -53,6 +57,26 @@ export const cardRoutes =
       },
     );
 
+    app.post(
+      '/v1/card/cancel',
+      {
+        config: { access: { auth: 'key' } },
+        schema: {
+          summary: 'Cancel the Pro subscription of the key sent (at the end of the paid period)',
+          response: {
+            200: Type.Object({
+              key_prefix: Type.String(),
+              cancel_at_period_end: Type.Literal(true),
+              ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
+              message: Type.String(),
+            }),
+            ...errorResponses(400, 401, 409, 502, 503),
+          },
+        },
+      },
+      async (req) => rail().cancel(req.caller.key!),
+    );
+
     app.get(
       '/v1/card/success',
       {
@@ -73,14 +97,30 @@ export const cardRoutes =
           if (!html) throw err;
           const { status, body } = toHttpError(err);
           if (status >= 500) logFailure(req, err, status);
-          return sendPage(reply, status, [body.message]);
+          // The typed reply lists only the success statuses; errors are shaped by toHttpError.
+          reply.code(status as 200);
+          return sendPage(reply, 'checkout', { ...pageBase, heading: 'Checkout', message: body.message });
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
         if (!html) return outcome;
-        return sendPage(reply, reply.statusCode, [
-          outcome.message,
-          ...(outcome.status === 'complete' && outcome.api_key ? [`<code>${outcome.api_key}</code>`] : []),
-        ]);
+        if (outcome.status === 'pending') {
+          return sendPage(reply, 'checkout', {
+            ...pageBase,
+            heading: 'Confirming your payment',
+            message: outcome.message,
+            pending: true,
+          });
+        }
+        return sendPage(reply, 'checkout', {
+          ...pageBase,
+          heading: 'Thank you: payment received',
+          message: outcome.message,
+          apiKey: outcome.api_key,
+          keyPrefix: outcome.key_prefix,
+          tier: outcome.tier,
+          basis: outcome.basis,
+          limit: outcome.limit.toLocaleString('en-US'),
+        });
       },
     );
 
@@ -105,19 +145,6 @@ export const cardRoutes =
     });
   };
 
-/** A page for a person: HTML, outside the route's JSON answer schemas. */
-function sendPage(reply: FastifyReply, status: number, paragraphs: string[]): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(page('mod97 checkout', paragraphs));
-}
-
 function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Paragraphs are escaped, except the `<code>` line the route builds itself from a key's hex. */
-function page(title: string, paragraphs: string[]): string {
-  const body = paragraphs.map((p) => (p.startsWith('<code>') ? `<p>${p}</p>` : `<p>${escapeHtml(p)}</p>`)).join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</body></html>\n`;
 }

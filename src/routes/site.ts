@@ -1,32 +1,86 @@
-/** The service's front door: what it is, and the terms every key links to. */
-import type { FastifyPluginAsync } from 'fastify';
+/**
+ * The service's front door and the pages for people: `/` (JSON to programs, HTML to browsers),
+ * /pricing, /keys/new, /claim, /usage, /docs and /terms, plus the pages' own static assets.
+ * Every page is rendered on the server; the small script talks to the API on the same origin.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import { apiReference, type OpenApiDoc } from '../web/api-reference.ts';
+import { FREE, pricing, ROUTES, TERMS } from '../web/content.ts';
+import { loadAssets, PAGE_HEADERS, sendPage } from '../web/render.ts';
+
+const hidden = { schema: { hide: true } };
 
 export const siteRoutes =
   (services: Services): FastifyPluginAsync =>
   async (app) => {
-    const base = services.config.publicUrl;
-    app.get('/', { schema: { hide: true } }, async () => ({
-      name: 'mod97',
-      description: 'IBAN validation and bank lookups.',
-      get_key: { method: 'POST', url: `${base}/v1/keys/generate` },
-      docs: `${base}/openapi.json`,
-      terms_url: `${base}/terms`,
-    }));
-    app.get('/terms', { schema: { hide: true } }, async (_req, reply) => {
-      reply.type('text/plain; charset=utf-8');
-      return TERMS;
+    const base = () => services.config.publicUrl;
+    const rails = () => ({ card: Boolean(services.card), x402: Boolean(services.x402) });
+    const page = (path: string, template: string, title: string, data: () => Record<string, unknown> = () => ({})) =>
+      app.get(path, hidden, async (_req, reply) =>
+        sendPage(reply, template, {
+          path,
+          page: template,
+          title,
+          free: FREE,
+          codeMinutes: LIMITS.codeMinutes,
+          ...data(),
+        }),
+      );
+
+    app.get('/', hidden, async (req, reply) => {
+      reply.header('vary', 'Accept');
+      if (prefersHtml(req)) {
+        return sendPage(reply, 'index', {
+          path: '/',
+          page: 'index',
+          title: 'IBAN validation and bank lookups',
+          free: FREE,
+          routes: ROUTES,
+          base: base(),
+        });
+      }
+      return {
+        name: 'mod97',
+        description: 'IBAN validation and bank lookups.',
+        get_key: { method: 'POST', url: `${base()}/v1/keys/generate` },
+        docs: `${base()}/openapi.json`,
+        terms_url: `${base()}/terms`,
+      };
+    });
+    page('/pricing', 'pricing', 'Pricing', () => pricing(rails()));
+    page('/keys/new', 'keys-new', 'Get a free key');
+    page('/claim', 'claim', 'Claim your key');
+    page('/usage', 'usage', 'Usage');
+    page('/terms', 'terms', 'Terms of use', () => ({ terms: TERMS }));
+    page('/docs', 'docs', 'API reference', () => apiReference(app.swagger() as unknown as OpenApiDoc));
+
+    const assets = loadAssets();
+    app.get('/assets/:name', hidden, async (req, reply) => {
+      const asset = assets.get((req.params as { name: string }).name);
+      if (!asset) return reply.callNotFound();
+      return reply
+        .headers(PAGE_HEADERS)
+        .header('cache-control', 'public, max-age=300')
+        .type(asset.type)
+        .send(asset.body);
     });
   };
 
-const TERMS = `mod97 terms of use
-
-1. Free keys (anonymous, e-mail and claimed) are for building and running your software.
-   One person or organisation should not hold several free keys to multiply the quota.
-2. When results obtained with a free key are shown to people, show "Powered by mod97"
-   with a link to this service. Results kept in a backend owe nothing.
-3. Keep your key secret. Send it only in the Authorization or X-API-Key header.
-4. Answers state their sources and dates; they are not legal or compliance advice.
-   The compliance check screens banks and countries, not names of people.
-5. Paid credits never expire. Refused calls (4xx and 5xx answers) are not charged.
-`;
+/** HTML only when Accept ranks text/html strictly above application/json (q-values, wildcards). */
+export function prefersHtml(req: FastifyRequest): boolean {
+  const accept = req.headers.accept;
+  if (!accept) return false;
+  const ranges = accept.split(',').map((part) => {
+    const [range, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return { range: range.trim(), q: q ? Number(q.slice(2)) || 0 : 1 };
+  });
+  const quality = (type: string) => {
+    const [major] = type.split('/');
+    const exact = ranges.find((r) => r.range === type) ?? ranges.find((r) => r.range === `${major}/*`);
+    return (exact ?? ranges.find((r) => r.range === '*/*'))?.q ?? 0;
+  };
+  return quality('text/html') > quality('application/json');
+}

@@ -158,6 +158,17 @@ INSERT INTO card_steps_done (step, id, done_at)
 DELETE FROM counters WHERE period = 'once';`,
   },
   {
+    version: 9,
+    name: 'calls per key and UTC day, for the usage chart',
+    sql: `
+CREATE TABLE daily_usage (
+  key_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  used BIGINT NOT NULL,
+  PRIMARY KEY (key_id, day)
+);`,
+  },
+  {
     version: 11,
     name: "what a dataset's date rests on, as a column of its own",
     // Until now a download-dated dataset carried its caveat at the end of its source name; it

@@ -270,8 +270,23 @@ export interface PaymentStore {
   addPaidMicros(keyId: string, micros: number): Promise<number>;
 }
 
+/** Calls a key was charged for on one UTC day: statistics for the usage chart, never billing. */
+export interface DailyUse {
+  day: string;
+  used: number;
+}
+
+/** Per-day use of keys, written in aggregated batches off the admission's path. */
+export interface DailyUsageStore {
+  /** Adds each entry's `used` to its key's day, in one transaction. */
+  addDailyUsage(entries: ({ keyId: string } & DailyUse)[]): Promise<void>;
+  /** The key's days from `fromDay` to `toDay` (YYYY-MM-DD, both included) that have any use, oldest first. */
+  dailyUsage(keyId: string, fromDay: string, toDay: string): Promise<DailyUse[]>;
+}
+
 export interface Store
   extends KeyStore,
+    DailyUsageStore,
     PaymentStore,
     CounterStore,
     DatasetStore,

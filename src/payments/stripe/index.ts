@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { KeyService } from '../../keys/service.ts';
 import type { KeyRow, Store } from '../../store/types.ts';
+import { cancelPro, type Cancelled } from './cancel.ts';
 import { createCheckout, type CheckoutCreated } from './checkout.ts';
 import type { CardProduct, StripeSettings } from './config.ts';
 import { CardFulfilment } from './fulfil.ts';
@@ -29,6 +30,8 @@ export interface CardRail {
   /** `raw` is the exact request body: the signature covers its bytes. */
   webhook(raw: Buffer, signature: string | undefined): Promise<WebhookReceipt>;
   outcome(sessionId: string): Promise<CheckoutOutcome>;
+  /** Stops a Pro key's subscription from renewing. */
+  cancel(key: KeyRow): Promise<Cancelled>;
 }
 
 export function createCardRail(settings: StripeSettings, deps: CardDeps): CardRail {
@@ -44,5 +47,6 @@ export function createCardRail(settings: StripeSettings, deps: CardDeps): CardRa
     checkout: (product, presented) => createCheckout(ctx, product, presented),
     webhook: (raw, signature) => receiveWebhook(ctx, raw, signature),
     outcome: (sessionId) => checkoutOutcome(ctx, sessionId),
+    cancel: (key) => cancelPro(ctx, key),
   };
 }

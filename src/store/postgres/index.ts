@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { DomainError } from '../../errors.ts';
+import { pgDaily } from './daily.ts';
 import { MIGRATIONS } from '../migrations.ts';
 import type { Store } from '../types.ts';
 import { pgAlert } from './alert.ts';
@@ -64,6 +65,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...pgCheckouts(pg),
     ...pgMailbox(pg),
     ...pgAlert(pg),
+    ...pgDaily(pg),
     async ping() {
       await pg.idempotent(() => sql`SELECT 1`);
     },

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteDaily } from './daily.ts';
 import { MIGRATIONS } from '../migrations.ts';
 import type { Store } from '../types.ts';
 import { sqliteAlert } from './alert.ts';
@@ -31,6 +32,7 @@ export function openSqliteStore(url: string): Store {
     ...sqliteCheckouts(db),
     ...sqliteMailbox(db),
     ...sqliteAlert(db),
+    ...sqliteDaily(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

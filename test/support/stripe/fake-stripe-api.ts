@@ -1,6 +1,6 @@
 /**
  * A small stand-in for api.stripe.com on 127.0.0.1, answering only what mod97 calls:
- * POST /v1/checkout/sessions. Sessions are kept so a test can complete them the way Stripe
+ * POST /v1/checkout/sessions and POST /v1/subscriptions/{id} (cancel at period end). Sessions are kept so a test can complete them the way Stripe
  * would, and the webhook events for that come from ./events.ts.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +18,9 @@ export interface FakeStripeApi {
   /** Form parameters of every checkout session created, decoded, oldest first. */
   created: Params[];
   sessions: Map<string, StripeObject>;
-  /** The next create answers this HTTP status with a Stripe error body. */
+  /** Form parameters of every subscription update, decoded, with the subscription id. */
+  subscriptionUpdates: { id: string; params: Params }[];
+  /** The next create or update answers this HTTP status with a Stripe error body. */
   failNext(status: number): void;
   /** The session as Stripe sends it once paid (`checkout.session.completed`). */
   complete(sessionId: string): StripeObject;
@@ -47,6 +49,7 @@ export async function startFakeStripeApi(
 ): Promise<FakeStripeApi> {
   const created: Params[] = [];
   const sessions = new Map<string, StripeObject>();
+  const subscriptionUpdates: { id: string; params: Params }[] = [];
   let failure: number | null = null;
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -58,6 +61,24 @@ export async function startFakeStripeApi(
     };
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
+    }
+    const update = req.method === 'POST' ? /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? '') : null;
+    if (update && failure !== null) {
+      const status = failure;
+      failure = null;
+      return send(status, { error: { type: 'invalid_request_error', message: 'No such subscription.' } });
+    }
+    if (update) {
+      const params = decodeForm(Buffer.concat(chunks).toString('utf8'));
+      subscriptionUpdates.push({ id: update[1], params });
+      const periodEnd = Math.floor(Date.now() / 1000) + 20 * 24 * 3600;
+      return send(200, {
+        id: update[1],
+        object: 'subscription',
+        status: 'active',
+        cancel_at_period_end: params.cancel_at_period_end === 'true',
+        items: { object: 'list', data: [{ id: id('si'), object: 'subscription_item', current_period_end: periodEnd }] },
+      });
     }
     if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
       return send(404, {
@@ -112,6 +133,7 @@ export async function startFakeStripeApi(
     secretKey,
     created,
     sessions,
+    subscriptionUpdates,
     failNext: (status) => {
       failure = status;
     },

@@ -1,0 +1,42 @@
+/** Cancelling Pro from the key itself: Stripe stops renewing, and Pro lasts to the period's end. */
+import type Stripe from 'stripe';
+import { DomainError } from '../../errors.ts';
+import type { KeyRow } from '../../store/types.ts';
+import type { CardContext } from './index.ts';
+
+export interface Cancelled {
+  key_prefix: string;
+  cancel_at_period_end: true;
+  /** When Pro ends and the key returns to its free plan (ISO 8601), when Stripe says. */
+  ends_at: string | null;
+  message: string;
+}
+
+export async function cancelPro(ctx: CardContext, key: KeyRow): Promise<Cancelled> {
+  if (key.tier !== 'pro' || !key.subscriptionId) {
+    throw new DomainError('not_subscribed', 'This key has no Pro subscription to cancel.');
+  }
+  let sub: Stripe.Subscription;
+  try {
+    sub = await ctx.stripe.subscriptions.update(key.subscriptionId, { cancel_at_period_end: true });
+  } catch (err) {
+    throw Object.assign(
+      new DomainError(
+        'payments_unavailable',
+        'The card payment provider could not cancel the subscription; nothing changed. Try again shortly.',
+      ),
+      { cause: err },
+    );
+  }
+  // The period end sits on the subscription's items in recent API versions, on the subscription in older ones.
+  const end =
+    (sub.items?.data?.[0] as { current_period_end?: number } | undefined)?.current_period_end ??
+    (sub as unknown as { current_period_end?: number }).current_period_end;
+  const endsAt = typeof end === 'number' ? new Date(end * 1000).toISOString().replace('.000Z', 'Z') : null;
+  return {
+    key_prefix: key.keyPrefix,
+    cancel_at_period_end: true,
+    ends_at: endsAt,
+    message: `Pro will not renew. The key keeps Pro until ${endsAt ?? 'the end of the paid period'}, then returns to its free plan; nothing else changes.`,
+  };
+}

@@ -1,0 +1,38 @@
+/** Server-rendered pages: Eta templates (escaped by default) and the headers every page carries. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { Eta } from 'eta';
+import type { FastifyReply } from 'fastify';
+
+const here = import.meta.dirname;
+const eta = new Eta({ views: join(here, 'templates'), cache: true, autoEscape: true });
+
+/** Section 12's headers: scripts and styles from this origin only, never framed, no referer. */
+export const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+} as const;
+
+export function sendPage(reply: FastifyReply, template: string, data: Record<string, unknown>): FastifyReply {
+  const html = eta.render(`./${template}`, data);
+  return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+}
+
+const TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/** The few static files, read once at start-up. */
+export function loadAssets(): Map<string, { type: string; body: Buffer }> {
+  const dir = join(here, 'assets');
+  return new Map(
+    readdirSync(dir)
+      .filter((name) => TYPES[extname(name)])
+      .map((name) => [name, { type: TYPES[extname(name)], body: readFileSync(join(dir, name)) }]),
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * The OpenAPI document the service serves (and /docs renders) is OpenAPI 3.1 and passes
+ * Redocly's `recommended` rules with no error.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { startService } from '../support/app.ts';
+
+const redocly = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+
+test('/openapi.json is OpenAPI 3.1 and lint-clean under Redocly recommended', async () => {
+  const svc = await startService();
+  const doc = (await svc.call('/openapi.json')).body;
+  assert.equal(doc.openapi, '3.1.0');
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-openapi-'));
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(doc));
+  // An empty config file: no network look-ups, no telemetry, the `recommended` ruleset as it ships.
+  writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\n');
+  const run = await promisify(execFile)(process.execPath, [redocly, 'lint', file, '--format=json'], {
+    cwd: dir,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((err: { stdout: string }) => ({ stdout: err.stdout }));
+  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+    problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+  };
+  const errors = report.problems
+    .filter((p) => p.severity === 'error')
+    .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+  assert.deepEqual(errors, []);
+});

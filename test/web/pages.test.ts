@@ -1,0 +1,222 @@
+/**
+ * The pages for people, in a real browser (Debian's chromium) against the real service on
+ * 127.0.0.1, with the real SMTP and DNS test servers for the mailed codes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../../src/plans.ts';
+import { MAIL_DOMAINS } from '../support/mail/dns.ts';
+import { startMailService, type MailService } from '../support/mail/service.ts';
+import { startCardService } from '../support/stripe/card-service.ts';
+import { assertClean, assertNothingStored, checkPage, chromiumMissing, openBrowser, type Browser } from './browser.ts';
+
+const PAGES = ['/', '/pricing', '/keys/new', '/claim', '/usage', '/docs', '/terms'];
+const KEY = /ifk_[0-9a-f]{64}/;
+
+// Started at the top level: a server started inside a `before` hook would stop when the hook ends.
+const mail: MailService = chromiumMissing ? (null as never) : await startMailService();
+const origin: string = mail?.svc.url;
+
+describe('pages in a browser', { skip: chromiumMissing }, () => {
+  let b: Browser;
+  before(async () => {
+    b = await openBrowser(origin);
+  });
+  after(async () => {
+    await b?.close();
+  });
+  const name = (role: 'textbox' | 'button', label: string) => b.page.getByRole(role, { name: label, exact: true });
+
+  test('every page answers 200 HTML with the security headers, and holds in the browser', async () => {
+    for (const path of PAGES) {
+      const r = await mail.svc.call(path, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      assert.equal(r.status, 200, path);
+      assert.match(String(r.headers['content-type']), /^text\/html/, path);
+      const csp = String(r.headers['content-security-policy']);
+      assert.match(csp, /default-src 'self'/, path);
+      assert.match(csp, /frame-ancestors 'none'/, path);
+      assert.doesNotMatch(csp, /unsafe-inline/, path);
+      assert.equal(r.headers['x-content-type-options'], 'nosniff', path);
+      assert.equal(r.headers['referrer-policy'], 'no-referrer', path);
+      const visit = await b.page.goto(origin + path);
+      assert.equal(visit?.status(), 200, path);
+      await checkPage(b, origin, path === '/' ? 'home' : path.slice(1).replace('/', '-'));
+    }
+  });
+
+  test('/ answers JSON to a program and HTML only when the browser ranks it higher', async () => {
+    for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.9']) {
+      const r = await mail.svc.call('/', accept ? { headers: { accept } } : {});
+      assert.equal(r.body.name, 'mod97', String(accept));
+    }
+    const html = await mail.svc.call('/', { headers: { accept: 'text/html, application/json;q=0.9' } });
+    assert.match(html.text, /<!doctype html>/);
+  });
+
+  test('home: an IBAN is validated live through the trial, with the keyboard', async () => {
+    await b.page.goto(`${origin}/`);
+    await name('textbox', 'IBAN').focus();
+    await b.page.keyboard.type('DE89 3704 0044 0532 0130 01');
+    await b.page.keyboard.press('Enter');
+    await b.page.getByText('Not a valid IBAN').waitFor();
+    await name('textbox', 'IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await b.page.keyboard.press('Tab');
+    await b.page.keyboard.press('Space');
+    await b.page.getByText('Valid IBAN', { exact: true }).waitFor();
+    assert.match((await b.page.locator('#validate-result').textContent()) ?? '', /validations left today/);
+    await checkPage(b, origin, 'home-validated');
+    // Where a cancelled card checkout comes back to.
+    await b.page.goto(`${origin}/?checkout=cancelled`);
+    await b.page.getByText('Checkout cancelled: nothing was charged.').waitFor();
+  });
+
+  test('keys/new creates a key shown once that works through the API; usage shows the API numbers; claim raises it', async () => {
+    await b.page.goto(`${origin}/keys/new`);
+    await name('button', 'Create key').click();
+    await b.page.locator('#created').waitFor();
+    const secret = ((await b.page.locator('#secret').textContent()) ?? '').trim();
+    assert.match(secret, KEY);
+    assert.match((await b.page.locator('#created').textContent()) ?? '', /will not be shown again/);
+    await name('button', 'Copy').click();
+    await b.page
+      .locator('#copy-status')
+      .filter({ hasText: /Cop|Select/ })
+      .waitFor();
+
+    for (const iban of ['DE89370400440532013000', 'GB82WEST12345698765432']) {
+      const r = await mail.svc.call('/v1/iban/validate', { key: secret, json: { iban } });
+      assert.equal(r.status, 200);
+    }
+    const api = (await mail.svc.call('/v1/keys/usage', { key: secret })).body;
+    await b.page.goto(`${origin}/usage`);
+    await name('textbox', 'API key').fill(secret);
+    await name('button', 'Show usage').click();
+    await b.page.locator('#usage').waitFor();
+    assert.equal((await b.page.locator('#used').textContent()) ?? '', String(api.used));
+    assert.equal((await b.page.locator('#limit').textContent()) ?? '', String(api.limit));
+    assert.equal((await b.page.locator('#remaining').textContent()) ?? '', String(api.remaining));
+    assert.match((await b.page.locator('#usage-facts').textContent()) ?? '', new RegExp(api.basis));
+    const label = String(await b.page.locator('svg[role="img"]').getAttribute('aria-label'));
+    assert.match(label, /usage/i);
+    assert.match(label, new RegExp(`${api.used} calls in total`));
+    await checkPage(b, origin, 'usage-filled');
+
+    // The same key claimed on /claim, with the code from the real SMTP server.
+    const email = `claim-${Date.now()}@${MAIL_DOMAINS.deliverable}`;
+    await b.page.goto(`${origin}/claim`);
+    await name('textbox', 'API key').fill(secret);
+    await name('textbox', 'E-mail address').fill(email);
+    await name('button', 'Send code').click();
+    const code = await mail.smtp.nextCode(email);
+    await name('textbox', 'Code').fill(code === '000000' ? '111111' : '000000');
+    await name('button', 'Claim').click();
+    await b.page.getByText('You have 4 attempts left.', { exact: false }).waitFor();
+    await name('textbox', 'Code').fill(code);
+    await name('button', 'Claim').click();
+    await b.page.getByText('Your key is claimed.').waitFor();
+    const claimed = (await mail.svc.call('/v1/keys/usage', { key: secret })).body;
+    assert.equal(claimed.tier, 'claimed');
+    assert.equal(claimed.limit, LIMITS.freePerMonth);
+    await checkPage(b, origin, 'claim-done');
+    await assertNothingStored(b);
+  });
+
+  test('claim explains a refusal in a sentence: an unused key, a domain without mail', async () => {
+    const unused = await mail.svc.newKey('127.0.0.9');
+    await b.page.goto(`${origin}/claim`);
+    await name('textbox', 'API key').fill(unused);
+    await name('textbox', 'E-mail address').fill(`someone@${MAIL_DOMAINS.deliverable}`);
+    await name('button', 'Send code').click();
+    await b.page.getByText('This key has not made a call yet.', { exact: false }).waitFor();
+    const used = await mail.svc.newKey('127.0.0.10');
+    await mail.svc.call('/v1/iban/validate', { key: used, json: { iban: 'DE89370400440532013000' } });
+    await name('textbox', 'API key').fill(used);
+    await name('textbox', 'E-mail address').fill(`someone@${MAIL_DOMAINS.noMx}`);
+    await name('button', 'Send code').click();
+    await b.page.getByText('That domain cannot receive mail', { exact: false }).waitFor();
+    await name('textbox', 'E-mail address').fill('someone@mailinator.com');
+    await name('button', 'Send code').click();
+    await b.page.getByText('throwaway or placeholder domains', { exact: false }).waitFor();
+    assertClean(b, origin);
+  });
+
+  test('keys/new with an address asks for the mailed code when the network made a key recently', async () => {
+    const email = `new-${Date.now()}@${MAIL_DOMAINS.deliverable}`;
+    await b.page.goto(`${origin}/keys/new`);
+    await name('textbox', 'E-mail address').fill(email);
+    await name('button', 'Create key').click();
+    await name('textbox', 'Code').waitFor();
+    const code = await mail.smtp.nextCode(email);
+    await name('textbox', 'Code').fill(code === '000000' ? '111111' : '000000');
+    await name('button', 'Create key').click();
+    await b.page.getByText('You have 4 attempts left.', { exact: false }).waitFor();
+    await name('textbox', 'Code').fill(code);
+    await name('button', 'Create key').click();
+    await b.page.locator('#created').waitFor();
+    assert.match(((await b.page.locator('#secret').textContent()) ?? '').trim(), KEY);
+    assert.match((await b.page.locator('#created-facts').textContent()) ?? '', /email/);
+    await checkPage(b, origin, 'keys-new-created');
+  });
+
+  test('pricing shows the numbers of the price table, and says card payment is off', async () => {
+    await b.page.goto(`${origin}/pricing`);
+    const text = (await b.page.locator('main').textContent()) ?? '';
+    for (const p of PACKS) {
+      assert.ok(text.includes(p.credits.toLocaleString('en-US')), `${p.credits} credits`);
+      assert.ok(text.includes(`$${p.priceUsd}`), `$${p.priceUsd}`);
+    }
+    for (const s of [
+      `$${PRO_PRICE_USD_PER_MONTH}`,
+      `${LIMITS.proPerMonth.toLocaleString('en-US')} requests a month`,
+      `${LIMITS.anonymousPerMonth} requests a month`,
+      `${LIMITS.freePerMonth} requests a month`,
+      '$0.002 to $0.02',
+      '25,000',
+    ]) {
+      assert.ok(text.includes(s), s);
+    }
+    assert.match(text, /Card payment is not enabled on this server/);
+    assert.equal(await b.page.locator('button[data-product]').count(), 0);
+  });
+});
+
+describe('pages with the card rail on', { skip: chromiumMissing }, () => {
+  test('pricing starts Stripe Checkout; usage cancels Pro at the end of the period', async () => {
+    const card = await startCardService();
+    const cardOrigin = card.service.url;
+    const b = await openBrowser(cardOrigin);
+    after(() => b.close());
+    const page = b.page;
+    await page.goto(`${cardOrigin}/pricing`);
+    await checkPage(b, cardOrigin, 'pricing-card');
+    const leaving = page.waitForRequest((r) => r.url().startsWith('https://checkout.stripe.com/'));
+    await page.getByRole('button', { name: 'Subscribe by card' }).click();
+    const request = await leaving;
+    assert.equal(card.api.created.at(-1)?.mode, 'subscription');
+    assert.equal(request.url(), [...card.api.sessions.values()].at(-1)?.url);
+    // That one navigation to Stripe's checkout is the product working; the test's router refused it.
+    b.requests.splice(0, b.requests.length, ...b.requests.filter((u) => u.startsWith(cardOrigin)));
+    b.problems.splice(0, b.problems.length, ...b.problems.filter((p) => !p.includes('checkout.stripe.com')));
+
+    // Stripe brings the buyer back to the success page, which shows the new key once.
+    const { sessionId } = await card.buy('pro');
+    await page.goto(`${cardOrigin}/v1/card/success?session_id=${sessionId}`);
+    const secret = ((await page.locator('.secret code').textContent()) ?? '').trim();
+    assert.match(secret, KEY);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page
+      .locator('#copy-status')
+      .filter({ hasText: /Cop|Select/ })
+      .waitFor();
+    await checkPage(b, cardOrigin, 'checkout-success');
+    await page.goto(`${cardOrigin}/usage`);
+    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(secret);
+    await page.getByRole('button', { name: 'Show usage', exact: true }).click();
+    await page.getByRole('button', { name: 'Cancel Pro' }).click();
+    await page.getByRole('button', { name: /Confirm/ }).click();
+    await page.getByText('Pro is cancelled.').waitFor();
+    assert.equal(card.api.subscriptionUpdates.length, 1);
+    assert.equal(card.api.subscriptionUpdates[0].params.cancel_at_period_end, 'true');
+    await checkPage(b, cardOrigin, 'usage-pro');
+  });
+});
