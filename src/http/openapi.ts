@@ -16,6 +16,7 @@ const SUMMARIES: Record<string, string> = {
   'POST /v1/keys/claim': 'Claim an anonymous key with a mailed code (200 a month)',
   'POST /v1/iban/validate': 'Validate one IBAN (no key needed within the daily trial)',
   'POST /v1/iban/batch': 'Validate many IBANs, one request of quota per IBAN',
+  'POST /v1/iban/from-account': 'Build and validate the IBAN of a domestic account number',
   'GET /v1/bic/{code}': 'The bank behind a BIC',
   'POST /v1/iban/compliance': 'Screen an IBAN or a BIC against sanctions and country lists',
   'GET /v1/ch/clearing/{iid}': 'Swiss and Liechtenstein clearing entry of an IID',
