@@ -43,7 +43,11 @@ export const STATUS: Record<string, number> = {
   verification_unavailable: 503,
   card_payments_unavailable: 503,
   unavailable: 503,
+  storage_unavailable: 503,
 };
+
+/** Seconds a client should wait before retrying, sent as Retry-After with these codes. */
+const RETRY_AFTER: Record<string, string> = { storage_unavailable: '5' };
 
 const FASTIFY_CODES: Record<string, [string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body exceeds 1 MiB.'],
@@ -93,6 +97,8 @@ export function toHttpError(err: unknown): HttpError {
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toHttpError(err);
   if (status >= 500) req.log.error({ err }, 'request failed');
+  const retryAfter = RETRY_AFTER[body.error];
+  if (retryAfter) reply.header('Retry-After', retryAfter);
   reply.code(status).send(body);
 }
 

@@ -16,6 +16,7 @@ import { INVALID_JSON, KEY_IN_BODY, parsedBody, UNSUPPORTED_MEDIA } from './body
 import type { RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
 import { hasPayment } from '../payments/x402/header.ts';
+import { isStorageUnavailable } from '../store/unavailable.ts';
 
 export function x402PriceOf(meter: RouteMeter, body: unknown): number {
   if (meter.priceKey === 'batch') return Math.round(X402_PRICES_USD.batchPerIban * meter.cost(body) * 1e6) / 1e6;
@@ -153,8 +154,10 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     const caller = req.caller;
     if (!caller) return payload;
     if (caller.charge && reply.statusCode >= 400) {
-      const used = await meter.refund(caller.charge.counter, caller.charge.cost);
-      if (caller.balance) caller.balance = { ...caller.balance, used };
+      // A store that cannot write cannot refund either: the unit stays counted (the outcome
+      // of the failed step is unknown), and the answer still goes out.
+      const used = await meter.refund(caller.charge.counter, caller.charge.cost).catch(unlessStoreDown);
+      if (caller.balance && used !== null) caller.balance = { ...caller.balance, used };
       caller.charge = null;
     }
     const key = caller.key;
@@ -162,8 +165,9 @@ export function registerMetering(app: FastifyInstance, services: Services): void
       await services.store.markServed(key.id, clock());
       key.firstServedAt = clock();
     }
-    if (key) {
-      const balance = caller.balance ?? (await meter.balance(key));
+    // Without a store, the answer (a 503) goes out without the quota headers.
+    const balance = key && (caller.balance ?? (await meter.balance(key).catch(unlessStoreDown)));
+    if (balance) {
       const { limit } = balance.plan;
       reply.header('X-Quota-Used', balance.used);
       reply.header('X-Quota-Limit', limit);
@@ -172,6 +176,11 @@ export function registerMetering(app: FastifyInstance, services: Services): void
     }
     return payload;
   });
+}
+
+function unlessStoreDown(err: unknown): null {
+  if (isStorageUnavailable(err)) return null;
+  throw err;
 }
 
 /** A key-shaped value in the URL, as sent or percent-decoded (decoding only when there is a %). */

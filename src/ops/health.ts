@@ -9,11 +9,19 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
   // database outage does not get every process restarted.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  // Ready: the store answers within READY_TIMEOUT_MS. Reference data is loaded while the
-  // services are built, before the server listens; its version is shown as the proof.
+  // Ready: the store answers within READY_TIMEOUT_MS and, after a write it could not take
+  // (disk full, database down), takes one again: a small probe write, so that readiness comes
+  // back on its own once the disk has room or the database is back. Reference data is loaded
+  // while the services are built, before the server listens; its version is shown as the proof.
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const { store } = services;
     try {
-      await withTimeout(services.store.ping(), READY_TIMEOUT_MS);
+      await withTimeout(store.ping(), READY_TIMEOUT_MS);
+      if (store.writeFailing()) {
+        await withTimeout(store.setSetting('readiness_probe', String(Date.now())), READY_TIMEOUT_MS).catch(() => {
+          throw new Error('the last write failed and a probe write still fails');
+        });
+      }
       return { status: 'ready', store: services.store.engine, data_version: services.data.dataVersion() };
     } catch (err) {
       reply.code(503);

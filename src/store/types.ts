@@ -255,5 +255,7 @@ export interface Store
     AlertStore {
   readonly engine: 'sqlite' | 'postgres';
   ping(): Promise<void>;
+  /** The last write failed because the store could not take it (disk full, database down). */
+  writeFailing(): boolean;
   close(): Promise<void>;
 }

@@ -15,8 +15,8 @@ const MAX_GROUP = 64;
 export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
   // One statement creates the period's row or adds to it, and its WHERE refuses without
   // writing. Under concurrency the conflicting row is locked and the WHERE re-checked on its
-  // newest version, so no interleaving passes the limit. Parameters are cast: postgres.js
-  // sends numbers untyped, and two untyped values would be compared as text.
+  // newest version, so no interleaving passes the limit. Parameters are cast: they travel as
+  // text, and two untyped values would be compared as text.
   const admitStatement = (q: Sql, { ref, cost, limit }: { ref: CounterRef; cost: number; limit: number }) => q<
     { used: number }[]
   >`INSERT INTO counters (scope, subject, period, used)
@@ -25,8 +25,8 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     WHERE counters.used + excluded.used <= ${limit}::bigint
     RETURNING used`;
 
-  // Group commit: admits that arrive in the same turn of the event loop are sent pipelined in
-  // one transaction, so a burst waits for one durable commit (one WAL flush) instead of one
+  // Group commit: admits that arrive in the same turn of the event loop are sent back to back
+  // in one transaction on one connection, so a burst waits for one durable commit (one WAL flush) instead of one
   // each. Each admit is still its own atomic conditional statement, and a later one in the
   // group sees the earlier ones. Statements are sorted by counter so that two groups lock
   // shared rows in the same order and cannot deadlock each other.
@@ -39,7 +39,13 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
       const results =
         group.length === 1
           ? [await once(() => admitStatement(sql, group[0]))]
-          : await once(() => sql.begin((tx) => group.map((p) => admitStatement(tx as unknown as Sql, p))));
+          : await once(() =>
+              sql.begin(async (tx) => {
+                const out = [];
+                for (const p of group) out.push(await admitStatement(tx, p));
+                return out;
+              }),
+            );
       for (const [i, p] of group.entries()) p.resolve(results[i].length ? results[i][0].used : null);
     } catch (err) {
       for (const p of group) p.reject(err);
@@ -57,7 +63,7 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
           sql.begin(async (tx) => {
             const out: number[] = [];
             for (const i of order) {
-              const rows = await admitStatement(tx as unknown as Sql, { ...parts[i], cost });
+              const rows = await admitStatement(tx, { ...parts[i], cost });
               if (rows.length === 0) throw new Refused();
               out[i] = rows[0].used;
             }
