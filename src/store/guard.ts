@@ -17,7 +17,7 @@ const READS = new Set<string>([
   'getSetting',
   'checkoutBySession',
   'freeKeyFromNetworkSince',
-  'liveFreeKeyForEmail',
+  'addressHolder',
   'lastEmailBinding',
   'latestAlert',
   'hasPayment',

@@ -32,7 +32,7 @@ export function openSqliteStore(url: string): Store {
       ...sqliteDatasets(db),
       ...sqliteSettings(db),
       ...sqliteCheckouts(db),
-      ...sqliteMailbox(db),
+      ...sqliteMailbox(db, keys.forget),
       ...sqliteAlert(db),
       async ping() {
         db.prepare('SELECT 1').get();
