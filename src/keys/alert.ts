@@ -1,5 +1,5 @@
 /**
- * The creation alert (DECISIONS.md sections 6 and 10): more than 50 anonymous keys created
+ * The creation alert (docs/api.md, "Creation alert"): more than 50 anonymous keys created
  * service-wide within 10 minutes start it, and the 51st is already reduced; it lasts 3 hours
  * after the last such burst. State lives in the store, so it survives restarts and holds
  * across processes.

@@ -1,5 +1,5 @@
 /**
- * The rules that involve an address (SPEC 3, 4.1, 4.2; DECISIONS.md sections 6, 7 and 10):
+ * The rules that involve an address (docs/api.md; address ownership in docs/security.md):
  * generate with `email` (and `code`), and claim by mailed code. Knows nothing of HTTP.
  */
 import { dayOf, type Clock } from '../clock.ts';

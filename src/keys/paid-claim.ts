@@ -1,5 +1,5 @@
 /**
- * Claims by payment (SPEC section 3): an x402 payment reaching the claim grant's price, or a
+ * Claims by payment (docs/api.md): an x402 payment reaching the claim grant's price, or a
  * pack bought while presenting the key, raises an anonymous key to `claimed`, basis lifetime,
  * 200 requests once, counted from 0 at the claim.
  */

@@ -1,5 +1,5 @@
 /**
- * Mailbox verification (SPEC 5.5, DECISIONS.md section 7): a 6-digit code from a CSPRNG, kept
+ * Mailbox verification (docs/api.md, "Mailbox verification"): a 6-digit code from a CSPRNG, kept
  * only as a keyed hash, valid 15 minutes, locked after 5 wrong answers, at most 5 mailed per
  * address per UTC day. A mail that cannot be sent leaves nothing behind: the daily count is
  * given back and the challenge removed.

@@ -1,5 +1,5 @@
 /**
- * Address checks, in the order DECISIONS.md section 7 fixes: syntax (`invalid_email`), then a
+ * Address checks, in the order docs/api.md fixes: syntax (`invalid_email`), then a
  * throwaway or placeholder domain (`disposable_email`), then, on claim only, the MX look-up
  * (`undeliverable_email`).
  */
@@ -87,7 +87,7 @@ function throwawayDomains(): Set<string> {
 
 /**
  * True for a throwaway-mail domain (or any subdomain of one) and for the reserved
- * placeholder names (DECISIONS.md section 7, `example.*`): any domain whose first label is
+ * placeholder names (`example.*`): any domain whose first label is
  * `example` (example.com, example.co.uk), subdomains of example.<TLD>, and anything under
  * .test, .invalid, .localhost or .example.
  */

@@ -117,7 +117,7 @@ export interface AlertState {
   endsAt: number;
 }
 
-/** The creation alert (DECISIONS.md section 6), shared by every process on the database. */
+/** The creation alert (docs/api.md, "Creation alert"), shared by every process on the database. */
 export interface AlertStore {
   /**
    * Counts one anonymous key created at `at` (in per-second buckets) and returns how many were
@@ -197,7 +197,7 @@ export interface ReleasedKey {
 
 export type CodeCheck = 'ok' | 'wrong_code' | 'expired' | 'no_challenge' | 'too_many_attempts';
 
-/** Mailbox verification and the address rules (SPEC 5.5-5.6, DECISIONS.md sections 6 and 7). */
+/** Mailbox verification and the address rules (docs/api.md, docs/security.md). */
 export interface MailboxStore {
   /** Starts a challenge, voiding any earlier one for the same purpose and subject. */
   putChallenge(challenge: Challenge): Promise<void>;

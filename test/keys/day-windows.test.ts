@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md section 10: every "per day" limit counts per UTC calendar day, while "recently
+ * Every "per day" limit counts per UTC calendar day, while "recently
  * issued" and "one claim per 24 hours" are rolling 24 hours. The clock crosses midnight
  * (23:59 -> 00:01) and then moves on to 23 hours after the event.
  */
