@@ -9,6 +9,7 @@
  * and answered UNSAFE_TRANSACTION under many concurrent `sql.begin`; docs/reliability.md has
  * the measurements.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /** Rows of a result, with the number of rows the statement touched. */
@@ -45,10 +46,21 @@ function render(strings: TemplateStringsArray, values: unknown[]): { text: strin
   return { text, params };
 }
 
+// Named statements are parsed and planned once per connection, then only bound and run.
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `mod97_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
 function bind(runner: Runner, begin: Sql['begin']): Sql {
   const sql = (async (strings: TemplateStringsArray, ...values: unknown[]) => {
     const { text, params } = render(strings, values);
-    const result = await runner.query(text, params);
+    const result = await runner.query({ name: statementName(text), text, values: params });
     return Object.assign(result.rows, { count: result.rowCount ?? 0 });
   }) as Sql;
   sql.unsafe = (text) => new Fragment(text);
