@@ -52,7 +52,8 @@ export type ErrorCode =
   | 'payments_unavailable'
   | 'verification_unavailable'
   | 'card_payments_unavailable'
-  | 'unavailable';
+  | 'unavailable'
+  | 'storage_unavailable';
 
 export class DomainError extends Error {
   constructor(

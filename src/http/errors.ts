@@ -58,9 +58,13 @@ export const STATUS: Record<ErrorCode, number> = {
   verification_unavailable: 503,
   card_payments_unavailable: 503,
   unavailable: 503,
+  storage_unavailable: 503,
 };
 
 export type ErrorBody = Record<string, unknown> & { error: ErrorCode; message: string };
+
+/** Seconds a client should wait before retrying, sent as Retry-After with these codes. */
+const RETRY_AFTER: Partial<Record<ErrorCode, string>> = { storage_unavailable: '5' };
 
 export interface HttpError {
   status: number;
@@ -135,6 +139,8 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
   const { error, status } = classify(err);
   req.failure = error;
   if (status >= 500) logFailure(req, err, status);
+  const retryAfter = RETRY_AFTER[error.code];
+  if (retryAfter) reply.header('Retry-After', retryAfter);
   reply.code(status).send(httpError(error.code, error.message, error.details).body);
 }
 

@@ -37,6 +37,7 @@ import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payment
 import { hasPayment } from '../payments/x402/header.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
+import { isStorageUnavailable } from '../store/unavailable.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { Caller, RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
@@ -145,8 +146,10 @@ export async function registerPipeline(
 
   async function refundRefused(caller: Caller, status: number): Promise<void> {
     if (caller.charge && status >= 400) {
-      const used = await meter.refund(caller.charge.counter, caller.charge.cost);
-      if (caller.balance) caller.balance = { ...caller.balance, used };
+      // A store that cannot write cannot refund either: the unit stays counted (the outcome of
+      // the failed step is unknown), and the answer still goes out.
+      const used = await meter.refund(caller.charge.counter, caller.charge.cost).catch(unlessStoreDown);
+      if (caller.balance && used !== null) caller.balance = { ...caller.balance, used };
       caller.charge = null;
     }
   }
@@ -161,13 +164,20 @@ export async function registerPipeline(
   }
 
   async function quotaHeaders(caller: Caller, reply: FastifyReply): Promise<void> {
-    const balance = caller.balance ?? (await meter.balance(caller.key!));
+    // Without a store, the answer (a 503) goes out without the quota headers.
+    const balance = caller.balance ?? (await meter.balance(caller.key!).catch(unlessStoreDown));
+    if (!balance) return;
     const { limit } = balance.plan;
     reply.header('X-Quota-Used', balance.used);
     reply.header('X-Quota-Limit', limit);
     reply.header('X-Quota-Remaining', Math.max(limit - balance.used, 0));
     reply.header('X-Quota-Month', monthOf(clock()));
   }
+}
+
+function unlessStoreDown(err: unknown): null {
+  if (isStorageUnavailable(err)) return null;
+  throw err;
 }
 
 const newCaller = (network: string): Caller => ({

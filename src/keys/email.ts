@@ -1,5 +1,6 @@
 /**
- * The rules that involve an address (docs/api.md, "Generate with an address" and "POST /v1/keys/claim"):
+ * The rules that involve an address (docs/api.md, "Generate with an address" and "POST /v1/keys/claim";
+ * address ownership in docs/security.md):
  * generate with `email` (and `code`), and claim by mailed code. Knows nothing of HTTP.
  */
 import { dayOf, type Clock } from '../clock.ts';
@@ -36,6 +37,12 @@ const elsewhere = () =>
     'This address already holds a free key, or claimed one in the last 24 hours. Use that key (rotate it if it was lost).',
   );
 
+const held = (address: string) =>
+  new DomainError(
+    'verification_required',
+    `This address is attached to another key without proof, so we mailed a 6-digit code to ${address}. Send the same request again with \`code\` within ${LIMITS.codeMinutes} minutes to take the address.`,
+  );
+
 export class EmailKeys {
   constructor(private readonly d: EmailKeyDeps) {}
 
@@ -52,8 +59,10 @@ export class EmailKeys {
     const emailHash = verification.emailHash(address);
     const now = clock();
     const addressToday: CounterRef = { scope: 'keys_per_address', subject: emailHash, period: dayOf(now) };
+    const holder = await store.addressHolder(emailHash);
+    if (holder === 'unproved') return this.takeBack(network, address, emailHash, code);
     const keyToday = (await store.read(addressToday)) > 0;
-    if (await store.liveFreeKeyForEmail(emailHash)) throw keyToday ? onePerDay() : elsewhere();
+    if (holder === 'proved') throw keyToday ? onePerDay() : elsewhere();
     // Refused before any code is mailed or checked: a key that could never be issued must not
     // spend one of the address's daily codes. These reads only refuse early; the atomic takes
     // below still decide.
@@ -72,10 +81,46 @@ export class EmailKeys {
       // No way to prove the mailbox right now: the reduced anonymous key, the address not attached.
       return { issued: await this.d.keys.generateAnonymous(network) };
     }
+    return this.issue(network, address, emailHash, code !== undefined);
+  }
+
+  /**
+   * Generate naming an address that a key holds without proof: whoever can read the mailbox
+   * gets it, from any network. Without `code` a code is mailed (403 verification_required);
+   * with the right one the unproved key drops to the anonymous plan, keeping its counters, and
+   * the prover gets an email key.
+   */
+  private async takeBack(
+    network: string,
+    address: string,
+    emailHash: string,
+    code: string | undefined,
+  ): Promise<GenerateOutcome> {
+    const { store, clock, verification } = this.d;
+    await this.d.keys.checkNetworkAllowance(network);
+    if (code === undefined) {
+      await verification.challenge('generate', emailHash, address);
+      throw held(address);
+    }
+    await verification.verify('generate', emailHash, address, code);
+    const today = dayOf(clock());
+    const released = await store.releaseUnproved(emailHash, { tier: 'anonymous', ...PLAN.anonymous });
+    // The address's key of the day went to the unproved key: it is the prover's again.
+    if (released.some((k) => dayOf(k.createdAt) === today)) {
+      await store.refund({ scope: 'keys_per_address', subject: emailHash, period: today }, 1);
+    }
+    return this.issue(network, address, emailHash, true);
+  }
+
+  /** Takes the address's key of the day, then issues the email key and binds the address. */
+  private async issue(network: string, address: string, emailHash: string, proved: boolean): Promise<GenerateOutcome> {
+    const { store, clock } = this.d;
+    const now = clock();
+    const addressToday: CounterRef = { scope: 'keys_per_address', subject: emailHash, period: dayOf(now) };
     if ((await store.admit(addressToday, 1, 1)) === null) throw onePerDay();
     try {
       const issued = await this.d.keys.generateEmail(network, emailHash);
-      await store.bindEmail(emailHash, issued.key.id, now);
+      await store.bindEmail(emailHash, issued.key.id, now, proved);
       return { issued, email: address };
     } catch (err) {
       await store.refund(addressToday, 1);
@@ -104,9 +149,11 @@ export class EmailKeys {
     const address = await checkAddress(email, { mx: this.d.mx });
     const emailHash = verification.emailHash(address);
     const now = clock();
+    // An address held without proof does not count against its owner: the code decides.
+    const holder = await store.addressHolder(emailHash);
+    if (holder === 'proved') throw elsewhere();
     const lastBound = await store.lastEmailBinding(emailHash);
-    if ((await store.liveFreeKeyForEmail(emailHash)) || (lastBound !== null && lastBound > now - DAY))
-      throw elsewhere();
+    if (holder === null && lastBound !== null && lastBound > now - DAY) throw elsewhere();
 
     const networkToday: CounterRef = { scope: 'claims_per_network', subject: network, period: dayOf(now) };
     const tooManyClaims = () =>
@@ -118,6 +165,7 @@ export class EmailKeys {
     if ((await store.read(networkToday)) >= LIMITS.claimsPerNetworkPerDay) throw tooManyClaims();
     if (code === undefined) {
       await verification.challenge('claim', key.id, address, key.keyPrefix);
+      if (holder === 'unproved') throw held(address);
       return { status: 'code_sent', email: address };
     }
 
@@ -125,6 +173,7 @@ export class EmailKeys {
     // network's slots, not even for a moment, so guesses cannot block a real claim behind the
     // same network address.
     await verification.verify('claim', key.id, address, code);
+    if (holder === 'unproved') await store.releaseUnproved(emailHash, { tier: 'anonymous', ...PLAN.anonymous });
     // Then the slot, atomically. A race lost here leaves the key as it was.
     if ((await store.admit(networkToday, 1, LIMITS.claimsPerNetworkPerDay)) === null) throw tooManyClaims();
     // Two claims for one address racing on the same day: only one passes this step.
@@ -147,7 +196,7 @@ export class EmailKeys {
           'already_claimed',
           'This key changed meanwhile (claimed or upgraded); there is nothing left to claim.',
         );
-      await store.bindEmail(emailHash, key.id, now);
+      await store.bindEmail(emailHash, key.id, now, true);
     } catch (err) {
       await store.refund(networkToday, 1);
       if (addressCounted) await store.refund(addressToday, 1);

@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { dayOf, type Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { mailboxOf } from '../mail/address.ts';
 import type { Mailer } from '../mail/sender.ts';
 import { LIMITS } from '../plans.ts';
 import type { Challenge, CodeCheck, CounterRef, Store } from '../store/types.ts';
@@ -26,9 +27,12 @@ export class MailboxVerification {
     private readonly mailer: Mailer,
   ) {}
 
-  /** The only form in which an address is stored; case is folded so one mailbox is one hash. */
+  /**
+   * The only form in which an address is stored: the hash of its mailbox (mailboxOf), so that
+   * `+tag` variants and Gmail's dots are one address for every per-address limit.
+   */
   emailHash(address: string): string {
-    return this.hash(`email:${address.toLowerCase()}`);
+    return this.hash(`email:${mailboxOf(address)}`);
   }
 
   /** Mails a new code for `subject`, voiding any earlier one. */

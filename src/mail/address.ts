@@ -47,6 +47,28 @@ export function checkAddressSyntax(email: string): string {
   return normalized;
 }
 
+const GMAIL = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The mailbox a normalised address delivers to: the one definition every per-address limit
+ * counts by. Case folded, the `+tag` of the local part removed (`ann+x@` reaches `ann@`), and for
+ * gmail.com and googlemail.com (one service, two names) the dots of the local part removed and
+ * the domain written gmail.com, since Gmail ignores them. Used only for counting and matching,
+ * never to address a mail: codes go to the address as the user wrote it.
+ */
+export function mailboxOf(address: string): string {
+  const at = address.lastIndexOf('@');
+  let local = address.slice(0, at).toLowerCase();
+  let domain = address.slice(at + 1).toLowerCase();
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}
+
 // RFC 2606 / RFC 6761 names that can never be someone's mailbox.
 const RESERVED_TLDS = new Set(['test', 'invalid', 'localhost', 'example']);
 

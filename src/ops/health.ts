@@ -10,13 +10,21 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
   // database outage does not get every process restarted.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  // Ready: the store answers within READY_TIMEOUT_MS. Reference data is loaded while the
-  // services are built, before the server listens; its version is shown as the proof, and
-  // `data` tells how the last look for imports and the last scheduled update went (a failed
+  // Ready: the store answers within READY_TIMEOUT_MS and, after a write it could not take
+  // (disk full, database down), takes one again: a small probe write, so that readiness comes
+  // back on its own once the disk has room or the database is back. Reference data is loaded
+  // while the services are built, before the server listens; its version is shown as the proof,
+  // and `data` tells how the last look for imports and the last scheduled update went (a failed
   // update leaves the loaded data in service, so it does not make the process unready).
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const { store } = services;
     try {
-      await withTimeout(services.store.ping(), READY_TIMEOUT_MS);
+      await withTimeout(store.ping(), READY_TIMEOUT_MS);
+      if (store.writeFailing()) {
+        await withTimeout(store.setSetting('readiness_probe', String(Date.now())), READY_TIMEOUT_MS).catch(() => {
+          throw new Error('the last write failed and a probe write still fails');
+        });
+      }
       return {
         status: 'ready',
         store: services.store.engine,

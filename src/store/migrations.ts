@@ -182,4 +182,15 @@ UPDATE datasets SET as_of_basis = 'download_time',
   source = REPLACE(source, ' [as_of is the day of download; neither the file nor the server states a date]', '')
   WHERE source LIKE '% [as_of is the day of download; neither the file nor the server states a date]';`,
   },
+  {
+    version: 13,
+    name: 'proof of an address',
+    // A binding made with a mailed code is proved. Before this version only a claim by code
+    // proved an address for sure; keys given an address by generate count as unproved, which
+    // only lets the address's real owner take it back by proving it.
+    sql: `
+ALTER TABLE email_bindings ADD COLUMN proved INTEGER NOT NULL DEFAULT 0;
+UPDATE email_bindings SET proved = 1 WHERE key_id IN (SELECT id FROM api_keys WHERE tier = 'claimed');
+CREATE INDEX email_bindings_key ON email_bindings (key_id);`,
+  },
 ];

@@ -214,9 +214,16 @@ export interface Challenge {
   expiresAt: number;
 }
 
+export type AddressHolder = 'proved' | 'unproved' | null;
+
+export interface ReleasedKey {
+  id: string;
+  createdAt: number;
+}
+
 export type CodeCheck = 'ok' | 'wrong_code' | 'expired' | 'no_challenge' | 'too_many_attempts';
 
-/** Mailbox verification and the address rules (docs/api.md, "Generate with an address", "Mailbox verification"). */
+/** Mailbox verification and the address rules (docs/api.md, "Generate with an address", "Mailbox verification"; docs/security.md). */
 export interface MailboxStore {
   /** Starts a challenge, voiding any earlier one for the same purpose and subject. */
   putChallenge(challenge: Challenge): Promise<void>;
@@ -237,10 +244,20 @@ export interface MailboxStore {
   ): Promise<CodeCheck>;
   /** A free-tier key was created from this network at or after `since`. */
   freeKeyFromNetworkSince(network: string, since: number): Promise<boolean>;
-  /** The address holds a live (not revoked) email or claimed key. */
-  liveFreeKeyForEmail(emailHash: string): Promise<boolean>;
-  /** Records that the address was given a key (an email key or a claim). */
-  bindEmail(emailHash: string, keyId: string, at: number): Promise<void>;
+  /**
+   * Who holds the address through a live (not revoked) email or claimed key: `proved` when one
+   * such key got it with a mailed code (a claim, or generate with `code`), `unproved` when the
+   * address was only stated, null when no live free key holds it.
+   */
+  addressHolder(emailHash: string): Promise<AddressHolder>;
+  /** Records that the address was given a key (an email key or a claim), with or without proof. */
+  bindEmail(emailHash: string, keyId: string, at: number, proved: boolean): Promise<void>;
+  /**
+   * Takes the address from every live email key that holds it without proof, in one
+   * transaction: each drops to `plan` (the anonymous plan), loses the address, keeps its id and
+   * counters; their unproved bindings are forgotten. Returns the keys changed.
+   */
+  releaseUnproved(emailHash: string, plan: { tier: Tier; basis: Basis; limit: number }): Promise<ReleasedKey[]>;
   /** When the address was last given a key, or null. */
   lastEmailBinding(emailHash: string): Promise<number | null>;
 }
@@ -296,5 +313,7 @@ export interface Store
     AlertStore {
   readonly engine: 'sqlite' | 'postgres';
   ping(): Promise<void>;
+  /** The last write failed because the store could not take it (disk full, database down). */
+  writeFailing(): boolean;
   close(): Promise<void>;
 }

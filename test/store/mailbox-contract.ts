@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import type { Challenge, Store } from '../../src/store/types.ts';
+import type { Challenge, CounterRef, Store } from '../../src/store/types.ts';
 import { newKeyRow } from './contract.ts';
 
 export function mailboxContract(current: () => Store): void {
@@ -66,18 +66,52 @@ export function mailboxContract(current: () => Store): void {
     await store.insertKey(newKeyRow({ network, createdAt: 5000 }));
     assert.equal(await store.freeKeyFromNetworkSince(network, 5000), true);
     assert.equal(await store.freeKeyFromNetworkSince(network, 5001), false);
-    assert.equal(await store.liveFreeKeyForEmail(emailHash), false);
-    await store.insertKey(newKeyRow({ tier: 'email', limit: 200, emailHash }));
-    assert.equal(await store.liveFreeKeyForEmail(emailHash), true);
+    assert.equal(await store.addressHolder(emailHash), null);
+    const key = newKeyRow({ tier: 'email', limit: 200, emailHash });
+    await store.insertKey(key);
+    await store.bindEmail(emailHash, key.id, 100, false);
+    assert.equal(await store.addressHolder(emailHash), 'unproved');
+    await store.bindEmail(emailHash, key.id, 100, true);
+    assert.equal(await store.addressHolder(emailHash), 'proved');
+    await store.revokeKey(key.id, 200);
+    assert.equal(await store.addressHolder(emailHash), null);
+  });
+
+  test('an address held without proof is released: the key drops to the plan given, keeps its id, loses the address', async () => {
+    const store = current();
+    const emailHash = `mail-${randomUUID()}`;
+    const squatter = newKeyRow({ tier: 'email', limit: 200, emailHash, createdAt: 1234 });
+    await store.insertKey(squatter);
+    await store.bindEmail(emailHash, squatter.id, 1234, false);
+    const counter: CounterRef = { scope: 'key', subject: squatter.id, period: '2026-11' };
+    assert.equal(await store.admit(counter, 7, 200), 7);
+    const released = await store.releaseUnproved(emailHash, { tier: 'anonymous', basis: 'monthly', limit: 25 });
+    assert.deepEqual(released, [{ id: squatter.id, createdAt: 1234 }]);
+    const after = await store.keyById(squatter.id);
+    assert.equal(after?.tier, 'anonymous');
+    assert.equal(after?.limit, 25);
+    assert.equal(after?.emailHash, null);
+    assert.equal(after?.planRev, 1);
+    assert.equal((await store.keyByHash(squatter.keyHash))?.tier, 'anonymous', 'no stale cached key');
+    assert.equal(await store.read(counter), 7, 'counters kept');
+    assert.equal(await store.addressHolder(emailHash), null);
+    assert.equal(await store.lastEmailBinding(emailHash), null, 'the unproved binding is forgotten');
+    assert.deepEqual(await store.releaseUnproved(emailHash, { tier: 'anonymous', basis: 'monthly', limit: 25 }), []);
+
+    const owner = newKeyRow({ tier: 'email', limit: 200, emailHash });
+    await store.insertKey(owner);
+    await store.bindEmail(emailHash, owner.id, 2000, true);
+    assert.deepEqual(await store.releaseUnproved(emailHash, { tier: 'anonymous', basis: 'monthly', limit: 25 }), []);
+    assert.equal((await store.keyById(owner.id))?.tier, 'email', 'a proved key is never released');
   });
 
   test('the last time an address was given a key is remembered', async () => {
     const store = current();
     const emailHash = `mail-${randomUUID()}`;
     assert.equal(await store.lastEmailBinding(emailHash), null);
-    await store.bindEmail(emailHash, 'key-1', 100);
-    await store.bindEmail(emailHash, 'key-2', 300);
-    await store.bindEmail(emailHash, 'key-1', 200);
+    await store.bindEmail(emailHash, 'key-1', 100, true);
+    await store.bindEmail(emailHash, 'key-2', 300, true);
+    await store.bindEmail(emailHash, 'key-1', 200, true);
     assert.equal(await store.lastEmailBinding(emailHash), 300);
   });
 }

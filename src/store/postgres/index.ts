@@ -1,7 +1,7 @@
-import postgres from 'postgres';
 import { DomainError } from '../../errors.ts';
 import { pgDaily } from './daily.ts';
 import { MIGRATIONS } from '../migrations.ts';
+import { guardStore } from '../guard.ts';
 import type { Store } from '../types.ts';
 import { pgAlert } from './alert.ts';
 import { pgCheckouts } from './checkouts.ts';
@@ -11,18 +11,9 @@ import { pgMailbox } from './mailbox.ts';
 import { pgDatasets, pgSettings } from './meta.ts';
 import { pgPayments } from './payments.ts';
 import { withRetry } from './retry.ts';
+import { createPool, type Sql } from './sql.ts';
 
-/** BIGINT (epoch ms, counters, caps) as JS numbers: every value we store is below 2^53. */
-const BIGINT_AS_NUMBER = { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) };
-
-const connect = (url: string, schema: string | null) =>
-  postgres(url, {
-    types: { bigint: BIGINT_AS_NUMBER },
-    onnotice: () => {},
-    ...(schema ? { connection: { search_path: schema } } : {}),
-  });
-
-export type Sql = ReturnType<typeof connect>;
+export type { Sql } from './sql.ts';
 
 /** What each engine file receives: the pool and the two retry policies of retry.ts. */
 export interface Pg {
@@ -32,9 +23,9 @@ export interface Pg {
 }
 
 /**
- * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. postgres.js options in the
- * query string apply (e.g. `?max=20` connections). `?schema=NAME` puts every table in that
- * schema (created if missing) instead of `public`: tests and benchmarks use their own.
+ * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's
+ * connections (default 10). `?schema=NAME` puts every table in that schema (created if
+ * missing) instead of `public`: tests and benchmarks use their own.
  */
 export async function openPostgresStore(url: string): Promise<Store> {
   const parsed = new URL(url);
@@ -42,8 +33,14 @@ export async function openPostgresStore(url: string): Promise<Store> {
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new DomainError('invalid_config', 'The schema in MOD97_DATABASE_URL must be a lower-case SQL name.');
   }
+  const max = Number(parsed.searchParams.get('max') ?? 10);
+  if (!Number.isInteger(max) || max < 1) {
+    throw new DomainError('invalid_config', 'The max in MOD97_DATABASE_URL must be a whole number of connections.');
+  }
   parsed.searchParams.delete('schema');
-  const sql = connect(parsed.toString(), schema);
+  parsed.searchParams.delete('max');
+  const pool = createPool(parsed.toString(), { schema, max });
+  const sql = pool.sql;
   const pg: Pg = {
     sql,
     idempotent: (run) => withRetry('idempotent', run),
@@ -52,27 +49,31 @@ export async function openPostgresStore(url: string): Promise<Store> {
   try {
     await pg.idempotent(() => migrate(sql, schema));
   } catch (err) {
-    await sql.end({ timeout: 1 });
+    await pool.end();
     throw err;
   }
-  return {
-    engine: 'postgres',
-    ...pgKeys(pg),
-    ...pgPayments(pg),
-    ...pgCounters(pg),
-    ...pgDatasets(pg),
-    ...pgSettings(pg),
-    ...pgCheckouts(pg),
-    ...pgMailbox(pg),
-    ...pgAlert(pg),
-    ...pgDaily(pg),
-    async ping() {
-      await pg.idempotent(() => sql`SELECT 1`);
+  // Connection losses are already typed by retry.ts.
+  return guardStore(
+    {
+      engine: 'postgres',
+      ...pgKeys(pg),
+      ...pgPayments(pg),
+      ...pgCounters(pg),
+      ...pgDatasets(pg),
+      ...pgSettings(pg),
+      ...pgCheckouts(pg),
+      ...pgMailbox(pg),
+      ...pgAlert(pg),
+      ...pgDaily(pg),
+      async ping() {
+        await pg.idempotent(() => sql`SELECT 1`);
+      },
+      async close() {
+        await pool.end();
+      },
     },
-    async close() {
-      await sql.end({ timeout: 5 });
-    },
-  };
+    () => false,
+  );
 }
 
 /**
@@ -83,14 +84,14 @@ export async function openPostgresStore(url: string): Promise<Store> {
 async function migrate(sql: Sql, schema: string | null): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(hashtext(${`mod97:migrate:${schema ?? 'public'}`}))`;
-    if (schema) await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    if (schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
     const applied = new Set(
       (await tx<{ version: number }[]>`SELECT version FROM schema_migrations`).map((r) => r.version),
     );
     for (const m of MIGRATIONS) {
       if (applied.has(m.version)) continue;
-      await tx.unsafe(m.sql);
+      await tx.exec(m.sql);
       await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}::integer, ${m.name}, ${Date.now()}::bigint)`;
     }
   });

@@ -1,5 +1,6 @@
 import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
-import type { CodeCheck, MailboxStore } from '../types.ts';
+import { sqlList } from '../sql-list.ts';
+import type { CodeCheck, MailboxStore, ReleasedKey } from '../types.ts';
 import type { Pg } from './index.ts';
 
 export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
@@ -43,21 +44,39 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
     async freeKeyFromNetworkSince(network, since) {
       const rows = await idempotent(
         () => sql`SELECT 1 FROM api_keys WHERE network = ${network} AND created_at >= ${since}::bigint
-        AND tier IN ${sql(FREE_TIER_LIST)} LIMIT 1`,
+        AND tier IN ${sql.unsafe(sqlList(FREE_TIER_LIST))} LIMIT 1`,
       );
       return rows.length > 0;
     },
-    async liveFreeKeyForEmail(emailHash) {
-      const rows = await idempotent(
-        () => sql`SELECT 1 FROM api_keys WHERE email_hash = ${emailHash} AND revoked_at IS NULL
-        AND tier IN ${sql(ADDRESS_TIER_LIST)} LIMIT 1`,
+    async addressHolder(emailHash) {
+      const [row] = await idempotent(
+        () => sql<{ keys: number; proved: number | null }[]>`SELECT COUNT(*)::bigint AS keys,
+        MAX(CASE WHEN k.tier = 'claimed' OR EXISTS (SELECT 1 FROM email_bindings b WHERE b.key_id = k.id
+          AND b.email_hash = k.email_hash AND b.proved = 1) THEN 1 ELSE 0 END) AS proved
+        FROM api_keys k WHERE k.email_hash = ${emailHash} AND k.revoked_at IS NULL AND k.tier IN ${sql.unsafe(sqlList(ADDRESS_TIER_LIST))}`,
       );
-      return rows.length > 0;
+      return row!.keys === 0 ? null : row!.proved ? 'proved' : 'unproved';
     },
-    async bindEmail(emailHash, keyId, at) {
+    async bindEmail(emailHash, keyId, at, proved) {
       await idempotent(
-        () => sql`INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (${emailHash}, ${keyId}, ${at}::bigint)
-        ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at`,
+        () => sql`INSERT INTO email_bindings (email_hash, key_id, bound_at, proved)
+        VALUES (${emailHash}, ${keyId}, ${at}::bigint, ${proved ? 1 : 0}::integer)
+        ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at, proved = excluded.proved`,
+      );
+    },
+    // Safe to repeat: a second run finds nothing left to release.
+    async releaseUnproved(emailHash, plan) {
+      return idempotent(() =>
+        sql.begin(async (tx) => {
+          const released = await tx<ReleasedKey[]>`UPDATE api_keys SET tier = ${plan.tier}, basis = ${plan.basis},
+          cap = ${plan.limit}::bigint, lifetime_period = NULL, email_hash = NULL, plan_rev = plan_rev + 1
+          WHERE email_hash = ${emailHash} AND revoked_at IS NULL AND tier = 'email'
+          AND NOT EXISTS (SELECT 1 FROM email_bindings b WHERE b.key_id = api_keys.id AND b.email_hash = ${emailHash}
+            AND b.proved = 1)
+          RETURNING id, created_at AS "createdAt"`;
+          await tx`DELETE FROM email_bindings WHERE email_hash = ${emailHash} AND proved = 0`;
+          return released.map((k) => ({ id: k.id, createdAt: k.createdAt }));
+        }),
       );
     },
     async lastEmailBinding(emailHash) {

@@ -1,16 +1,18 @@
 /**
- * Retrying statements across a lost connection. postgres.js reconnects by itself for new
- * queries; a query caught by the loss fails, and this decides whether to send it again.
+ * Retrying statements across a lost connection. The pool opens a new connection for each new
+ * query; a query caught by the loss fails, and this decides whether to send it again.
  *
  * - Idempotent statements (reads, the ping, settings, datasets, the first-served mark) are
  *   retried on any connection error: sending them twice changes nothing.
  * - Other writes (admit, refund, key insert, rotation, plan change, code attempts) are
  *   retried only when the error proves the statement never reached the server (refused or
- *   timed-out connect, server still starting up). A write that failed after it was sent
- *   (reset, closed, admin shutdown) has an unknown outcome: an admit may have counted.
- *   Sending it again could count twice, so the request fails (503 `unavailable`, nothing
- *   served). The caller may then lose one unit; it can never gain one.
+ *   timed-out connect, server starting up or shutting down before the session began). A
+ *   write that failed after it was sent (reset, closed, admin shutdown) has an unknown
+ *   outcome: an admit may have counted. Sending it again could count twice, so the request
+ *   fails (503 `storage_unavailable`, nothing served). The caller may then lose one unit; it
+ *   can never gain one.
  */
+import { storageUnavailable } from '../unavailable.ts';
 
 /**
  * The statement never took effect: raised before it was written, or its transaction was
@@ -18,37 +20,48 @@
  */
 const NOT_SENT = new Set([
   'ECONNREFUSED',
-  'CONNECT_TIMEOUT',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
   '57P03',
   '08001',
   '08004',
   '40P01',
 ]);
 /** The connection died with the statement possibly in flight. */
-const MAYBE_SENT = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'CONNECTION_CLOSED',
-  'CONNECTION_DESTROYED',
-  '57P01',
-  '57P02',
-  '08000',
-  '08003',
-  '08006',
-]);
+const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '08000', '08003', '08006']);
+
+/** node-postgres reports some connection failures by message only. */
+const NOT_SENT_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'is not queryable',
+];
+const MAYBE_SENT_MESSAGES = ['Connection terminated unexpectedly', 'Connection terminated'];
+
+type Loss = 'not_sent' | 'maybe_sent' | null;
+
+function lossOf(err: unknown): Loss {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (NOT_SENT.has(code)) return 'not_sent';
+    if (MAYBE_SENT.has(code)) return 'maybe_sent';
+  }
+  if (typeof message === 'string') {
+    if (NOT_SENT_MESSAGES.some((m) => message.includes(m))) return 'not_sent';
+    if (MAYBE_SENT_MESSAGES.some((m) => message.startsWith(m))) return 'maybe_sent';
+  }
+  return null;
+}
 
 const DELAYS_MS = [50, 100, 200, 400, 800, 1000, 1000, 1000];
-
-import { DomainError } from '../../errors.ts';
 
 export type StatementKind = 'idempotent' | 'once';
 
 export function isRetryable(err: unknown, kind: StatementKind): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  return NOT_SENT.has(code) || (kind === 'idempotent' && MAYBE_SENT.has(code));
+  const loss = lossOf(err);
+  return loss === 'not_sent' || (kind === 'idempotent' && loss === 'maybe_sent');
 }
 
 export async function withRetry<T>(kind: StatementKind, run: () => Promise<T>): Promise<T> {
@@ -62,11 +75,9 @@ export async function withRetry<T>(kind: StatementKind, run: () => Promise<T>): 
   }
 }
 
-/** A lost connection is the service being unavailable (503), not a bug (500). */
+/** A lost connection is the store being unavailable (503), not a bug (500). */
 function unavailable(err: unknown): unknown {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !(NOT_SENT.has(code) || MAYBE_SENT.has(code)) || code === '40P01') return err;
-  return Object.assign(new DomainError('unavailable', `The database could not be reached (${code}); try again.`), {
-    cause: err,
-  });
+  const loss = lossOf(err);
+  if (loss === null || (err as { code?: unknown }).code === '40P01') return err;
+  return storageUnavailable(err, 'be reached');
 }

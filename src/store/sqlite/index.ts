@@ -3,7 +3,9 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteDaily } from './daily.ts';
 import { MIGRATIONS } from '../migrations.ts';
+import { guardStore } from '../guard.ts';
 import type { Store } from '../types.ts';
+import { isSqliteUnavailable } from '../unavailable.ts';
 import { sqliteAlert } from './alert.ts';
 import { sqliteCheckouts } from './checkouts.ts';
 import { sqliteCounters } from './counters.ts';
@@ -22,24 +24,27 @@ export function openSqliteStore(url: string): Store {
   db.pragma('busy_timeout = 5000');
   migrate(db);
   const keys = sqliteKeys(db);
-  return {
-    engine: 'sqlite',
-    ...keys.keys,
-    ...sqlitePayments(db, keys.forget),
-    ...sqliteCounters(db),
-    ...sqliteDatasets(db),
-    ...sqliteSettings(db),
-    ...sqliteCheckouts(db),
-    ...sqliteMailbox(db),
-    ...sqliteAlert(db),
-    ...sqliteDaily(db),
-    async ping() {
-      db.prepare('SELECT 1').get();
+  return guardStore(
+    {
+      engine: 'sqlite',
+      ...keys.keys,
+      ...sqlitePayments(db, keys.forget),
+      ...sqliteCounters(db),
+      ...sqliteDatasets(db),
+      ...sqliteSettings(db),
+      ...sqliteCheckouts(db),
+      ...sqliteMailbox(db, keys.forget),
+      ...sqliteAlert(db),
+      ...sqliteDaily(db),
+      async ping() {
+        db.prepare('SELECT 1').get();
+      },
+      async close() {
+        db.close();
+      },
     },
-    async close() {
-      db.close();
-    },
-  };
+    isSqliteUnavailable,
+  );
 }
 
 function migrate(db: Database.Database): void {

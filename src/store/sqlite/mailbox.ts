@@ -1,11 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
-import type { CodeCheck, MailboxStore } from '../types.ts';
+import { sqlList } from '../sql-list.ts';
+import type { CodeCheck, MailboxStore, ReleasedKey } from '../types.ts';
 
-/** A list of the project's own constant names as SQL string literals. */
-const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
-
-export function sqliteMailbox(db: Database): MailboxStore {
+/** `onKeyChange` drops the key lookup cache when keys are released. */
+export function sqliteMailbox(db: Database, onKeyChange: () => void): MailboxStore {
   // Replacing the row voids the earlier code and starts the attempts again.
   const put =
     db.prepare(`INSERT INTO verification_challenges (purpose, subject, email_hash, code_hash, attempts, created_at, expires_at)
@@ -23,12 +22,17 @@ export function sqliteMailbox(db: Database): MailboxStore {
     'SELECT email_hash AS emailHash, attempts, expires_at AS expiresAt FROM verification_challenges WHERE purpose = ? AND subject = ?',
   );
   const recentFree = db.prepare(`SELECT 1 FROM api_keys WHERE network = ? AND created_at >= ?
-    AND tier IN (${sqlList(FREE_TIER_LIST)}) LIMIT 1`);
-  const liveFree = db.prepare(`SELECT 1 FROM api_keys WHERE email_hash = ? AND revoked_at IS NULL
-    AND tier IN (${sqlList(ADDRESS_TIER_LIST)}) LIMIT 1`);
-  const bind = db.prepare(
-    'INSERT INTO email_bindings (email_hash, key_id, bound_at) VALUES (?, ?, ?) ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at',
-  );
+    AND tier IN ${sqlList(FREE_TIER_LIST)} LIMIT 1`);
+  const holder = db.prepare(HOLDER);
+  const bind = db.prepare(`INSERT INTO email_bindings (email_hash, key_id, bound_at, proved) VALUES (?, ?, ?, ?)
+    ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at, proved = excluded.proved`);
+  const release = db.prepare(RELEASE);
+  const forgetUnproved = db.prepare('DELETE FROM email_bindings WHERE email_hash = ? AND proved = 0');
+  const releaseTx = db.transaction((emailHash: string, plan: { tier: string; basis: string; limit: number }) => {
+    const released = release.all({ emailHash, ...plan }) as ReleasedKey[];
+    forgetUnproved.run(emailHash);
+    return released;
+  });
   const lastBound = db.prepare('SELECT MAX(bound_at) AS at FROM email_bindings WHERE email_hash = ?');
 
   const tryCode = db.transaction(
@@ -63,14 +67,32 @@ export function sqliteMailbox(db: Database): MailboxStore {
     async freeKeyFromNetworkSince(network, since) {
       return recentFree.get(network, since) !== undefined;
     },
-    async liveFreeKeyForEmail(emailHash) {
-      return liveFree.get(emailHash) !== undefined;
+    async addressHolder(emailHash) {
+      const row = holder.get({ emailHash }) as { keys: number; proved: number | null };
+      return row.keys === 0 ? null : row.proved ? 'proved' : 'unproved';
     },
-    async bindEmail(emailHash, keyId, at) {
-      bind.run(emailHash, keyId, at);
+    async bindEmail(emailHash, keyId, at, proved) {
+      bind.run(emailHash, keyId, at, proved ? 1 : 0);
+    },
+    async releaseUnproved(emailHash, plan) {
+      onKeyChange();
+      return releaseTx.immediate(emailHash, plan);
     },
     async lastEmailBinding(emailHash) {
       return (lastBound.get(emailHash) as { at: number | null }).at;
     },
   };
 }
+
+/** See MailboxStore.addressHolder. */
+const HOLDER = `SELECT COUNT(*) AS keys,
+  MAX(CASE WHEN k.tier = 'claimed' OR EXISTS (SELECT 1 FROM email_bindings b WHERE b.key_id = k.id
+    AND b.email_hash = k.email_hash AND b.proved = 1) THEN 1 ELSE 0 END) AS proved
+  FROM api_keys k WHERE k.email_hash = @emailHash AND k.revoked_at IS NULL AND k.tier IN ${sqlList(ADDRESS_TIER_LIST)}`;
+
+/** See MailboxStore.releaseUnproved. `.all()` on RETURNING (see README). */
+const RELEASE = `UPDATE api_keys SET tier = @tier, basis = @basis, cap = @limit, lifetime_period = NULL,
+  email_hash = NULL, plan_rev = plan_rev + 1
+  WHERE email_hash = @emailHash AND revoked_at IS NULL AND tier = 'email'
+  AND NOT EXISTS (SELECT 1 FROM email_bindings b WHERE b.key_id = api_keys.id AND b.email_hash = @emailHash AND b.proved = 1)
+  RETURNING id, created_at AS "createdAt"`;

@@ -1,0 +1,55 @@
+/**
+ * Wraps an engine's store so that both engines fail the same way: an engine error that means
+ * "cannot write now" becomes the typed `storage_unavailable` (src/store/unavailable.ts), and
+ * the store remembers whether its last write failed, which /readyz reports until a write
+ * succeeds again.
+ */
+import type { Store } from './types.ts';
+import { isStorageUnavailable, storageUnavailable } from './unavailable.ts';
+
+/** Methods that only read: their failure says nothing about whether a write would pass. */
+const READS = new Set<string>([
+  'keyByHash',
+  'keyById',
+  'read',
+  'getDataset',
+  'listDatasets',
+  'getSetting',
+  'checkoutBySession',
+  'freeKeyFromNetworkSince',
+  'addressHolder',
+  'lastEmailBinding',
+  'latestAlert',
+  'hasPayment',
+  'ping',
+  'close',
+]);
+
+export type EngineStore = Omit<Store, 'writeFailing'>;
+
+/** `unavailable(err)` says whether an engine error means the store cannot serve now. */
+export function guardStore(engine: EngineStore, unavailable: (err: unknown) => boolean): Store {
+  let writeFailing = false;
+  const fail = (name: string) => (err: unknown) => {
+    const mapped = isStorageUnavailable(err) ? err : unavailable(err) ? storageUnavailable(err, 'write') : null;
+    if (mapped && !READS.has(name)) writeFailing = true;
+    throw mapped ?? err;
+  };
+  const guarded: Record<string, unknown> = { writeFailing: () => writeFailing };
+  for (const [name, value] of Object.entries(engine)) {
+    if (typeof value !== 'function') {
+      guarded[name] = value;
+      continue;
+    }
+    const method = value as (...args: unknown[]) => Promise<unknown>;
+    const onError = fail(name);
+    guarded[name] = READS.has(name)
+      ? (...args: unknown[]) => method(...args).catch(onError)
+      : (...args: unknown[]) =>
+          method(...args).then((result) => {
+            writeFailing = false;
+            return result;
+          }, onError);
+  }
+  return guarded as unknown as Store;
+}
