@@ -39,7 +39,7 @@ export function machine(postgresVersion: string | null): string {
   })();
   return [
     `- Machine: ${cores[0]?.model ?? '?'}, ${cores.length} cores, Linux ${kernel}`,
-    `- Node ${process.version}; fastify ${version('fastify')}, better-sqlite3 ${version('better-sqlite3')}, postgres ${version('postgres')}, prom-client ${version('prom-client')}, autocannon ${version('autocannon')}`,
+    `- Node ${process.version}; fastify ${version('fastify')}, better-sqlite3 ${version('better-sqlite3')}, postgres ${version('postgres')}, prom-client ${version('prom-client')}, autocannon ${version('autocannon')}${wrkVersion()}`,
     `- ${postgresVersion ?? 'PostgreSQL: not configured'}`,
   ].join('\n');
 }
@@ -73,4 +73,18 @@ export function writeSection(body: string): void {
       ? current.slice(0, from) + section + current.slice(to + END.length)
       : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(DOC, next);
+}
+
+function wrkVersion(): string {
+  try {
+    return `, ${
+      execFileSync('wrk', ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] })
+        .toString()
+        .split(' [')[0]
+    }`;
+  } catch (err) {
+    // wrk prints its version and exits 1.
+    const out = (err as { stdout?: Buffer }).stdout?.toString() ?? '';
+    return out ? `, ${out.split(' [')[0]}` : '';
+  }
 }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { keyedHash, newSecret } from '../src/keys/secret.ts';
 import { openStore } from '../src/store/index.ts';
+import { serverPrefix } from './load.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PEPPER = 'bench-pepper-0123456789abcdef0123456789abcdef';
@@ -22,12 +23,19 @@ export interface Target {
 }
 
 /** Starts `script` (relative to the repo) on a free port and waits until /healthz answers. */
-export async function startTarget(script: string, env: Record<string, string> = {}): Promise<Target> {
+export async function startTarget(
+  script: string,
+  env: Record<string, string> = {},
+  opts: { pin?: boolean } = {},
+): Promise<Target> {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir> writes a .cpuprofile per target process, to find a hot path.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // The same command as `npm start`.
-  const child = spawn(process.execPath, [...profile, '--import', './scripts/preload.mjs', '--import', 'tsx', script], {
+  // Pinned to the server's core unless told otherwise (taskset execs node: the pid is node's).
+  const [cmd, ...prefix] = [...(opts.pin === false ? [] : serverPrefix()), process.execPath];
+  const node = [...profile, '--import', './scripts/preload.mjs', '--import', 'tsx', script];
+  const child = spawn(cmd, [...prefix, ...node], {
     cwd: ROOT,
     env: {
       ...process.env,
