@@ -18,6 +18,11 @@ export const ROUTES = [
     path: '/v1/iban/batch',
     what: `Up to ${count(LIMITS.batchMax)} IBANs in one call, answered in order.`,
   },
+  {
+    method: 'POST',
+    path: '/v1/iban/from-account',
+    what: 'Builds the IBAN of a domestic account number, national check digits computed, in 25 countries.',
+  },
   { method: 'GET', path: '/v1/bic/{code}', what: 'The bank behind a BIC, with its source and date.' },
   {
     method: 'POST',
@@ -34,6 +39,7 @@ export const ROUTES = [
 const X402_ROUTES: { route: string; price: number }[] = [
   { route: 'POST /v1/iban/validate', price: X402_PRICES_USD.validate },
   { route: 'POST /v1/iban/batch (per IBAN)', price: X402_PRICES_USD.batchPerIban },
+  { route: 'POST /v1/iban/from-account', price: X402_PRICES_USD.fromAccount },
   { route: 'GET /v1/bic/{code}', price: X402_PRICES_USD.bic },
   { route: 'POST /v1/iban/compliance', price: X402_PRICES_USD.compliance },
   { route: 'GET /v1/ch/clearing/{iid}', price: X402_PRICES_USD.clearing },
@@ -55,7 +61,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
         price: '$0',
         per: '',
         volume: `${count(LIMITS.anonymousPerMonth)} requests a month`,
-        features: ['No address needed', 'All five routes', 'Resets on the 1st'],
+        features: ['No address needed', 'All six routes', 'Resets on the 1st'],
         href: '/keys/new',
         action: 'Get a key',
       },
@@ -73,7 +79,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
         price: usd(PRO_PRICE_USD_PER_MONTH),
         per: '/ month',
         volume: `${count(LIMITS.proPerMonth)} requests a month`,
-        features: ['All five routes, no attribution', 'Resets on the 1st', 'Cancel any time from the usage page'],
+        features: ['All six routes, no attribution', 'Resets on the 1st', 'Cancel any time from the usage page'],
         featured: true,
         product: 'pro',
         action: 'Subscribe by card',
