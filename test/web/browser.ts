@@ -14,6 +14,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing = existsSync(CHROMIUM)
   ? false
   : `${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`;
+// In CI (.ci/run installs chromium) the page tests must run: a missing browser fails, never skips.
+if (chromiumMissing && process.env.CI) throw new Error(chromiumMissing);
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
