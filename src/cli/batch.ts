@@ -14,12 +14,15 @@ import { scanWritten, sniffDialect } from './csv-files.ts';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
 import { Progress } from './progress.ts';
 
-export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--out OUT.csv] [--resume] [--force]
+export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume] [--force]
 Reads a CSV file with a header row (',' or ';' between fields, quoted fields, UTF-8 with or
 without BOM) and writes every row, in order, with the same delimiter, UTF-8 without BOM, and
 five added columns: iban_valid (true/false; empty for an empty cell), iban_formatted,
 iban_errors (codes joined by |), bank_bic, bank_name.
   --column NAME  the header of the IBAN column (default iban, any case)
+  --bic-column NAME  a column of BICs to check against each IBAN's bank: adds bic_matches
+                 (true/false; empty when no source knows the bank or the cell is empty;
+                 invalid_bic when the cell is not a BIC)
   --out OUT.csv  where to write (default FILE.mod97.csv); an existing file is kept unless
                  --resume (continue it) or --force (start it again) is given
   --resume       continue after the last row OUT.csv holds (from the first row if none)
@@ -32,7 +35,16 @@ export const ADDED_COLUMNS = ['iban_valid', 'iban_formatted', 'iban_errors', 'ba
 const BATCH_MAX = 1000;
 /** Rows with empty cells are written with the next batch; this bounds how many wait for it. */
 const MAX_PENDING_ROWS = 2 * BATCH_MAX;
-const EMPTY = ['', '', '', '', ''];
+/** A BIC as the service takes it: 8 or 11 letters and digits, once spaces are gone and case raised. */
+const BIC_SHAPE = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
+const BIC_COLUMN = 'bic_matches';
+
+interface PendingRow {
+  cells: string[];
+  iban: string;
+  /** With --bic-column: the cell as sent (upper case, no spaces; '' when empty), or null when it is not a BIC. */
+  bic?: string | null;
+}
 
 type Result = BatchResult['results'][number];
 const columnsOf = (r: Result): string[] => [
@@ -56,6 +68,7 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
     allowPositionals: true,
     options: {
       column: { type: 'string', default: 'iban' },
+      'bic-column': { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'boolean' },
       force: { type: 'boolean' },
@@ -75,7 +88,8 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
   if (existsSync(output) && !values.resume && !values.force)
     throw new UsageError(`${output} exists: add --resume to continue it or --force to start it again`, BATCH_USAGE);
 
-  const run = new BatchRun(clientFor(env), io, input, output, values.column, values.resume ?? false);
+  const columns = { iban: values.column, bic: values['bic-column'] ?? null };
+  const run = new BatchRun(clientFor(env), io, input, output, columns, values.resume ?? false);
   const interrupt = () => (run.interrupted ? process.exit(130) : (run.interrupted = true));
   process.on('SIGINT', interrupt);
   try {
@@ -101,7 +115,7 @@ class BatchRun {
     private readonly io: CliIo,
     private readonly input: string,
     private readonly output: string,
-    private readonly column: string,
+    private readonly column: { iban: string; bic: string | null },
     private readonly resume: boolean,
   ) {
     this.dialect = sniffDialect(input);
@@ -150,8 +164,10 @@ class BatchRun {
     );
     let header: string[] | null = null;
     let at = -1;
+    let bicAt = -1;
+    let width = 0;
     let row = 0;
-    let pending: { cells: string[]; iban: string }[] = [];
+    let pending: PendingRow[] = [];
     let ibans = 0;
     let limit = BATCH_MAX;
     let bytes = 0;
@@ -159,20 +175,18 @@ class BatchRun {
     this.progress.start(this.remaining);
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
       if (!header) {
-        header = [...record, ...ADDED_COLUMNS];
-        at = record.findIndex((h) => h.trim().toLowerCase() === this.column.toLowerCase());
-        if (at < 0)
-          throw new Stop(EXIT.usage, [
-            `error: no column "${this.column}" in the header of ${this.input} (${record.join(', ')}); name it with --column`,
-          ]);
+        width = record.length;
+        header = [...record, ...this.addedColumns()];
+        at = this.columnIndex(record, this.column.iban, '--column');
+        if (this.column.bic !== null) bicAt = this.columnIndex(record, this.column.bic, '--bic-column');
         await this.writeHeader(header);
         continue;
       }
       if (++row <= skip) continue;
       if (this.interrupted) break;
-      const cells = record.length < header.length - ADDED_COLUMNS.length ? padded(record, header) : record;
+      const cells = record.length < width ? padded(record, width) : record;
       const iban = (cells[at] ?? '').trim();
-      pending.push({ cells, iban });
+      pending.push(bicAt < 0 ? { cells, iban } : { cells, iban, bic: bicCell(cells[bicAt]) });
       bytes = info.bytes;
       // the quota is looked at before a batch's first IBAN: a key that ran out stops here
       if (iban && ibans === 0) limit = await this.batchSize();
@@ -210,8 +224,22 @@ class BatchRun {
     return Math.max(1, Math.min(BATCH_MAX, this.remaining));
   }
 
-  private async flush(rows: { cells: string[]; iban: string }[], bytes: number): Promise<void> {
-    const ibans = rows.filter((r) => r.iban).map((r) => r.iban);
+  private addedColumns(): string[] {
+    return this.column.bic === null ? ADDED_COLUMNS : [...ADDED_COLUMNS, BIC_COLUMN];
+  }
+
+  private columnIndex(header: string[], name: string, option: string): number {
+    const at = header.findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
+    if (at < 0)
+      throw new Stop(EXIT.usage, [
+        `error: no column "${name}" in the header of ${this.input} (${header.join(', ')}); name it with ${option}`,
+      ]);
+    return at;
+  }
+
+  private async flush(rows: PendingRow[], bytes: number): Promise<void> {
+    // A BIC that is not one is never sent (the service would refuse the whole batch for it).
+    const ibans = rows.filter((r) => r.iban).map((r) => (r.bic ? { iban: r.iban, bic: r.bic } : r.iban));
     let results: Result[] = [];
     if (ibans.length) {
       try {
@@ -226,14 +254,16 @@ class BatchRun {
       }
     }
     let next = 0;
-    const lines = rows.map(({ cells, iban }) => {
+    const lines = rows.map(({ cells, iban, bic }) => {
       if (!iban) {
         this.sent.empty++;
-        return [...cells, ...EMPTY];
+        return [...cells, ...this.addedColumns().map(() => '')];
       }
       const r = results[next++]!;
       this.sent[r.valid ? 'valid' : 'invalid']++;
-      return [...cells, ...columnsOf(r)];
+      if (bic === undefined) return [...cells, ...columnsOf(r)];
+      const matches = bic === null ? 'invalid_bic' : bic === '' ? '' : String(r.bic_check?.matches ?? '');
+      return [...cells, ...columnsOf(r), matches];
     });
     await this.write(stringify(lines, { delimiter: this.dialect.delimiter, record_delimiter: this.dialect.eol }));
     this.written += rows.length;
@@ -303,7 +333,12 @@ class BatchRun {
   }
 }
 
-function padded(record: string[], header: string[]): string[] {
-  const width = header.length - ADDED_COLUMNS.length;
+function padded(record: string[], width: number): string[] {
   return [...record, ...Array<string>(width - record.length).fill('')];
+}
+
+/** '' for an empty cell (nothing to check), null for one that is not a BIC. */
+function bicCell(cell: string | undefined): string | null {
+  const bic = (cell ?? '').replace(/\s+/g, '').toUpperCase();
+  return !bic || BIC_SHAPE.test(bic) ? bic : null;
 }

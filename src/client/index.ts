@@ -7,7 +7,13 @@
  */
 import type { Static } from 'typebox';
 import type { ErrorBody } from '../http/schemas.ts';
-import type { BatchAnswer, ValidateAnswer } from '../routes/iban-schemas.ts';
+import type {
+  BatchAnswer,
+  BatchItem,
+  FromAccountAnswer,
+  FromAccountBody,
+  ValidateAnswer,
+} from '../routes/iban-schemas.ts';
 import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../routes/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../routes/lookup-schemas.ts';
 
@@ -27,6 +33,10 @@ export type Answer<T> = T & { readonly quota?: Quota };
 
 export type ValidateResult = Static<typeof ValidateAnswer>;
 export type BatchResult = Static<typeof BatchAnswer>;
+/** An IBAN, or an IBAN with the BIC it came with (the answer then carries `bic_check`). */
+export type BatchInput = Static<typeof BatchItem>;
+export type FromAccountInput = Static<typeof FromAccountBody>;
+export type FromAccountResult = Static<typeof FromAccountAnswer>;
 export type BicResult = Static<typeof BicAnswer>;
 export type ComplianceResult = Static<typeof ComplianceAnswer>;
 export type ClearingResult = Static<typeof ClearingAnswer>;
@@ -114,8 +124,13 @@ export class Mod97 {
   }
 
   /** 1 to 1000 IBANs; results in the same order. Costs one unit per IBAN, admitted whole or not at all. */
-  batch(ibans: string[]): Promise<Answer<BatchResult>> {
+  batch(ibans: BatchInput[]): Promise<Answer<BatchResult>> {
     return this.#call({ method: 'POST', path: '/v1/iban/batch', body: { ibans }, safety: 'metered' });
+  }
+
+  /** The IBAN of a domestic account number (`country`, `bank_code`, `branch_code`, `account`), validated. */
+  fromAccount(parts: FromAccountInput): Promise<Answer<FromAccountResult>> {
+    return this.#call({ method: 'POST', path: '/v1/iban/from-account', body: parts, safety: 'metered' });
   }
 
   bic(code: string): Promise<Answer<BicResult>> {

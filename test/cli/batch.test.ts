@@ -79,6 +79,34 @@ test('a ;-separated file with BOM, quoted fields, lower-case and spaced IBANs an
   assert.match(again.stderr, /exists: add --resume .* or --force/);
 });
 
+test("--bic-column checks each row's BIC against its IBAN's bank in an added bic_matches column", async () => {
+  const input = file(
+    'invoices.csv',
+    [
+      'invoice,iban,bic',
+      '1,DE89 3704 0044 0532 0130 00,cobadeff xxx',
+      '2,DE89 3704 0044 0532 0130 00,DEUTDEFF',
+      '3,DE89 3704 0044 0532 0130 00,',
+      '4,DE89 3704 0044 0532 0130 00,not-a-bic',
+      '5,,COBADEFF',
+    ].join('\n'),
+  );
+  const r = await mod97(['batch', input, '--bic-column', 'BIC'], env(await svc.newKey('127.0.9.7')));
+  assert.equal(r.code, 0, r.stderr);
+  const rows = parse(readFileSync(join(dir, 'invoices.mod97.csv'), 'utf8')) as string[][];
+  assert.deepEqual(rows[0], ['invoice', 'iban', 'bic', ...ADDED, 'bic_matches']);
+  assert.deepEqual(
+    rows.slice(1).map((row) => [row[0], row[3], row.at(-1)]),
+    [
+      ['1', 'true', 'true'],
+      ['2', 'true', 'false'],
+      ['3', 'true', ''],
+      ['4', 'true', 'invalid_bic'],
+      ['5', '', ''],
+    ],
+  );
+});
+
 test('a key that runs out mid-file stops after its last whole batch (exit 3); --resume finishes with a new key', async () => {
   const lines = ['id,iban'];
   for (let i = 1; i <= 40; i++) lines.push(`${i},${i % 10 === 0 ? '' : 'DE89 3704 0044 0532 0130 00'}`);

@@ -51,6 +51,26 @@ describe('every method against the real service', async () => {
     assert.equal(clearing.quota?.used, 4);
   });
 
+  test('IBAN with BIC on validate and batch, and an IBAN built from an account number', async () => {
+    const client = new Mod97({ baseUrl: svc.url, apiKey: await svc.newKey('127.0.5.6') });
+    const checked = await client.validate(IBAN, { bic: 'DEUTDEFF' });
+    assert.deepEqual([checked.bic_check?.bic, checked.bic_check?.matches], ['DEUTDEFF', false]);
+    assert.ok(checked.bic_check?.expected.includes('COBADEFFXXX'));
+    const many = await client.batch([{ iban: IBAN, bic: 'COBADEFF' }, IBAN]);
+    assert.deepEqual(
+      many.results.map((r) => r.bic_check?.matches ?? 'none'),
+      [true, 'none'],
+    );
+    const built = await client.fromAccount({ country: 'DE', bank_code: '37040044', account: '532013000' });
+    assert.equal(built.formatted, IBAN);
+    assert.equal(built.quota?.used, 4);
+    await assert.rejects(client.fromAccount({ country: 'XX', bank_code: '1', account: '1' }), (e: unknown) => {
+      assert.ok(e instanceof Mod97Error);
+      assert.equal(e.status, 400);
+      return true;
+    });
+  });
+
   test('usage with and without a key', async () => {
     const key = await svc.newKey('127.0.5.3');
     const withKey = await new Mod97({ baseUrl: svc.url, apiKey: key }).usage();
