@@ -1,13 +1,20 @@
 /**
  * What the OpenAPI document says about every route beyond its schemas, derived in one place:
- * `security` from the route's access rule (so generated clients send the key), the 413/415
- * answers every JSON route can give, a summary, and the few facts a JSON Schema of the body
+ * `security` from the route's access rule (so generated clients send the key), the error answers
+ * every route (or every JSON route) can give, a summary, and the few facts a JSON Schema of the body
  * cannot state by itself (an optional body, "exactly one of", the raw webhook body).
  */
 import type { RouteOptions } from 'fastify';
 import { ErrorBody } from './schemas.ts';
 
 const KEY_SCHEMES = [{ bearer: [] }, { apiKey: [] }];
+
+/**
+ * Answers any route can give whatever its input: a request or headers too slow (408), an
+ * `Expect` it cannot meet (417), headers too large (431), a fault of ours (500), and a database
+ * that cannot be reached or written (503 `storage_unavailable` with Retry-After).
+ */
+const ANY_ROUTE_ERRORS = [408, 417, 431, 500, 503];
 
 const SUMMARIES: Record<string, string> = {
   'POST /v1/keys/generate': 'Create a free key (anonymous, or with an e-mail address)',
@@ -36,8 +43,10 @@ export function documentRoute(route: RouteOptions): void {
   const auth = route.config?.access?.auth ?? 'none';
   schema.security ??= auth === 'key' ? KEY_SCHEMES : auth === 'optional' ? [{}, ...KEY_SCHEMES] : [];
   schema.summary ??= SUMMARIES[`${method} ${path}`];
-  if (method === 'POST' && schema.response) {
-    const responses = schema.response as Record<string, unknown>;
+  if (!schema.response) return;
+  const responses = schema.response as Record<string, unknown>;
+  for (const status of ANY_ROUTE_ERRORS) responses[status] ??= ErrorBody;
+  if (method === 'POST') {
     responses[413] ??= ErrorBody;
     // A route sold only by x402 reads no body, so it never answers 415.
     if (!route.config?.x402Required) responses[415] ??= ErrorBody;

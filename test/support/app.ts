@@ -6,7 +6,8 @@ import { type AppOptions, buildApp } from '../../src/app.ts';
 import { readConfig } from '../../src/config.ts';
 import { buildServices, type Services } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
-import { call, type CallOptions } from './http.ts';
+import { call, type CallOptions, type Reply } from './http.ts';
+import { type ResponseChecker, responseChecker } from './openapi-check.ts';
 
 export interface TestClock {
   (): number;
@@ -58,15 +59,24 @@ export async function startService(
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   services.config.publicUrl = url;
   let closed = false;
+  let checker: Promise<ResponseChecker> | undefined;
+  /** Every answer a test receives through the service is held to the served /openapi.json. */
+  async function checkedCall(path: string, o: CallOptions = {}): Promise<Reply> {
+    const reply = await call(url, path, o);
+    checker ??= responseChecker(() => call(url, '/openapi.json'));
+    const method = o.method ?? (o.json !== undefined || o.raw !== undefined ? 'POST' : 'GET');
+    (await checker).check(method, new URL(path, url).pathname, reply);
+    return reply;
+  }
   const service: TestService = {
     url,
     app,
     services,
     clock,
     logs,
-    call: (path, o) => call(url, path, o),
+    call: checkedCall,
     async newKey(from = '127.0.0.1') {
-      const r = await call(url, '/v1/keys/generate', { method: 'POST', from });
+      const r = await checkedCall('/v1/keys/generate', { method: 'POST', from });
       if (r.status !== 201) throw new Error(`generate answered ${r.status}: ${r.text}`);
       return r.body.api_key as string;
     },
