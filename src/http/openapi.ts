@@ -5,6 +5,7 @@
  * cannot state by itself (an optional body, "exactly one of", the raw webhook body).
  */
 import type { RouteOptions } from 'fastify';
+import { guideOf } from '../routes/guides.ts';
 import { ErrorBody } from './schemas.ts';
 
 const KEY_SCHEMES = [{ bearer: [] }, { apiKey: [] }];
@@ -16,33 +17,15 @@ const KEY_SCHEMES = [{ bearer: [] }, { apiKey: [] }];
  */
 const ANY_ROUTE_ERRORS = [408, 417, 431, 500, 503];
 
-const SUMMARIES: Record<string, string> = {
-  'POST /v1/keys/generate': 'Create a free key (anonymous, or with an e-mail address)',
-  'GET /v1/keys/usage': 'Quota used and left for the key sent (or the trial without one); free',
-  'POST /v1/keys/rotate': 'Replace the key with a new secret; tier, quota and counters are kept',
-  'POST /v1/keys/claim': 'Claim an anonymous key with a mailed code (200 a month)',
-  'POST /v1/iban/validate': 'Validate one IBAN (no key needed within the daily trial)',
-  'POST /v1/iban/batch': 'Validate many IBANs, one request of quota per IBAN',
-  'POST /v1/iban/from-account': 'Build and validate the IBAN of a domestic account number',
-  'GET /v1/bic/{code}': 'The bank behind a BIC',
-  'POST /v1/iban/compliance': 'Screen an IBAN or a BIC against sanctions and country lists',
-  'GET /v1/ch/clearing/{iid}': 'Swiss and Liechtenstein clearing entry of an IID',
-  'POST /v1/card/checkout': 'Start a Stripe Checkout for a credit pack or Pro',
-  'GET /v1/card/success': 'Outcome of a card checkout; reveals a new key once',
-  'POST /v1/card/webhook': "Stripe's signed event deliveries",
-  'POST /v1/credits/buy/1k': 'Buy 1,000 credits by x402',
-  'POST /v1/credits/buy/5k': 'Buy 5,000 credits by x402',
-  'POST /v1/credits/buy/25k': 'Buy 25,000 credits by x402',
-};
-
 export function documentRoute(route: RouteOptions): void {
   const schema = route.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide) return;
   const method = String(route.method);
-  const path = route.url.replace(/:(\w+)/g, '{$1}');
   const auth = route.config?.access?.auth ?? 'none';
   schema.security ??= auth === 'key' ? KEY_SCHEMES : auth === 'optional' ? [{}, ...KEY_SCHEMES] : [];
-  schema.summary ??= SUMMARIES[`${method} ${path}`];
+  const guide = guideOf(method, route.url);
+  schema.summary ??= guide?.title;
+  schema.description ??= guide?.purpose;
   if (!schema.response) return;
   const responses = schema.response as Record<string, unknown>;
   for (const status of ANY_ROUTE_ERRORS) responses[status] ??= ErrorBody;
