@@ -39,7 +39,7 @@ export function claimByPayment(store: Store, clock: Clock, keyId: string): Promi
 }
 
 /** Adds an x402 payment made with an anonymous key; claims it once the total reaches the grant's price. */
-export async function addPaymentToward(store: Store, clock: Clock, key: KeyRow, micros: number): Promise<boolean> {
+async function addPaymentToward(store: Store, clock: Clock, key: KeyRow, micros: number): Promise<boolean> {
   if (key.tier !== 'anonymous') return false;
   const total = await store.addPaidMicros(key.id, micros);
   return total >= usdToMicros(CLAIM_GRANT_PRICE_USD) && claimByPayment(store, clock, key.id);

@@ -42,7 +42,7 @@ export interface RouteCatalogue {
 const EMPTY_OBJECT: JsonSchema = { type: 'object', properties: {} };
 
 /** The x402 price of one unit of a metered route (a batch is priced per IBAN). */
-export function unitPriceUsd(meter: RouteMeter): number {
+function unitPriceUsd(meter: RouteMeter): number {
   return meter.priceKey === 'batch' ? X402_PRICES_USD.batchPerIban : X402_PRICES_USD[meter.priceKey];
 }
 

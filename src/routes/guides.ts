@@ -2,7 +2,7 @@
  * What each route is for, written once: the OpenAPI summary and description (src/http/openapi.ts)
  * and the route catalogue that agents read (src/routes/catalogue.ts) both take it from here.
  */
-export interface Guide {
+interface Guide {
   /** One line: the OpenAPI summary. */
   title: string;
   /** What the route is for, for agents (llms.txt, MCP tools, x402 discovery); routes without one are not listed for them. */

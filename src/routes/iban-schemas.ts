@@ -41,19 +41,19 @@ const Trial = Type.Object({
 });
 
 /** An IBAN as typed or pasted; the route's own checks come after (section "Normalisation" of the API doc). */
-export const IbanInput = Type.String({
+const IbanInput = Type.String({
   maxLength: LIMITS.ibanMaxChars,
   description: 'An IBAN; spaces, hyphens, dots, slashes and a leading "IBAN" are allowed.',
 });
 
-export const BicInput = Type.String({
+const BicInput = Type.String({
   maxLength: 32,
   description: "A BIC of 8 or 11 characters (spaces and lower case tolerated), checked against the IBAN's bank.",
 });
 
 export const ValidateBody = Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) });
 
-export const BatchItem = Type.Union([IbanInput, Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) })], {
+const BatchItem = Type.Union([IbanInput, Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) })], {
   description: 'An IBAN, or {iban, bic} to check the BIC too.',
 });
 
