@@ -288,14 +288,7 @@ describe('fuzzed requests', () => {
 
 /** A Pro key (room for the whole run) and an anonymous key (exhausted on the way, so 402s are fuzzed too). */
 async function trackedKeys(svc: TestService) {
-  const pro = await svc.newKey('127.0.9.2');
-  const row = await svc.services.keys.authenticate(pro);
-  await svc.services.store.changePlan(row!.id, 0, {
-    tier: 'pro',
-    basis: 'monthly',
-    limit: 100_000,
-    lifetimePeriod: null,
-  });
+  const pro = await svc.makePro(await svc.newKey('127.0.9.2'), 100_000);
   return {
     pro: { secret: pro, charged: 0 },
     anonymous: { secret: await svc.newKey('127.0.9.3'), charged: 0 },

@@ -32,6 +32,8 @@ export interface TestService {
   call(path: string, opts?: CallOptions): ReturnType<typeof call>;
   /** A fresh anonymous key, generated from the given loopback address. */
   newKey(from?: string): Promise<string>;
+  /** Moves a key to Pro (monthly, 10,000 unless told) as a paid subscription would; returns it. */
+  makePro(key: string, limit?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,13 @@ export async function startService(
       const r = await checkedCall('/v1/keys/generate', { method: 'POST', from });
       if (r.status !== 201) throw new Error(`generate answered ${r.status}: ${r.text}`);
       return r.body.api_key as string;
+    },
+    async makePro(key, limit = 10_000) {
+      const row = await services.keys.authenticate(key);
+      if (!row) throw new Error('makePro: unknown key');
+      const plan = { tier: 'pro', basis: 'monthly', limit, lifetimePeriod: null } as const;
+      if (!(await services.store.changePlan(row.id, row.planRev, plan))) throw new Error('makePro: plan not changed');
+      return key;
     },
     async close() {
       if (closed) return;
