@@ -1,5 +1,5 @@
 /**
- * Claims by payment (docs/api.md, "x402 pay-per-call": an anonymous key presented with a payment): an x402 payment reaching the claim grant's
+ * Claims by payment (docs/api.md, "x402 pay-per-call"): an x402 payment reaching the claim grant's
  * price, or a pack bought while presenting the key (by x402 or by card), raises an anonymous key
  * to `claimed`, basis lifetime, 200 requests once, counted from 0 at the claim.
  */
