@@ -2,7 +2,7 @@
  * What the OpenAPI document says about every route beyond its schemas, derived in one place:
  * `security` from the route's access rule (so generated clients send the key), the error answers
  * every route (or every JSON route) can give, a summary, and the few facts a JSON Schema of the body
- * cannot state by itself (an optional body, "exactly one of", the raw webhook body).
+ * cannot state by itself (an optional body, "exactly one of", the raw webhook body, a page for browsers).
  */
 import type { RouteOptions } from 'fastify';
 import { guideOf } from '../routes/guides.ts';
@@ -50,6 +50,11 @@ export function documentBodies<T>(doc: T): T {
   const compliance = paths['/v1/iban/compliance']?.post?.requestBody?.content?.['application/json']?.schema;
   // Checked by the handler (its own error message), stated here for clients: exactly one of the two.
   if (compliance) compliance.oneOf = [{ required: ['iban'] }, { required: ['bic'] }];
+  const success = paths['/v1/card/success']?.get as { responses?: Record<string, { content?: object }> } | undefined;
+  // A browser (Accept with text/html) gets every answer of the success page as a page of the site.
+  for (const response of Object.values(success?.responses ?? {})) {
+    if (response.content) Object.assign(response.content, { 'text/html': { schema: { type: 'string' } } });
+  }
   const webhook = paths['/v1/card/webhook']?.post;
   if (webhook) {
     webhook.requestBody = {
