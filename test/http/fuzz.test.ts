@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { startService, type TestService } from '../support/app.ts';
+import { responseChecker } from '../support/openapi-check.ts';
 import { rawRequest } from './raw-socket.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -162,6 +163,8 @@ describe('fuzzed requests', () => {
     after(() => rmSync(outbox, { recursive: true, force: true }));
     const svc = await startService({ env: { MOD97_OUTBOX_DIR: outbox, MOD97_MX_CHECK: 'off' } });
     const keys = await trackedKeys(svc);
+    // Every fuzzed answer is held to /openapi.json too: status, content type, JSON body.
+    const documented = await responseChecker(() => svc.call('/openapi.json'));
     let trialServed = 0;
     const statuses = new Map<number, number>();
 
@@ -181,6 +184,7 @@ describe('fuzzed requests', () => {
         const sent: Sent = { method, path: r.path, headers, body: r.body ?? undefined };
         const answer = await send(svc.url, sent);
         checkAnswer(sent, answer);
+        documented.check(method, r.path.split('?')[0]!, { ...answer, body: parsed(answer.text) });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         if (answer.status < 300 && METERED.test(r.path) && method !== 'HEAD') {
           const cost = r.path === '/v1/iban/batch' ? JSON.parse(r.body ?? '{}').ibans.length : 1;
@@ -293,6 +297,14 @@ async function trackedKeys(svc: TestService) {
     pro: { secret: pro, charged: 0 },
     anonymous: { secret: await svc.newKey('127.0.9.3'), charged: 0 },
   };
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function checkAnswer(sent: Sent, answer: Answer): void {
