@@ -31,7 +31,7 @@ what the key has left. Progress goes to stderr. When the quota runs out it stops
 whole batch, keeps the output, says how to go on, and exits 3; Ctrl-C stops the same way.
 exit: 0 done, 2 wrong usage or a service error, 3 the quota or payment ran out, 130 interrupted`;
 
-export const ADDED_COLUMNS = ['iban_valid', 'iban_formatted', 'iban_errors', 'bank_bic', 'bank_name'];
+const ADDED_COLUMNS = ['iban_valid', 'iban_formatted', 'iban_errors', 'bank_bic', 'bank_name'];
 const BATCH_MAX = 1000;
 /** Rows with empty cells are written with the next batch; this bounds how many wait for it. */
 const MAX_PENDING_ROWS = 2 * BATCH_MAX;

@@ -2,7 +2,7 @@
 import { closeSync, createReadStream, existsSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { parse } from 'csv-parse';
 
-export interface Dialect {
+interface Dialect {
   delimiter: ',' | ';';
   /** The line ending of the header row, used for every row written. */
   eol: '\n' | '\r\n';

@@ -7,7 +7,7 @@ import { VALIDATE_USAGE, validateCommand } from './validate.ts';
 
 export type { CliIo } from './io.ts';
 
-export const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for more)
+const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for more)
   validate IBAN...                 check IBANs, one line each
   batch FILE.csv [--column iban] [--out OUT.csv] [--resume]
                                    add validation columns to every row of a CSV file

@@ -126,13 +126,13 @@ function loadBankdataGermany(ix: Indexes, now: number): Provenance {
 }
 
 /** Full directories imported by the operator; each replaces its bundled copy entirely. */
-export interface Superseded {
+interface Superseded {
   germanBlz: boolean;
   swissClearing: boolean;
   ofacSdn: boolean;
 }
 
-export interface BundledData {
+interface BundledData {
   provenance: Provenance[];
   sanctions: SanctionsList[];
   /** The source answering Swiss clearing, unless an import replaces it. */

@@ -18,7 +18,7 @@ export const RISK_WEIGHTS = {
   bank_not_identified: 15,
   outside_sepa: 10,
 } as const;
-export type RiskFlagCode = keyof typeof RISK_WEIGHTS;
+type RiskFlagCode = keyof typeof RISK_WEIGHTS;
 
 /** Score thresholds: at or above `high` is high, at or above `medium` is medium, else low. */
 export const RISK_LEVELS = { medium: 25, high: 60 } as const;
@@ -36,9 +36,9 @@ export interface RiskFlag {
 }
 
 /** A list more than this far past its as_of (from 00:00 UTC of that day) is stale. */
-export const SANCTIONS_STALE_MS = 30 * 86_400_000;
+const SANCTIONS_STALE_MS = 30 * 86_400_000;
 
-export interface SanctionsAnswer {
+interface SanctionsAnswer {
   screened: boolean;
   /** True when the newest screened list is more than 30 days past its as_of (or none is loaded). */
   stale: boolean;
@@ -69,7 +69,7 @@ export interface ComplianceAnswer {
 
 export type ComplianceQuery = { iban: string } | { bic: string };
 
-export interface ComplianceDeps {
+interface ComplianceDeps {
   sanctions: SanctionsList[];
   /** The time of the answer, for `stale`. */
   now: number;

@@ -7,7 +7,7 @@ MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA
 PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM
 TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW XK`;
 
-export const COUNTRY_CODES: ReadonlySet<string> = new Set(ISO_3166.split(/\s+/));
+const COUNTRY_CODES: ReadonlySet<string> = new Set(ISO_3166.split(/\s+/));
 
 export const isCountryCode = (code: string): boolean => COUNTRY_CODES.has(code);
 

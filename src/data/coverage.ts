@@ -3,8 +3,8 @@ import { COUNTRIES, NATIONAL_CHECKS } from '../iban/index.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
 import type { DataPlane } from './snapshot.ts';
 
-export const COVERAGE_START = '<!-- coverage:start (npm run data:coverage writes this table) -->';
-export const COVERAGE_END = '<!-- coverage:end -->';
+const COVERAGE_START = '<!-- coverage:start (npm run data:coverage writes this table) -->';
+const COVERAGE_END = '<!-- coverage:end -->';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 

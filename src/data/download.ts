@@ -3,7 +3,7 @@ import type { DatasetStore } from '../store/types.ts';
 import { AS_OF_BASIS_WORDS, IMPORTERS, type ImportInput, importFile, importerFor } from './importers/index.ts';
 import type { ParsedDataset } from './types.ts';
 
-export interface Download {
+interface Download {
   url: string;
   /** File name from Content-Disposition when the server gives one, else the URL. */
   name: string;
@@ -15,7 +15,7 @@ export interface Download {
 /** `MOD97_DATA_URL_<KIND>` (kind upper-cased, '-' as '_'); a comma list for several files. */
 export const urlVariable = (kind: string): string => `MOD97_DATA_URL_${kind.toUpperCase().replace(/-/g, '_')}`;
 
-export function urlsFor(kind: string, env: NodeJS.ProcessEnv): string[] {
+function urlsFor(kind: string, env: NodeJS.ProcessEnv): string[] {
   const configured = env[urlVariable(kind)];
   if (configured)
     return configured

@@ -8,9 +8,9 @@ import type { ClearingRecord, Provenance, SanctionRecord, SchemeParticipant } fr
 
 export type { SanctionsList } from './apply.ts';
 
-export const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': OFAC_LIST, 'eu-fsf': 'EU financial sanctions' };
+const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': OFAC_LIST, 'eu-fsf': 'EU financial sanctions' };
 
-export interface EpcScheme {
+interface EpcScheme {
   scheme: SepaScheme;
   source: string;
   as_of: string;

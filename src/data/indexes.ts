@@ -1,6 +1,6 @@
 import type { BankByCode, BicEntry, ClearingRecord } from './types.ts';
 
-export interface LeiEntry {
+interface LeiEntry {
   lei: string;
   source: string;
   as_of: string | null;

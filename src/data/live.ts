@@ -10,7 +10,7 @@ import { type UpdateReport, updateDatasets } from './download.ts';
 import { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
 
 /** How often each process looks for an import made elsewhere. */
-export const DATA_POLL_MS = 3_000;
+const DATA_POLL_MS = 3_000;
 /** With MOD97_DATA_REFRESH=daily: how often a process checks whether the daily update is due. */
 const UPDATE_CHECK_MS = 3_600_000;
 const DAY_MS = 86_400_000;

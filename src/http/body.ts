@@ -1,6 +1,6 @@
 /**
  * Request bodies. Parse failures are not thrown here: the body is judged after credentials and
- * payment (docs/api.md, "Conventions": order of checks), so the parsers only mark the body and
+ * payment (docs/api.md, "Order of checks"), so the parsers only mark the body and
  * the pipeline (pipeline.ts, step 5) decides. The one exception is a body over the limit,
  * refused before it is read (413).
  */

@@ -26,7 +26,7 @@ export interface RouteMeter {
   priceKey: PricedRoute;
 }
 
-export interface RouteAccess {
+interface RouteAccess {
   /** `key`: a key is required (401 without); `optional`: a key is used when sent. */
   auth: 'none' | 'optional' | 'key';
   meter?: RouteMeter;

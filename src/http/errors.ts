@@ -18,7 +18,6 @@ export const STATUS: Record<ErrorCode, number> = {
   invalid_signature: 400,
   batch_too_large: 400,
   invalid_bic: 400,
-  invalid_iid: 400,
   unsupported_country: 400,
   invalid_payment: 400,
   missing_api_key: 401,
@@ -53,7 +52,6 @@ export const STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
   // A setting refused at start-up: the server never listens, so no client sees it.
   invalid_config: 500,
-  not_implemented: 501,
   payments_unavailable: 502,
   verification_unavailable: 503,
   card_payments_unavailable: 503,

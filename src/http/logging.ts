@@ -12,7 +12,7 @@ const KEY_VALUE = /ifk_[0-9a-fA-F]{64}/g;
 // An e-mail address as it can sit in a JSON line: the store keeps addresses only as a hash, so logs must not either.
 const EMAIL = /[^\s"'<>()[\],;:\\@]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 
-export const maskKeys = (line: string): string => {
+const maskKeys = (line: string): string => {
   const masked = line.includes('ifk_') ? line.replace(KEY_VALUE, 'ifk_[redacted]') : line;
   return masked.includes('@') ? masked.replace(EMAIL, '[address]') : masked;
 };

@@ -38,7 +38,7 @@ export function structureFault(iban: string, spec: CountrySpec): number {
 const matchesStructure = (iban: string, spec: CountrySpec): boolean => structureFault(iban, spec) === -1;
 
 /** Check digits are two digits from 02 to 98. */
-export function checkDigitsInRange(iban: string): boolean {
+function checkDigitsInRange(iban: string): boolean {
   const c2 = iban.charCodeAt(2);
   const c3 = iban.charCodeAt(3);
   const cd = (c2 - 48) * 10 + (c3 - 48);

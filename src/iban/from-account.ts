@@ -24,9 +24,9 @@ export interface ConstructedFrom {
   national_check_digits: string | null;
 }
 
-export type FromAccountField = 'country' | 'bank_code' | 'branch_code' | 'account';
+type FromAccountField = 'country' | 'bank_code' | 'branch_code' | 'account';
 
-export type FromAccountResult =
+type FromAccountResult =
   | { ok: true; iban: string; constructed_from: ConstructedFrom }
   | { ok: false; error: 'invalid_request' | 'unsupported_country'; field: FromAccountField; message: string };
 

@@ -108,7 +108,7 @@ export type CountryCode = keyof typeof REGISTRY;
  * module is loaded as CommonJS (as tsx may do).
  */
 export const ACCEPTS_DIGIT = 1;
-export const ACCEPTS_LETTER = 2;
+const ACCEPTS_LETTER = 2;
 
 import { NATIONAL_CHECKS, type NationalCheck } from './national.ts';
 

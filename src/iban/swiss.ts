@@ -2,6 +2,6 @@
 export const SWISS_IID_COUNTRIES: ReadonlySet<string> = new Set(['CH', 'LI']);
 
 /** IIDs 30000 to 31999 are QR-IIDs: an IBAN with one is a QR-IBAN, for QR-bill payments only. */
-export const QR_IID_RANGE = { first: 30000, last: 31999 } as const;
+const QR_IID_RANGE = { first: 30000, last: 31999 } as const;
 
 export const isQrIid = (iid: number): boolean => iid >= QR_IID_RANGE.first && iid <= QR_IID_RANGE.last;

@@ -43,7 +43,7 @@ const TERRITORY_ERRORS: Readonly<Record<string, IbanError>> = Object.freeze(
   ),
 );
 
-export interface TerritoryVerdict {
+interface TerritoryVerdict {
   error: IbanError;
   /** The parent-code IBAN with the same BBAN, when it is valid; else null. */
   suggestion: string | null;

@@ -15,10 +15,10 @@ import type { MailboxVerification } from './verification.ts';
 
 const DAY = 24 * 3600_000;
 
-export type GenerateOutcome = { issued: IssuedKey; email?: string };
-export type ClaimOutcome = { status: 'code_sent'; email: string } | { status: 'claimed'; key: KeyRow };
+type GenerateOutcome = { issued: IssuedKey; email?: string };
+type ClaimOutcome = { status: 'code_sent'; email: string } | { status: 'claimed'; key: KeyRow };
 
-export interface EmailKeyDeps {
+interface EmailKeyDeps {
   store: Store;
   clock: Clock;
   keys: KeyService;

@@ -4,7 +4,7 @@ export const KEY_PATTERN = /^ifk_[0-9a-f]{64}$/;
 /** A key-shaped value anywhere in a string (URLs, bodies, log lines). */
 export const KEY_ANYWHERE = /ifk_[0-9a-fA-F]{64}/;
 
-export interface NewSecret {
+interface NewSecret {
   secret: string;
   prefix: string;
 }

@@ -7,13 +7,13 @@ import { Resolver } from 'node:dns/promises';
 import { DomainError } from '../errors.ts';
 import type { MailLog } from './log.ts';
 
-export type MxVerdict = 'ok' | 'undeliverable' | 'unknown';
+type MxVerdict = 'ok' | 'undeliverable' | 'unknown';
 
 export interface MxChecker {
   check(domain: string): Promise<MxVerdict>;
 }
 
-export interface MxOptions {
+interface MxOptions {
   /** `ip` or `ip:port` (`[v6]:port`), as in MOD97_DNS_SERVERS; empty or absent: the system resolver. */
   servers?: string[];
   /** MOD97_MX_CHECK; off answers `ok` without asking DNS. */

@@ -12,9 +12,9 @@ import type { Transporter } from 'nodemailer';
 import { DomainError } from '../errors.ts';
 import type { MailLog } from './log.ts';
 
-export type CodePurpose = 'generate' | 'claim';
+type CodePurpose = 'generate' | 'claim';
 
-export interface CodeMeta {
+interface CodeMeta {
   /** Names the key on a claim. */
   keyPrefix?: string;
   expiresInMinutes: number;
@@ -26,7 +26,7 @@ export interface Mailer {
   close(): void;
 }
 
-export interface MailerConfig {
+interface MailerConfig {
   /** `smtp://host:port` or `smtps://user:pass@host:port`; absent or null: the outbox. */
   smtpUrl?: string | null;
   from: string;
@@ -35,12 +35,12 @@ export interface MailerConfig {
   timeoutMs?: number;
 }
 
-export const SUBJECT = 'Your mod97 verification code';
+const SUBJECT = 'Your mod97 verification code';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Short lines, so that the message reads well even as a raw .eml file. */
-export function codeMessageText(code: string, purpose: CodePurpose, meta: CodeMeta): string {
+function codeMessageText(code: string, purpose: CodePurpose, meta: CodeMeta): string {
   const unlocks =
     purpose === 'generate'
       ? ['It lets you create a mod97 API key of the email tier', '(200 requests a month) for this address.']

@@ -14,7 +14,7 @@ import {
   ListToolsResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-export interface StdioBridgeOptions {
+interface StdioBridgeOptions {
   /** The service's base address, e.g. https://mod97.example.com. */
   url: string;
   /** Sent as `Authorization: Bearer` on every request; without it the service's no-key trial applies. */

@@ -1,5 +1,5 @@
 /**
- * Claims by payment (docs/api.md, "Claiming a key"): an x402 payment reaching the claim grant's
+ * Claims by payment (docs/api.md, "x402 pay-per-call"): an x402 payment reaching the claim grant's
  * price, or a pack bought while presenting the key (by x402 or by card), raises an anonymous key
  * to `claimed`, basis lifetime, 200 requests once, counted from 0 at the claim.
  */
@@ -39,7 +39,7 @@ export function claimByPayment(store: Store, clock: Clock, keyId: string): Promi
 }
 
 /** Adds an x402 payment made with an anonymous key; claims it once the total reaches the grant's price. */
-export async function addPaymentToward(store: Store, clock: Clock, key: KeyRow, micros: number): Promise<boolean> {
+async function addPaymentToward(store: Store, clock: Clock, key: KeyRow, micros: number): Promise<boolean> {
   if (key.tier !== 'anonymous') return false;
   const total = await store.addPaidMicros(key.id, micros);
   return total >= usdToMicros(CLAIM_GRANT_PRICE_USD) && claimByPayment(store, clock, key.id);

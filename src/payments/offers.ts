@@ -1,5 +1,5 @@
 /**
- * The machine-readable `options` of every 402 (docs/api.md, "402 options"), from the plans
+ * The machine-readable `options` of every 402 (docs/api.md, "402 answers"), from the plans
  * table. The one place they are built: quota and trial refusals, x402 refusals and packs.
  */
 import { nextMonthStart } from '../clock.ts';

@@ -9,7 +9,7 @@ import type { Basis, DailyUse, Store } from '../store/types.ts';
 
 const FLUSH_MS = 1000;
 /** Bases without a month (lifetime grants, credits) chart this many days back from today. */
-export const ROLLING_DAYS = 30;
+const ROLLING_DAYS = 30;
 
 export class DailyUsage {
   /** Calls not yet written: day → key id → count. */

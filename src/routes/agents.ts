@@ -51,7 +51,7 @@ function routeLine(base: string, route: CatalogueRoute, x402: boolean): string {
 }
 
 /** llms.txt (llmstxt.org): a title, a summary, then sections of links with notes. */
-export function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean): string {
+function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean): string {
   const data = routes.filter((r) => r.cost.requests > 0);
   const keys = routes.filter((r) => r.url.startsWith('/v1/keys/'));
   const packs = routes.filter((r) => r.url.startsWith('/v1/credits/'));

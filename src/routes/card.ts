@@ -62,7 +62,6 @@ export const cardRoutes =
       {
         config: { access: { auth: 'key' } },
         schema: {
-          summary: 'Cancel the Pro subscription of the key sent (at the end of the paid period)',
           response: {
             200: Type.Object({
               key_prefix: Type.String(),

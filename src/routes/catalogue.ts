@@ -2,61 +2,15 @@
  * The route table as agents read it. Each API route is collected as it is registered, with the
  * schemas it declares and the metering in its `config`, so llms.txt, the MCP tools, the x402
  * discovery document and the bazaar extension all describe the routes from their own schemas
- * and prices, never from a second copy. Only the sentence saying what a route is for, and an
- * example input, are written here.
+ * and prices, never from a second copy; what a route is for, and an example input, come from
+ * src/routes/guides.ts, which the OpenAPI document reads too.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { RouteMeter } from '../http/caller.ts';
 import { X402_PRICES_USD } from '../plans.ts';
+import { guideOf } from './guides.ts';
 
 export type JsonSchema = Record<string, unknown>;
-
-interface Guide {
-  summary: string;
-  /** An input that works: the JSON body, or the path parameters. */
-  example?: Record<string, unknown>;
-}
-
-/** What each route is for, in the words an agent or a developer acts on; keyed `METHOD /path`. */
-const GUIDES: Record<string, Guide> = {
-  'POST /v1/iban/validate': {
-    summary:
-      'Validates one IBAN (country, length, structure, ISO 7064 checksum, national check digits) and names its bank, SEPA reach and, for a typo, the valid IBANs one edit away.',
-    example: { iban: 'DE89370400440532013000' },
-  },
-  'POST /v1/iban/batch': {
-    summary: 'Validates 1 to 1000 IBANs in one call; results come in request order. Admitted whole or refused whole.',
-    example: { ibans: ['DE89370400440532013000', 'GB82WEST12345698765432'] },
-  },
-  'POST /v1/iban/from-account': {
-    summary: 'Builds the IBAN of a domestic account (country, bank code, branch code, account) and validates it.',
-    example: { country: 'DE', bank_code: '37040044', account: '532013000' },
-  },
-  'GET /v1/bic/:code': {
-    summary: 'Looks up a BIC (SWIFT code): the institution, its office and address, LEI, and the dated sources.',
-    example: { code: 'DEUTDEFF' },
-  },
-  'POST /v1/iban/compliance': {
-    summary:
-      'Screens the bank of an IBAN or a BIC: sanctions lists, FATF and EU high-risk country lists, SEPA reach; a risk score with its flags. Bank-level, not name screening.',
-    example: { iban: 'DE89370400440532013000' },
-  },
-  'GET /v1/ch/clearing/:iid': {
-    summary: 'Looks up a Swiss or Liechtenstein bank clearing number (IID) in the SIX BankMaster data.',
-    example: { iid: '100' },
-  },
-  'GET /v1/keys/usage': {
-    summary: "Shows the key's quota (used, limit, remaining, basis) or, without a key, the network's no-key trial.",
-  },
-  'POST /v1/keys/generate': {
-    summary: 'Creates a free API key (25 requests a month; 200 with a proved e-mail address).',
-  },
-  'POST /v1/keys/claim': { summary: 'Raises an anonymous key to 200 requests a month by a code mailed to an address.' },
-  'POST /v1/keys/rotate': { summary: 'Replaces the key with a new secret; quota and counters carry over.' },
-  'POST /v1/credits/buy/1k': { summary: 'Buys a pack of 1,000 credits with x402; answers a new credits key.' },
-  'POST /v1/credits/buy/5k': { summary: 'Buys a pack of 5,000 credits with x402; answers a new credits key.' },
-  'POST /v1/credits/buy/25k': { summary: 'Buys a pack of 25,000 credits with x402; answers a new credits key.' },
-};
 
 export interface Cost {
   /** Quota units a call draws: 1, or 1 per IBAN of a batch; 0 for free routes. */
@@ -88,7 +42,7 @@ export interface RouteCatalogue {
 const EMPTY_OBJECT: JsonSchema = { type: 'object', properties: {} };
 
 /** The x402 price of one unit of a metered route (a batch is priced per IBAN). */
-export function unitPriceUsd(meter: RouteMeter): number {
+function unitPriceUsd(meter: RouteMeter): number {
   return meter.priceKey === 'batch' ? X402_PRICES_USD.batchPerIban : X402_PRICES_USD[meter.priceKey];
 }
 
@@ -110,15 +64,15 @@ export function collectRoutes(app: FastifyInstance): RouteCatalogue {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       const key = `${method} ${route.url}`;
-      const guide = GUIDES[key];
-      if (!guide || (method !== 'GET' && method !== 'POST')) continue;
+      const guide = guideOf(method, route.url);
+      if (!guide?.purpose || (method !== 'GET' && method !== 'POST')) continue;
       const schema = (route.schema ?? {}) as { body?: unknown; params?: unknown; response?: Record<string, unknown> };
       const input = schema.body ? 'body' : schema.params ? 'params' : 'none';
       const success = schema.response?.[200] ?? schema.response?.[201];
       routes.set(key, {
         method: method as 'GET' | 'POST',
         url: route.url,
-        summary: guide.summary,
+        summary: guide.purpose,
         example: guide.example,
         input,
         inputSchema: input === 'body' ? copy(schema.body) : input === 'params' ? copy(schema.params) : EMPTY_OBJECT,

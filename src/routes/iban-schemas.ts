@@ -41,12 +41,12 @@ const Trial = Type.Object({
 });
 
 /** An IBAN as typed or pasted; the route's own checks come after (section "Normalisation" of the API doc). */
-export const IbanInput = Type.String({
+const IbanInput = Type.String({
   maxLength: LIMITS.ibanMaxChars,
   description: 'An IBAN; spaces, hyphens, dots, slashes and a leading "IBAN" are allowed.',
 });
 
-export const BicInput = Type.String({
+const BicInput = Type.String({
   maxLength: 32,
   description: "A BIC of 8 or 11 characters (spaces and lower case tolerated), checked against the IBAN's bank.",
 });

@@ -69,7 +69,7 @@ export const siteRoutes =
   };
 
 /** HTML only when Accept ranks text/html strictly above application/json (q-values, wildcards). */
-export function prefersHtml(req: FastifyRequest): boolean {
+function prefersHtml(req: FastifyRequest): boolean {
   const accept = req.headers.accept;
   if (!accept) return false;
   const ranges = accept.split(',').map((part) => {

@@ -23,7 +23,6 @@ export const usageDailyRoutes =
       {
         config: { access: { auth: 'key' } },
         schema: {
-          summary: 'Calls per day over the current period (statistics for charts; free)',
           response: { 200: DailyReport, ...errorResponses(400, 401) },
         },
       },

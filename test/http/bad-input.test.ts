@@ -53,14 +53,7 @@ describe('bad input gets a clear 4xx and is not charged', () => {
 
   test('a batch item that is not a string is 400 invalid_request; more than 1000 is 400 batch_too_large', async () => {
     const svc = await startService();
-    const key = await svc.newKey('127.0.0.2');
-    const pro = await svc.services.keys.authenticate(key);
-    await svc.services.store.changePlan(pro!.id, 0, {
-      tier: 'pro',
-      basis: 'monthly',
-      limit: 10_000,
-      lifetimePeriod: null,
-    });
+    const key = await svc.makePro(await svc.newKey('127.0.0.2'));
     await expectClientError(
       await svc.call('/v1/iban/batch', { key, json: { ibans: ['DE89370400440532013000', 7] } }),
       400,

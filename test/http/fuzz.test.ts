@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { startService, type TestService } from '../support/app.ts';
+import { responseChecker } from '../support/openapi-check.ts';
 import { rawRequest } from './raw-socket.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -162,6 +163,8 @@ describe('fuzzed requests', () => {
     after(() => rmSync(outbox, { recursive: true, force: true }));
     const svc = await startService({ env: { MOD97_OUTBOX_DIR: outbox, MOD97_MX_CHECK: 'off' } });
     const keys = await trackedKeys(svc);
+    // Every fuzzed answer is held to /openapi.json too: status, content type, JSON body.
+    const documented = await responseChecker(() => svc.call('/openapi.json'));
     let trialServed = 0;
     const statuses = new Map<number, number>();
 
@@ -181,6 +184,7 @@ describe('fuzzed requests', () => {
         const sent: Sent = { method, path: r.path, headers, body: r.body ?? undefined };
         const answer = await send(svc.url, sent);
         checkAnswer(sent, answer);
+        documented.check(method, r.path.split('?')[0]!, { ...answer, body: parsed(answer.text) });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         if (answer.status < 300 && METERED.test(r.path) && method !== 'HEAD') {
           const cost = r.path === '/v1/iban/batch' ? JSON.parse(r.body ?? '{}').ibans.length : 1;
@@ -288,18 +292,19 @@ describe('fuzzed requests', () => {
 
 /** A Pro key (room for the whole run) and an anonymous key (exhausted on the way, so 402s are fuzzed too). */
 async function trackedKeys(svc: TestService) {
-  const pro = await svc.newKey('127.0.9.2');
-  const row = await svc.services.keys.authenticate(pro);
-  await svc.services.store.changePlan(row!.id, 0, {
-    tier: 'pro',
-    basis: 'monthly',
-    limit: 100_000,
-    lifetimePeriod: null,
-  });
+  const pro = await svc.makePro(await svc.newKey('127.0.9.2'), 100_000);
   return {
     pro: { secret: pro, charged: 0 },
     anonymous: { secret: await svc.newKey('127.0.9.3'), charged: 0 },
   };
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function checkAnswer(sent: Sent, answer: Answer): void {

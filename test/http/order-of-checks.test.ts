@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startService } from '../support/app.ts';
 
-// docs/api.md, "Conventions", order of checks: key in URL/body (400), credentials (401), payment or quota (402),
+// docs/api.md, "Order of checks": key in URL/body (400), credentials (401), payment or quota (402),
 // then the body (400 or 415). Only a body over 1 MiB is refused earlier, before it is read.
 const IBAN = 'DE89370400440532013000';
 const plain = (raw: string) => ({ raw, headers: { 'content-type': 'text/plain' } });

@@ -65,15 +65,7 @@ describe('rolling 24-hour rules hold across midnight', () => {
     const { claimed } = await claimByCode({ svc, smtp }, first, email, '127.60.0.4');
     assert.equal(claimed.status, 200);
     // The claimed key moves on to Pro: the address no longer holds a live free key.
-    const row = (await svc.services.keys.authenticate(first))!;
-    assert.ok(
-      await svc.services.store.changePlan(row.id, row.planRev, {
-        tier: 'pro',
-        basis: 'monthly',
-        limit: 10_000,
-        lifetimePeriod: null,
-      }),
-    );
+    await svc.makePro(first);
 
     svc.clock.advance(2 * MINUTE);
     const second = await usedKey(svc, '127.60.0.5');

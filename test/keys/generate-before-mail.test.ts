@@ -13,15 +13,7 @@ test('an address that already got a key today is 429 rate_limited before any cod
   const first = await svc.call('/v1/keys/generate', { json: { email }, from: '127.0.2.2' });
   assert.equal(first.status, 201);
   // The key moves on to Pro: the address no longer holds a live free key, but got one today.
-  const row = (await svc.services.keys.authenticate(first.body.api_key))!;
-  assert.ok(
-    await svc.services.store.changePlan(row.id, row.planRev, {
-      tier: 'pro',
-      basis: 'monthly',
-      limit: 10_000,
-      lifetimePeriod: null,
-    }),
-  );
+  await svc.makePro(first.body.api_key);
   await svc.newKey('127.0.2.3');
   for (const json of [{ email }, { email, code: '123456' }]) {
     const again = await svc.call('/v1/keys/generate', { json, from: '127.0.2.3' });

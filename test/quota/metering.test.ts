@@ -117,14 +117,7 @@ describe('quota on a key', () => {
     assert.equal(onFree.status, 200);
     assert.equal(onFree.body.attribution.text, 'Powered by mod97');
     assert.equal(onFree.body.attribution.url, svc.url);
-    const paid = await svc.newKey('127.0.0.2');
-    const row = (await svc.services.keys.authenticate(paid))!;
-    await svc.services.store.changePlan(row.id, row.planRev, {
-      tier: 'pro',
-      basis: 'monthly',
-      limit: 10_000,
-      lifetimePeriod: null,
-    });
+    const paid = await svc.makePro(await svc.newKey('127.0.0.2'));
     const onPaid = await svc.call('/v1/iban/batch', { key: paid, json: { ibans: [IBAN, IBAN] } });
     assert.equal(onPaid.status, 200);
     assert.equal(onPaid.body.count, 2);

@@ -9,17 +9,7 @@ import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
 import { startService, type TestService } from '../support/app.ts';
 
-async function proKey(svc: TestService): Promise<string> {
-  const secret = await svc.newKey();
-  const row = (await svc.services.keys.authenticate(secret))!;
-  await svc.services.store.changePlan(row.id, row.planRev, {
-    tier: 'pro',
-    basis: 'monthly',
-    limit: 10_000,
-    lifetimePeriod: null,
-  });
-  return secret;
-}
+const proKey = async (svc: TestService): Promise<string> => svc.makePro(await svc.newKey());
 
 describe('GET /v1/bic/:code', () => {
   test('a known BIC answers its institution with dated sources, costs 1, and carries attribution on a free key', async () => {

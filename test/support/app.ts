@@ -6,7 +6,8 @@ import { type AppOptions, buildApp } from '../../src/app.ts';
 import { readConfig } from '../../src/config.ts';
 import { buildServices, type Services } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
-import { call, type CallOptions } from './http.ts';
+import { call, type CallOptions, type Reply } from './http.ts';
+import { type ResponseChecker, responseChecker } from './openapi-check.ts';
 
 export interface TestClock {
   (): number;
@@ -31,6 +32,8 @@ export interface TestService {
   call(path: string, opts?: CallOptions): ReturnType<typeof call>;
   /** A fresh anonymous key, generated from the given loopback address. */
   newKey(from?: string): Promise<string>;
+  /** Moves a key to Pro (monthly, 10,000 unless told) as a paid subscription would; returns it. */
+  makePro(key: string, limit?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -58,17 +61,33 @@ export async function startService(
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   services.config.publicUrl = url;
   let closed = false;
+  let checker: Promise<ResponseChecker> | undefined;
+  /** Every answer a test receives through the service is held to the served /openapi.json. */
+  async function checkedCall(path: string, o: CallOptions = {}): Promise<Reply> {
+    const reply = await call(url, path, o);
+    checker ??= responseChecker(() => call(url, '/openapi.json'));
+    const method = o.method ?? (o.json !== undefined || o.raw !== undefined ? 'POST' : 'GET');
+    (await checker).check(method, new URL(path, url).pathname, reply);
+    return reply;
+  }
   const service: TestService = {
     url,
     app,
     services,
     clock,
     logs,
-    call: (path, o) => call(url, path, o),
+    call: checkedCall,
     async newKey(from = '127.0.0.1') {
-      const r = await call(url, '/v1/keys/generate', { method: 'POST', from });
+      const r = await checkedCall('/v1/keys/generate', { method: 'POST', from });
       if (r.status !== 201) throw new Error(`generate answered ${r.status}: ${r.text}`);
       return r.body.api_key as string;
+    },
+    async makePro(key, limit = 10_000) {
+      const row = await services.keys.authenticate(key);
+      if (!row) throw new Error('makePro: unknown key');
+      const plan = { tier: 'pro', basis: 'monthly', limit, lifetimePeriod: null } as const;
+      if (!(await services.store.changePlan(row.id, row.planRev, plan))) throw new Error('makePro: plan not changed');
+      return key;
     },
     async close() {
       if (closed) return;

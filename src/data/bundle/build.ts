@@ -14,7 +14,7 @@ import type { ClearingRecord, ParsedDataset, SanctionRecord } from '../types.ts'
 /** One bank code of a directory: code, BIC (11 characters) or null, name or null. */
 export type BankRow = [code: string, bic: string | null, name: string | null];
 
-export interface BankDirectory {
+interface BankDirectory {
   source: string;
   licence: string;
   /** Per country: the date of its data and its rows, the primary office of a code first. */
@@ -120,7 +120,7 @@ function firstPerBic(rows: BankRow[]): BankRow[] {
 }
 
 /** schwifty's bank registry (MIT): `generated_*` from national sources, `manual_*` curated. */
-export function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
+function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
   const countries: BankDirectory['countries'] = {};
   const primary = new Map<BankRow, boolean>();
   const byCountry = new Map<string, BankRow[]>();
@@ -165,7 +165,7 @@ const nameOf = (n: EntrecodeName): string | null =>
  * entrecode/iban-to-bic's extended datasets (MIT), regenerated from the national registers.
  * Germany and Switzerland are left out: the Bundesbank file and SIX's own are bundled whole.
  */
-export function buildEntrecode(dir: string): BankDirectory {
+function buildEntrecode(dir: string): BankDirectory {
   const countries: BankDirectory['countries'] = {};
   const ext = join(dir, 'datasets-extended');
   for (const file of readdirSync(ext).sort()) {

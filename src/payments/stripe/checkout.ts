@@ -20,7 +20,7 @@ export interface CheckoutCreated {
  * Key ids only, never secrets. The id of a key the purchase creates is chosen here, so that
  * every later event about this purchase names the same key.
  */
-export function purchaseMetadata(product: CardProduct, presented: KeyRow | null): Record<string, string> {
+function purchaseMetadata(product: CardProduct, presented: KeyRow | null): Record<string, string> {
   if (product === 'pro') {
     if (presented?.tier === 'pro') {
       throw new DomainError(

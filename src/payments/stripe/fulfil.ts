@@ -10,7 +10,7 @@ import { changePlanIf, claimByPayment } from '../claim.ts';
 import type { FallbackPlan, KeyRow, PlanChange, Store, Tier } from '../../store/types.ts';
 
 /** Keys bought by card belong to no network: they must not count against free-key limits. */
-export const CARD_NETWORK = 'card';
+const CARD_NETWORK = 'card';
 
 export class CardFulfilment {
   constructor(

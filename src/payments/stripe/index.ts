@@ -11,7 +11,7 @@ import { CardFulfilment } from './fulfil.ts';
 import { checkoutOutcome, type CheckoutOutcome } from './success.ts';
 import { receiveWebhook, type WebhookReceipt } from './webhook.ts';
 
-export interface CardDeps {
+interface CardDeps {
   store: Store;
   keys: KeyService;
   clock: Clock;

@@ -3,7 +3,7 @@ import { getDefaultAsset } from '@x402/evm';
 import { DomainError } from '../../errors.ts';
 
 export type Address = `0x${string}`;
-export type Caip2 = `${string}:${string}`;
+type Caip2 = `${string}:${string}`;
 
 export interface X402Config {
   facilitatorUrl: string;

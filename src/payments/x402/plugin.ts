@@ -5,7 +5,7 @@
  * - The payment is settled only after the handler answered below 400: a failed call costs nothing.
  * - If settlement fails the handler's output is withheld and the client gets 402.
  * - Every 402 of a priced route carries PAYMENT-REQUIRED, so an x402 client pays and retries,
- *   and every 402 built here carries `options` (docs/api.md, "402 options"), so a person can too.
+ *   and every 402 built here carries `options` (docs/api.md, "402 answers"), so a person can too.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

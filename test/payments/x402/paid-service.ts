@@ -8,7 +8,6 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startService, type TestService } from '../../support/app.ts';
-import { call } from '../../support/http.ts';
 import { NETWORK, startChain, type Chain, type Wallet } from '../../support/x402/chain.ts';
 import { startFacilitator, type Facilitator } from '../../support/x402/facilitator.ts';
 
@@ -43,13 +42,13 @@ export async function startPaidService(): Promise<PaidService> {
 
   const payingFetch = (who: Wallet, from: string, maxPaymentUsd?: number): PayingFetch => {
     const sent: Headers[] = [];
-    // fetch's shape over test/support/http.ts, which can bind a source address.
+    // fetch's shape over the service's checked call, which can bind a source address.
     const fromAddress = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const request = new Request(input, init);
       sent.push(new Headers(request.headers));
       const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
       const headers = Object.fromEntries(request.headers);
-      const reply = await call(service.url, new URL(request.url).pathname, {
+      const reply = await service.call(new URL(request.url).pathname, {
         method: request.method,
         raw: body,
         headers,

@@ -1,0 +1,50 @@
+/**
+ * Holds every answer the tests receive to the service's own `/openapi.json`, with openapi-backend's
+ * validator (Ajv over the declared schemas): the status must be declared for the operation, the
+ * content type among those declared for that status, and a JSON body must match its schema.
+ * Paths the document does not describe (pages, discovery files, /mcp) are not checked.
+ */
+import assert from 'node:assert/strict';
+import { OpenAPIBackend, type Operation } from 'openapi-backend';
+import type { Reply } from './http.ts';
+
+type Responses = Record<string, { content?: Record<string, unknown> }>;
+
+export interface ResponseChecker {
+  check(method: string, path: string, reply: Reply): void;
+}
+
+/** Reads the document once from the service and checks replies against it. */
+export async function responseChecker(fetchDocument: () => Promise<Reply>): Promise<ResponseChecker> {
+  const served = await fetchDocument();
+  assert.equal(served.status, 200, 'GET /openapi.json');
+  const definition = structuredClone(served.body);
+  // openapi-backend finds operations by id; the document need not carry one, so name them here.
+  for (const [path, operations] of Object.entries<Record<string, { operationId?: string }>>(definition.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) operation.operationId ??= `${method} ${path}`;
+  }
+  const api = new OpenAPIBackend({ definition, quick: true });
+  await api.init();
+  return {
+    check(method, path, reply) {
+      if (method === 'HEAD' || reply.status === 0) return;
+      const operation = api.router.matchOperation({ method, path, headers: {} }) as Operation | undefined;
+      if (!operation) return;
+      const where = `${method} ${path} answered ${reply.status}`;
+      const responses = (operation.responses ?? {}) as Responses;
+      const declared = responses[reply.status] ?? responses[`${String(reply.status)[0]}XX`] ?? responses.default;
+      assert.ok(declared, `${where}, a status /openapi.json does not declare: ${reply.text.slice(0, 200)}`);
+      const contentType = String(reply.headers['content-type'] ?? '')
+        .split(';')[0]
+        .trim();
+      if (!declared.content || !contentType) return;
+      assert.ok(
+        contentType in declared.content,
+        `${where} as ${contentType}; declared: ${Object.keys(declared.content).join(', ')}`,
+      );
+      if (contentType !== 'application/json') return;
+      const result = api.validateResponse(reply.body, operation, reply.status);
+      assert.ok(result.valid, `${where}, a body unlike its schema: ${JSON.stringify(result.errors)}\n${reply.text}`);
+    },
+  };
+}
