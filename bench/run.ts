@@ -5,7 +5,8 @@
  * each target is its own process, pinned to core 0 with the generator on core 1 when possible.
  * PostgreSQL targets run when MOD97_BENCH_POSTGRES_URL (or MOD97_TEST_POSTGRES_URL) is set;
  * they use a schema of their own, dropped at the end.
- * BENCH_ROUNDS (5) and BENCH_SECONDS (5) tune the length.
+ * BENCH_ROUNDS (5) and BENCH_SECONDS (5) tune the length; BENCH_QUICK=1 measures only the
+ * ratio targets and writes nothing (for trying a change).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,10 +66,11 @@ const validate = (name: string, targets: Target[], extra: Partial<Load> = {}): L
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-bench-'));
+const quick = process.env.BENCH_QUICK === '1';
 
 // Start-up as `npm start` does it, on an empty database with the bundled data: five fresh processes.
 const starts: { ms: number; rss: number }[] = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < (quick ? 1 : 5); i++) {
   const t = await startTarget('src/server.ts', { MOD97_DATABASE_URL: `sqlite:${join(dir, `start-${i}.db`)}` });
   starts.push({ ms: t.startMs, rss: t.rssMb() });
   await t.stop();
@@ -111,6 +113,14 @@ const sqliteMany = f.get('sqlite 1000 keys')!;
 const pgOneFigures = f.get('postgres 1 process') ?? null;
 await baseline.stop();
 if (pgOne) await pgOne.stop();
+
+if (quick) {
+  await sqlite.stop();
+  if (pgSchema) await admin?.unsafe(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+  await admin?.end();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // Batches are a different request from the baseline's: measured after, without a ratio.
 const batches = await measureInterleaved(
