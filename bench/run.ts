@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
+import pg from 'pg';
 import {
   BENCH_IBAN,
   CONNECTIONS,
@@ -89,11 +89,11 @@ let pgOne: Target | null = null;
 let pgKeys: string[] = [];
 let pgSchema: string | null = null;
 let pgEnv: Record<string, string> = {};
-const admin = pgUrl ? postgres(pgUrl, { onnotice: () => {} }) : null;
+const admin = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 1 }) : null;
 if (pgUrl && admin) {
   pgSchema = `mod97_bench_${randomBytes(4).toString('hex')}`;
   const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}schema=${pgSchema}`;
-  pgVersion = String((await admin`SELECT version()`)[0].version).split(' on ')[0];
+  pgVersion = String((await admin.query('SELECT version()')).rows[0].version).split(' on ')[0];
   pgKeys = await seedKeys(url, KEYS);
   pgEnv = { MOD97_DATABASE_URL: url };
   pgOne = await startTarget('src/server.ts', pgEnv);
@@ -116,7 +116,7 @@ if (pgOne) await pgOne.stop();
 
 if (quick) {
   await sqlite.stop();
-  if (pgSchema) await admin?.unsafe(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+  if (pgSchema) await admin?.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
   await admin?.end();
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
@@ -158,7 +158,7 @@ if (pgUrl && admin && pgSchema) {
     twoVsOne = pgTwo.reqPerSec / pair.get('postgres 1 process, unpinned')!.reqPerSec;
     await Promise.all([...two, one].map((t) => t.stop()));
   } finally {
-    await admin.unsafe(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+    await admin.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
     await admin.end();
   }
 }
