@@ -213,7 +213,7 @@ const targets = [
     ? `- PostgreSQL, one process ≥ 60 % of SQLite: ${pct(pgOneFigures.reqPerSec, sqliteMany.reqPerSec)}, ${verdict(pgOneFigures.reqPerSec >= 0.6 * sqliteMany.reqPerSec)}.`
     : '- PostgreSQL: not measured in this run.',
   twoVsOne !== null
-    ? `- Two PostgreSQL processes against one, both unpinned: ${Math.round(twoVsOne * 100)} % of one. This 2-core machine runs both servers, PostgreSQL and the generator on the same two cores, so it cannot show the scaling two processes give when each has a core; it shows only that they do not slow each other down through the database.`
+    ? `- Two PostgreSQL processes against one, both unpinned: ${Math.round(twoVsOne * 100)} % of one. This 2-core machine runs both servers, PostgreSQL and the generator on the same two cores, so it cannot show the scaling two processes give when each has a core; here a second process only takes CPU from the first, from PostgreSQL and from the generator, so the figure measures that contention, not scaling.`
     : '',
 ].filter(Boolean);
 
