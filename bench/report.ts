@@ -39,7 +39,7 @@ export function machine(postgresVersion: string | null): string {
   })();
   return [
     `- Machine: ${cores[0]?.model ?? '?'}, ${cores.length} cores, Linux ${kernel}`,
-    `- Node ${process.version}; fastify ${version('fastify')}, better-sqlite3 ${version('better-sqlite3')}, postgres ${version('postgres')}, prom-client ${version('prom-client')}, autocannon ${version('autocannon')}${wrkVersion()}`,
+    `- Node ${process.version}; fastify ${version('fastify')}, better-sqlite3 ${version('better-sqlite3')}, pg ${version('pg')}, prom-client ${version('prom-client')}, autocannon ${version('autocannon')}${wrkVersion()}`,
     `- ${postgresVersion ?? 'PostgreSQL: not configured'}`,
   ].join('\n');
 }

@@ -42,7 +42,7 @@ import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_ME
 import type { Caller, RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
 import { crossSiteGuard } from './cross-site.ts';
-import { noStoreIfSecret } from './no-store.ts';
+import { mayAnswerSecret, noStoreIfSecret } from './no-store.ts';
 
 export async function registerPipeline(
   app: FastifyInstance,
@@ -59,6 +59,7 @@ export async function registerPipeline(
 
   // With the x402 rail on, every metered route is also sold per call (step 6).
   app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, mayAnswerSecret: mayAnswerSecret(route) }; // 10
     const routeMeter = route.config?.access?.meter;
     if (routeMeter && x402 && !route.config?.x402Price) {
       route.config = { ...route.config, x402Price: (req) => x402PriceOf(routeMeter, parsedBody(req.body)) };
@@ -92,13 +93,14 @@ export async function registerPipeline(
       await markFirstServed(caller);
       if (caller.key) await quotaHeaders(caller, reply); // 9
     }
-    noStoreIfSecret(reply, payload); // 10
+    if (req.routeOptions.config.mayAnswerSecret !== false) noStoreIfSecret(reply, payload); // 10
     return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 11
   });
 
-  app.addHook('onResponse', async (req) => {
-    const { key, charge } = req.caller ?? {};
-    if (key && charge) services.daily.add(key.id, charge.cost); // 12
+  app.addHook('onResponse', (req, _reply, done) => {
+    const caller = req.caller;
+    if (caller?.key && caller.charge) services.daily.add(caller.key.id, caller.charge.cost); // 12
+    done();
   });
   app.addHook('onClose', () => services.daily.flush());
 

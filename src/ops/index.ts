@@ -22,13 +22,13 @@ export const opsPlugin = (services: Services) =>
         return metrics.text();
       });
 
-      app.addHook('onResponse', async (req, reply) => {
+      app.addHook('onResponse', (req, reply, done) => {
         // Every 402 is answered from a DomainError (src/http/errors.ts), which names its reason.
         if (reply.statusCode === 402) metrics.paymentRequired.inc({ reason: req.failure?.reason ?? 'unknown' });
         // The route template, never the raw URL: unknown paths must not grow the label set.
         const route = req.routeOptions.url ?? 'unmatched';
-        metrics.requests.inc({ method: req.method, route, status: reply.statusCode });
-        metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
+        metrics.answered(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+        done();
       });
     },
     { name: 'mod97-ops' },

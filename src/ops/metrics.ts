@@ -1,9 +1,7 @@
 /**
- * Prometheus metrics: requests by route and status, quota admissions, refunds and 402s, and
- * the latency of every store call. Each app gets its own registry (tests run several apps in
- * one process); the process metrics (CPU, memory, event-loop lag) are registered once.
+ * Prometheus metrics: requests by route and status, their latency, quota admissions, refunds
+ * and 402s. Each app gets its own registry (tests run several apps in one process); the process metrics (CPU, memory, event-loop lag) are registered once.
  */
-import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Store } from '../store/types.ts';
 
@@ -42,14 +40,6 @@ export class Metrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
-  readonly storeSeconds = new Histogram({
-    name: 'mod97_store_call_duration_seconds',
-    help: 'Latency of store calls, by method.',
-    labelNames: ['method'] as const,
-    buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1],
-    registers: [this.registry],
-  });
-
   constructor() {
     if (!processRegistry) {
       processRegistry = new Registry();
@@ -61,49 +51,74 @@ export class Metrics {
     return `${await processRegistry!.metrics()}\n${await this.registry.metrics()}`;
   }
 
+  /** The children of one label set, bound once: a label lookup hashes its labels on every call. */
+  private readonly bound = new Map<string, { inc(): void }>();
+  private readonly durations = new Map<string, { observe(v: number): void }>();
+
+  /** Counts a request by route and status and observes its duration, through children bound once per label set. */
+  answered(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let count = this.bound.get(key);
+    if (!count) {
+      count = this.requests.labels(method, route, String(status));
+      this.bound.set(key, count);
+    }
+    count.inc();
+    let duration = this.durations.get(route);
+    if (!duration) {
+      duration = this.requestSeconds.labels(route);
+      this.durations.set(route, duration);
+    }
+    duration.observe(seconds);
+  }
   /**
-   * Times every store method in place. The services already hold this store object, so
-   * wrapping its methods (not replacing the object) reaches every caller. The cost is one
-   * performance.now() pair and one histogram observation per call, about a microsecond.
+   * Counts admissions and refunds by scope. Only the four counter methods are wrapped (every
+   * store call was once timed too: a wrapper and a histogram on the path of every request);
+   * the wrappers add one promise step and increment children bound once per scope.
    */
   instrument(store: Store): void {
     if (instrumented.has(store)) return;
     instrumented.add(store);
-    const target = store as unknown as Record<string, unknown>;
-    for (const [name, fn] of Object.entries(target)) {
-      if (typeof fn !== 'function' || name === 'close') continue;
-      const timer = this.storeSeconds.labels(name);
-      target[name] = async (...args: unknown[]) => {
-        const started = performance.now();
-        try {
-          return await (fn as (...a: unknown[]) => Promise<unknown>).apply(store, args);
-        } finally {
-          timer.observe((performance.now() - started) / 1000);
-        }
-      };
-    }
+    const admits = new Map<string, { admitted: { inc(): void }; refused: { inc(): void } }>();
+    const refunds = new Map<string, { inc(): void }>();
+    const admitted = (scope: string, used: unknown) => {
+      let children = admits.get(scope);
+      if (!children) {
+        children = { admitted: this.admits.labels(scope, 'admitted'), refused: this.admits.labels(scope, 'refused') };
+        admits.set(scope, children);
+      }
+      (used === null ? children.refused : children.admitted).inc();
+    };
+    const refunded = (scope: string) => {
+      let child = refunds.get(scope);
+      if (!child) {
+        child = this.refunds.labels(scope);
+        refunds.set(scope, child);
+      }
+      child.inc();
+    };
     const { admit, refund, admitAll, refundAll } = store;
-    store.admit = async (ref, cost, limit) => {
-      const used = await admit(ref, cost, limit);
-      this.admits.inc({ scope: ref.scope, result: used === null ? 'refused' : 'admitted' });
-      return used;
-    };
-    store.refund = async (ref, cost) => {
-      const used = await refund(ref, cost);
-      this.refunds.inc({ scope: ref.scope });
-      return used;
-    };
+    store.admit = (ref, cost, limit) =>
+      admit.call(store, ref, cost, limit).then((used) => {
+        admitted(ref.scope, used);
+        return used;
+      });
+    store.refund = (ref, cost) =>
+      refund.call(store, ref, cost).then((used) => {
+        refunded(ref.scope);
+        return used;
+      });
     // Linked counters (a key born in an alert also counts in its month) count once, by the governing one.
-    store.admitAll = async (parts, cost) => {
-      const used = await admitAll(parts, cost);
-      if (parts[0]) this.admits.inc({ scope: parts[0].ref.scope, result: used === null ? 'refused' : 'admitted' });
-      return used;
-    };
-    store.refundAll = async (refs, cost) => {
-      const used = await refundAll(refs, cost);
-      if (refs[0]) this.refunds.inc({ scope: refs[0].scope });
-      return used;
-    };
+    store.admitAll = (parts, cost) =>
+      admitAll.call(store, parts, cost).then((used) => {
+        if (parts[0]) admitted(parts[0].ref.scope, used);
+        return used;
+      });
+    store.refundAll = (refs, cost) =>
+      refundAll.call(store, refs, cost).then((used) => {
+        if (refs[0]) refunded(refs[0].scope);
+        return used;
+      });
   }
 }
 

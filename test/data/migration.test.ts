@@ -1,9 +1,9 @@
 /** Migration 11 moves a download-dated dataset's caveat out of its source name into as_of_basis. */
+import { pgAdmin } from '../support/pg.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import postgres from 'postgres';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 
 const OLD_ROWS = [
@@ -38,7 +38,7 @@ test('PostgreSQL: migration 11 takes the caveat out of the source name', {
   skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
 }, async () => {
   const schema = `mod97_m11_${randomBytes(6).toString('hex')}`;
-  const sql = postgres(pgUrl!, { onnotice: () => {}, max: 1 });
+  const sql = await pgAdmin(pgUrl!);
   try {
     await sql.unsafe(`CREATE SCHEMA ${schema}`);
     await sql.unsafe(`SET search_path TO ${schema}`);

@@ -3,13 +3,13 @@
  * from a dataset that another process (here the test, through the CLI) imports into the store
  * they share. PostgreSQL runs when MOD97_TEST_POSTGRES_URL is set; SQLite always.
  */
+import { pgAdmin } from '../support/pg.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import postgres from 'postgres';
 import { runCli } from '../../src/cli/run.ts';
 import { LiveDataPlane } from '../../src/data/index.ts';
 import { LAST_UPDATE_SETTING } from '../../src/data/live.ts';
@@ -92,7 +92,7 @@ describe('an import is answered by a running process without a restart', () => {
     try {
       await importAndAwait(`${pgUrl}${pgUrl?.includes('?') ? '&' : '?'}schema=${schema}`);
     } finally {
-      const admin = postgres(pgUrl!, { onnotice: () => {} });
+      const admin = await pgAdmin(pgUrl!);
       await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await admin.end();
     }

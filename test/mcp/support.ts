@@ -2,11 +2,11 @@
  * The official MCP SDK client over Streamable HTTP, sending from any loopback address (so that
  * each test acts as its own network) and keeping every HTTP answer it got, headers included.
  */
+import { pgAdmin } from '../support/pg.ts';
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import postgres from 'postgres';
 import { call, type Reply } from '../support/http.ts';
 
 export interface McpSession {
@@ -58,7 +58,7 @@ export function engines(): { name: string; databaseUrl?: string; skip: string | 
   if (!pgUrl) return [...list, { name: 'postgres', skip: 'MOD97_TEST_POSTGRES_URL is not set' }];
   const schema = `mod97_mcp_${randomBytes(6).toString('hex')}`;
   after(async () => {
-    const admin = postgres(pgUrl, { onnotice: () => {} });
+    const admin = await pgAdmin(pgUrl);
     await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
   });

@@ -4,10 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import postgres from 'postgres';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
-import { dropSchemas, inSchema, newSchemaName, pgUrl } from '../support/pg.ts';
+import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../support/pg.ts';
 import { storeContract } from './contract.ts';
 
 const url = pgUrl;
@@ -20,7 +19,7 @@ if (!url) {
     schemas.push(newSchemaName());
     return schemas[schemas.length - 1];
   };
-  const admin = postgres(url, { onnotice: () => {} });
+  const admin = await pgAdmin(url);
   after(async () => {
     await admin.end();
     await dropSchemas(...schemas);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
-import postgres from 'postgres';
+import pg from 'pg';
 
 export const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
 
@@ -17,9 +17,22 @@ export function inSchema(schema: string, base = pgUrl): string {
   return `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
 }
 
+/** One connection for a test's own statements (schemas, migrations): `unsafe` answers the rows. */
+export async function pgAdmin(url: string): Promise<{
+  unsafe(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  end(): Promise<void>;
+}> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    unsafe: async (text, params) => (await client.query(text, params)).rows,
+    end: () => client.end(),
+  };
+}
+
 export async function dropSchemas(...schemas: string[]): Promise<void> {
   if (!pgUrl) return;
-  const admin = postgres(pgUrl, { onnotice: () => {} });
+  const admin = await pgAdmin(pgUrl);
   try {
     for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   } finally {

@@ -26,11 +26,9 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     RETURNING used`;
 
   // Group commit: admits that arrive in the same turn of the event loop are decided together
-  // in one transaction of four statements whatever the group's size, so a burst waits for one
-  // durable commit (one WAL flush) and a few round trips instead of one of each per admit:
-  // the group's counter rows are created if missing, locked (FOR UPDATE, in one order so that
-  // two groups cannot deadlock), decided one admit after another exactly as the conditional
-  // statement would, and written back. A single admit is the conditional statement itself.
+  // in one statement whatever the group's size (admitGroup, below), so a burst waits for one
+  // durable commit (one WAL flush) and one round trip instead of one of each per admit.
+  // A single admit is the conditional statement itself.
   const pending: Pending[] = [];
   async function flush(): Promise<void> {
     const group = pending.splice(0, MAX_GROUP);
@@ -39,7 +37,7 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
       const results =
         group.length === 1
           ? [(await once(() => admitStatement(sql, group[0]!)))[0]?.used ?? null]
-          : await once(() => sql.begin((tx) => admitGroup(tx, group)));
+          : await admitGroup(once, sql, group);
       for (const [i, p] of group.entries()) p.resolve(results[i]!);
     } catch (err) {
       for (const p of group) p.reject(err);
@@ -106,37 +104,66 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
 
 const idOf = (ref: CounterRef) => JSON.stringify([ref.scope, ref.subject, ref.period]);
 
-/** The admits of a group, in arrival order: each gets its new count, or null when refused. */
-async function admitGroup(tx: Sql, group: Pending[]): Promise<(number | null)[]> {
-  const refs = [...new Map(group.map((p) => [idOf(p.ref), p.ref])).values()];
-  const scopes = refs.map((r) => r.scope);
-  const subjects = refs.map((r) => r.subject);
-  const periods = refs.map((r) => r.period);
-  await tx`INSERT INTO counters (scope, subject, period, used)
-    SELECT s, t, p, 0 FROM unnest(${scopes}::text[], ${subjects}::text[], ${periods}::text[]) AS u(s, t, p)
-    ORDER BY s COLLATE "C", t COLLATE "C", p COLLATE "C"
-    ON CONFLICT (scope, subject, period) DO NOTHING`;
-  const rows = await tx<(CounterRef & { used: number })[]>`SELECT c.scope, c.subject, c.period, c.used
-    FROM counters c JOIN unnest(${scopes}::text[], ${subjects}::text[], ${periods}::text[]) AS u(s, t, p)
-    ON c.scope = u.s AND c.subject = u.t AND c.period = u.p
-    ORDER BY c.scope COLLATE "C", c.subject COLLATE "C", c.period COLLATE "C" FOR UPDATE OF c`;
-  const before = new Map(rows.map((r) => [idOf(r), r.used]));
-  const used = new Map(before);
-  const results = group.map(({ ref, cost, limit }) => {
-    const id = idOf(ref);
-    const next = (used.get(id) ?? 0) + cost;
-    if (next > limit) return null;
-    used.set(id, next);
-    return next;
-  });
-  const changed = refs.filter((r) => used.get(idOf(r)) !== before.get(idOf(r)));
-  if (changed.length) {
-    await tx`UPDATE counters c SET used = u.used
-      FROM unnest(${changed.map((r) => r.scope)}::text[], ${changed.map((r) => r.subject)}::text[],
-        ${changed.map((r) => r.period)}::text[], ${changed.map((r) => used.get(idOf(r)))}::bigint[]) AS u(s, t, p, used)
-      WHERE c.scope = u.s AND c.subject = u.t AND c.period = u.p`;
+/**
+ * The admits of a group, in arrival order: each gets its new count, or null when refused. One
+ * statement when every counter row exists (the usual case): it locks the rows (FOR UPDATE, in
+ * one order so that two groups cannot deadlock; a row changed since the statement began is
+ * read at its newest version), walks each row's admits in arrival order exactly as the
+ * conditional statement would (a refused one is skipped and later ones still tried), and
+ * writes each row's new count. Admits whose row is missing get it created at zero, then go
+ * through the same statement again.
+ */
+async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<(number | null)[]> {
+  const results: (number | null | undefined)[] = [];
+  let left = group.map((_, i) => i);
+  for (let attempt = 0; left.length > 0; attempt++) {
+    if (attempt > 0) {
+      const refs = [...new Map(left.map((i) => [idOf(group[i].ref), group[i].ref])).values()];
+      await run(
+        () => sql`INSERT INTO counters (scope, subject, period, used)
+        SELECT s, t, p, 0 FROM unnest(${refs.map((r) => r.scope)}::text[], ${refs.map((r) => r.subject)}::text[],
+          ${refs.map((r) => r.period)}::text[]) AS u(s, t, p)
+        ORDER BY s COLLATE "C", t COLLATE "C", p COLLATE "C"
+        ON CONFLICT (scope, subject, period) DO NOTHING`,
+      );
+    }
+    const these = left;
+    const pick = <T>(f: (p: Pending) => T) => these.map((i) => f(group[i]));
+    const rows = await run(
+      () => sql<{ n: number; used: number | null; found: boolean }[]>`WITH RECURSIVE
+      req AS (SELECT s, t, p, cost, lim, n::integer AS n,
+          row_number() OVER (PARTITION BY s, t, p ORDER BY n) AS k
+        FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
+          ${pick((p) => p.ref.period)}::text[], ${pick((p) => p.cost)}::bigint[], ${pick((p) => p.limit)}::bigint[])
+          WITH ORDINALITY AS r(s, t, p, cost, lim, n)),
+      locked AS (SELECT c.scope, c.subject, c.period, c.used FROM counters c
+        WHERE (c.scope, c.subject, c.period) IN (SELECT s, t, p FROM req)
+        ORDER BY c.scope COLLATE "C", c.subject COLLATE "C", c.period COLLATE "C" FOR UPDATE),
+      walk AS (
+        SELECT scope, subject, period, 0::bigint AS k, used, NULL::integer AS n, NULL::bigint AS got FROM locked
+        UNION ALL
+        SELECT w.scope, w.subject, w.period, r.k,
+          CASE WHEN w.used + r.cost <= r.lim THEN w.used + r.cost ELSE w.used END, r.n,
+          CASE WHEN w.used + r.cost <= r.lim THEN w.used + r.cost END
+        FROM walk w JOIN req r ON r.s = w.scope AND r.t = w.subject AND r.p = w.period AND r.k = w.k + 1),
+      final AS (SELECT DISTINCT ON (scope, subject, period) scope, subject, period, used FROM walk
+        ORDER BY scope, subject, period, k DESC),
+      -- Run to completion although nothing reads it (PostgreSQL runs every data-modifying WITH).
+      written AS (UPDATE counters c SET used = f.used FROM final f JOIN locked l
+          ON l.scope = f.scope AND l.subject = f.subject AND l.period = f.period
+        WHERE c.scope = f.scope AND c.subject = f.subject AND c.period = f.period AND f.used <> l.used
+        RETURNING 1)
+      SELECT r.n, w.got AS used, (w.n IS NOT NULL) AS found FROM req r LEFT JOIN walk w ON w.n = r.n`,
+    );
+    left = [];
+    for (const row of rows) {
+      const i = these[row.n - 1];
+      if (row.found) results[i] = row.used;
+      else left.push(i);
+    }
+    if (attempt > 1 && left.length) throw new Error('counter rows missing after they were created');
   }
-  return results;
+  return results as (number | null)[];
 }
 
 function compare(a: CounterRef, b: CounterRef): number {

@@ -2,8 +2,35 @@ import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyStore, NewKey, PlanChange } from '../types.ts';
 import type { Pg } from './index.ts';
 
+/** Lookups sent together at most: one statement, one round trip. */
+const MAX_LOOKUPS = 256;
+
 export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
   const cols = sql.unsafe(KEY_COLUMNS);
+
+  // The key lookups of one turn of the event loop (one per authenticated call) go out as one
+  // statement: under load, one round trip for many calls instead of one each. Nothing is kept
+  // after the answer, so a rotated or revoked key is refused by the next lookup.
+  let waiting = new Map<string, { resolve: (row: RawKeyRow | undefined) => void; reject: (e: unknown) => void }[]>();
+  async function lookUp(): Promise<void> {
+    const batch = waiting;
+    waiting = new Map();
+    const hashes = [...batch.keys()];
+    for (let i = 0; i < hashes.length; i += MAX_LOOKUPS) {
+      const some = hashes.slice(i, i + MAX_LOOKUPS);
+      try {
+        const rows = await idempotent(
+          () =>
+            sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ANY(${some}::text[]) AND revoked_at IS NULL`,
+        );
+        const found = new Map(rows.map((row) => [row.keyHash, row]));
+        for (const hash of some) for (const w of batch.get(hash)!) w.resolve(found.get(hash));
+      } catch (err) {
+        for (const hash of some) for (const w of batch.get(hash)!) w.reject(err);
+      }
+    }
+  }
+
   return {
     async insertKey(key: NewKey) {
       await once(
@@ -14,10 +41,13 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       );
     },
     async keyByHash(keyHash) {
-      const rows = await idempotent(
-        () => sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`,
-      );
-      return toKeyRow(rows[0]);
+      const row = await new Promise<RawKeyRow | undefined>((resolve, reject) => {
+        if (waiting.size === 0) setImmediate(lookUp);
+        const same = waiting.get(keyHash);
+        if (same) same.push({ resolve, reject });
+        else waiting.set(keyHash, [{ resolve, reject }]);
+      });
+      return toKeyRow(row);
     },
     async keyById(id) {
       const rows = await idempotent(() => sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE id = ${id}`);

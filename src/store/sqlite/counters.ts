@@ -3,7 +3,9 @@ import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterLimit, CounterRef, CounterStore } from '../types.ts';
 
 interface Pending {
-  params: Record<string, unknown>;
+  ref: CounterRef;
+  cost: number;
+  limit: number;
   resolve: (used: number | null) => void;
   reject: (err: unknown) => void;
 }
@@ -11,11 +13,17 @@ interface Pending {
 export function sqliteCounters(db: Database): CounterStore {
   // One statement both creates the period's row and admits against the limit; the WHERE of the
   // upsert refuses without writing. `.all()`, never `.get()`, on RETURNING (see README).
+  // Positional parameters, in the order admitted() binds them: binding by name looks every name
+  // up on every call, on the path of every metered request.
   const admit = db.prepare(`INSERT INTO counters (scope, subject, period, used)
-    SELECT @scope, @subject, @period, @cost WHERE @cost <= @limit
+    SELECT ?, ?, ?, ? WHERE ? <= ?
     ON CONFLICT (scope, subject, period) DO UPDATE SET used = counters.used + excluded.used
-    WHERE counters.used + excluded.used <= @limit
+    WHERE counters.used + excluded.used <= ?
     RETURNING used`);
+  const admitted = (ref: CounterRef, cost: number, limit: number): number | null => {
+    const rows = admit.all(ref.scope, ref.subject, ref.period, cost, cost, limit, limit) as { used: number }[];
+    return rows.length ? rows[0].used : null;
+  };
   const refund = db.prepare(`UPDATE counters SET used = MAX(used - @cost, 0)
     WHERE scope = @scope AND subject = @subject AND period = @period RETURNING used`);
   const read = db.prepare('SELECT used FROM counters WHERE scope = @scope AND subject = @subject AND period = @period');
@@ -24,18 +32,13 @@ export function sqliteCounters(db: Database): CounterStore {
   // inside one transaction, so a burst pays for one WAL commit instead of one each (about 6x
   // cheaper per admit under load). Each admit is still its own atomic conditional statement.
   let pending: Pending[] = [];
-  const runAll = db.transaction((batch: Pending[]) =>
-    batch.map((p) => {
-      const rows = admit.all(p.params) as { used: number }[];
-      return rows.length ? rows[0].used : null;
-    }),
-  );
+  const runAll = db.transaction((batch: Pending[]) => batch.map((p) => admitted(p.ref, p.cost, p.limit)));
   function flush(): void {
     const batch = pending;
     pending = [];
     try {
       const results = runAll(batch);
-      for (const [i, p] of batch.entries()) p.resolve(results[i]);
+      for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
     } catch (err) {
       for (const p of batch) p.reject(err);
     }
@@ -46,9 +49,9 @@ export function sqliteCounters(db: Database): CounterStore {
   const admitAllTx = db.transaction((parts: CounterLimit[], cost: number): number[] => {
     const counts: number[] = [];
     for (const { ref, limit } of parts) {
-      const rows = admit.all({ ...ref, cost, limit }) as { used: number }[];
-      if (rows.length === 0) throw new Refused();
-      counts.push(rows[0].used);
+      const used = admitted(ref, cost, limit);
+      if (used === null) throw new Refused();
+      counts.push(used);
     }
     return counts;
   });
@@ -66,7 +69,7 @@ export function sqliteCounters(db: Database): CounterStore {
     admit(ref, cost, limit) {
       return new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(flush);
-        pending.push({ params: { ...ref, cost, limit }, resolve, reject });
+        pending.push({ ref, cost, limit, resolve, reject });
       });
     },
     async refund(ref, cost) {
