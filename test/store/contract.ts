@@ -77,6 +77,25 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       assert.equal(await store.read(c), 200);
     });
 
+    test('admits of one turn with mixed costs and keys: each key takes them in arrival order, a refused one alone', async () => {
+      // Sent together, so the engine may decide them as one group: the outcome must equal taking
+      // them one by one in the order they were made.
+      const [a, b] = [ref(), ref()];
+      await store.admit(a, 5, 10);
+      const calls: [CounterRef, number][] = [
+        [a, 3],
+        [b, 7],
+        [a, 4],
+        [a, 2],
+        [b, 4],
+        [b, 3],
+        [a, 1],
+      ];
+      const results = await Promise.all(calls.map(([c, cost]) => store.admit(c, cost, 10)));
+      assert.deepEqual(results, [8, 7, null, 10, null, 10, null]);
+      assert.deepEqual([await store.read(a), await store.read(b)], [10, 10]);
+    });
+
     test('a key is found by its hash and id; rotation swaps the hash only from the current one', async () => {
       const row = newKeyRow();
       await store.insertKey(row);
