@@ -83,7 +83,10 @@ test('--help on every command prints its usage and exits 0', async () => {
   for (const [args, words] of [
     [['--help'], /usage: mod97 <command>/],
     [['validate', '--help'], /usage: mod97 validate IBAN/],
-    [['batch', '--help'], /usage: mod97 batch FILE\.csv \[--column iban\] \[--bic-column NAME\] \[--out OUT\.csv\] \[--resume\]/],
+    [
+      ['batch', '--help'],
+      /usage: mod97 batch FILE\.csv \[--column iban\] \[--bic-column NAME\] \[--out OUT\.csv\] \[--resume\]/,
+    ],
     [['keys', '--help'], /mod97 keys generate .*\n.*mod97 keys usage/],
     [['keys', 'claim', '--help'], /mod97 keys claim --email ADDRESS/],
     [['data', '--help'], /mod97 data import <kind> <file>/],
