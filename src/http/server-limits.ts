@@ -126,9 +126,10 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
   });
 
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({ error: 'expectation_failed', message: MESSAGES.expectation_failed });
+    const { status, body: error } = httpError('expectation_failed', MESSAGES.expectation_failed);
+    const body = JSON.stringify(error);
     res
-      .writeHead(417, {
+      .writeHead(status, {
         'Content-Type': 'application/json',
         'Content-Length': Buffer.byteLength(body),
         'X-Content-Type-Options': 'nosniff',
@@ -163,8 +164,9 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
   app.addHook('onSend', (req, reply, payload, done) => {
     // Registered before metering's own onSend: a 4xx here is refunded there and never settled by x402.
     if (refusedByParser(req) && reply.statusCode < 400) {
-      reply.code(400).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
-      return done(null, JSON.stringify({ error: 'invalid_request', message: MESSAGES.invalid_request }));
+      const { status, body } = httpError('invalid_request', MESSAGES.invalid_request);
+      reply.code(status).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
+      return done(null, JSON.stringify(body));
     }
     if (reply.statusCode === 413 && !req.raw.complete) drainBeforeClose(req.raw, limits);
     done(null, payload);

@@ -12,6 +12,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
+import { httpError } from '../http/errors.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { buildTools, type Tool } from './tools.ts';
@@ -68,15 +69,15 @@ async function callTool(
       url = url.replace(param, encodeURIComponent(value));
     }
   }
-  const { remoteAddress } = injectOptions(req);
-  const headers = { ...injectOptions(req).headers, ...paymentHeaders(meta) };
+  const forwarded = injectOptions(req);
+  const headers = { ...forwarded.headers, ...paymentHeaders(meta) };
   const withBody = route.input === 'body';
   return app.inject({
     method: route.method,
     url,
     headers: withBody ? { ...headers, 'content-type': 'application/json' } : headers,
     payload: withBody ? JSON.stringify(args) : undefined,
-    remoteAddress,
+    remoteAddress: forwarded.remoteAddress,
   });
 }
 
@@ -114,7 +115,7 @@ export const mcpRoutes =
       const answer = await callTool(app, req, tool, args, meta);
       if (!answer) {
         const missing = tool.route.url.match(/:\w+/g)?.map((p) => tool.argOf(p.slice(1))) ?? [];
-        const body = { error: 'invalid_request', message: `Send \`${missing.join('`, `')}\` as a non-empty string.` };
+        const { body } = httpError('invalid_request', `Send \`${missing.join('`, `')}\` as a non-empty string.`);
         return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
       }
       copyQuotaHeaders(answer.headers, res);
@@ -122,7 +123,7 @@ export const mcpRoutes =
       try {
         body = answer.json();
       } catch {
-        body = { error: 'internal_error', message: 'The answer was not JSON.' };
+        body = httpError('internal_error', 'The answer was not JSON.').body;
       }
       const refused = answer.statusCode >= 400;
       // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
@@ -180,8 +181,9 @@ export const mcpRoutes =
       } catch (err) {
         req.log.error({ err }, 'mcp: request failed');
         if (!reply.raw.headersSent) {
-          reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-          reply.raw.end(JSON.stringify({ error: 'internal_error', message: 'Something went wrong on our side.' }));
+          const { status, body } = httpError('internal_error', 'Something went wrong on our side.');
+          reply.raw.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+          reply.raw.end(JSON.stringify(body));
         } else reply.raw.end();
       }
     });
