@@ -1,5 +1,6 @@
 /** What the pages say, derived from the one price table (src/plans.ts): never a second copy of a number. */
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH, X402_PRICES_USD } from '../plans.ts';
+import { guideOf } from '../routes/guides.ts';
 
 export const count = (n: number) => n.toLocaleString('en-US');
 export const usd = (n: number) =>
@@ -7,34 +8,19 @@ export const usd = (n: number) =>
 
 export const FREE = { trial: LIMITS.trialPerDay, anonymous: LIMITS.anonymousPerMonth, claimed: LIMITS.freePerMonth };
 
+/** The data routes the home page lists, each described by its one guide (src/routes/guides.ts). */
 export const ROUTES = [
-  {
-    method: 'POST',
-    path: '/v1/iban/validate',
-    what: 'Validates one IBAN: checksum, national rules, bank, SEPA reach, suggestions.',
-  },
-  {
-    method: 'POST',
-    path: '/v1/iban/batch',
-    what: `Up to ${count(LIMITS.batchMax)} IBANs in one call, answered in order.`,
-  },
-  {
-    method: 'POST',
-    path: '/v1/iban/from-account',
-    what: 'Builds the IBAN of a domestic account number, national check digits computed, in 25 countries.',
-  },
-  { method: 'GET', path: '/v1/bic/{code}', what: 'The bank behind a BIC, with its source and date.' },
-  {
-    method: 'POST',
-    path: '/v1/iban/compliance',
-    what: 'Screens an IBAN or BIC against sanctions and high-risk country lists.',
-  },
-  {
-    method: 'GET',
-    path: '/v1/ch/clearing/{iid}',
-    what: 'Swiss and Liechtenstein clearing entries (IID) from the SIX bank master.',
-  },
-];
+  ['POST', '/v1/iban/validate'],
+  ['POST', '/v1/iban/batch'],
+  ['POST', '/v1/iban/from-account'],
+  ['GET', '/v1/bic/:code'],
+  ['POST', '/v1/iban/compliance'],
+  ['GET', '/v1/ch/clearing/:iid'],
+].map(([method, url]) => ({
+  method,
+  path: url!.replace(/:(\w+)/g, '{$1}'),
+  what: guideOf(method!, url!)?.purpose ?? '',
+}));
 
 const X402_ROUTES: { route: string; price: number }[] = [
   { route: 'POST /v1/iban/validate', price: X402_PRICES_USD.validate },
