@@ -10,7 +10,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statS
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedKeys, startTarget } from './targets.ts';
+import { buildServer, SERVER, seedKeys, startTarget } from './targets.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DOC = join(ROOT, 'docs/benchmarks.md');
@@ -99,7 +99,8 @@ function writeSection(body: string): void {
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-bench-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
-const target = await startTarget('src/server.ts', { MOD97_DATABASE_URL: databaseUrl });
+buildServer();
+const target = await startTarget(SERVER, { MOD97_DATABASE_URL: databaseUrl });
 const results: { size: number; bytes: number; run: Run; serviceCpuSeconds: number; capped: Run }[] = [];
 const HEAP_CAP_MB = 40;
 const load = loadavg()[0]!.toFixed(1);

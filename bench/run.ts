@@ -25,7 +25,7 @@ import {
   pinned,
 } from './load.ts';
 import { machine, type Row, table, writeSection } from './report.ts';
-import { seedKeys, startTarget, type Target } from './targets.ts';
+import { buildServer, SERVER, seedKeys, startTarget, type Target } from './targets.ts';
 
 const opts = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 5),
@@ -45,6 +45,7 @@ const SAMPLES = [
   'ES91 2100 0418 4502 0005 1332',
 ];
 const BATCH = JSON.stringify({ ibans: Array.from({ length: 1000 }, (_, i) => SAMPLES[i % SAMPLES.length]) });
+buildServer();
 const pgUrl = process.env.MOD97_BENCH_POSTGRES_URL ?? process.env.MOD97_TEST_POSTGRES_URL;
 
 const started = Date.now();
@@ -71,7 +72,7 @@ const quick = process.env.BENCH_QUICK === '1';
 // Start-up as `npm start` does it, on an empty database with the bundled data: five fresh processes.
 const starts: { ms: number; rss: number }[] = [];
 for (let i = 0; i < (quick ? 1 : 5); i++) {
-  const t = await startTarget('src/server.ts', { MOD97_DATABASE_URL: `sqlite:${join(dir, `start-${i}.db`)}` });
+  const t = await startTarget(SERVER, { MOD97_DATABASE_URL: `sqlite:${join(dir, `start-${i}.db`)}` });
   starts.push({ ms: t.startMs, rss: t.rssMb() });
   await t.stop();
 }
@@ -82,7 +83,7 @@ console.log(`start-up: ${Math.round(startMs)} ms, RSS ${startRss} MB`);
 const sqliteUrl = `sqlite:${join(dir, 'bench.db')}`;
 const sqliteKeys = await seedKeys(sqliteUrl, KEYS);
 const baseline = await startTarget('bench/baseline.ts');
-const sqlite = await startTarget('src/server.ts', { MOD97_DATABASE_URL: sqliteUrl, MOD97_TRUST_PROXY: '127.0.0.1' });
+const sqlite = await startTarget(SERVER, { MOD97_DATABASE_URL: sqliteUrl, MOD97_TRUST_PROXY: '127.0.0.1' });
 
 let pgVersion: string | null = null;
 let pgOne: Target | null = null;
@@ -96,7 +97,7 @@ if (pgUrl && admin) {
   pgVersion = String((await admin.query('SELECT version()')).rows[0].version).split(' on ')[0];
   pgKeys = await seedKeys(url, KEYS);
   pgEnv = { MOD97_DATABASE_URL: url };
-  pgOne = await startTarget('src/server.ts', pgEnv);
+  pgOne = await startTarget(SERVER, pgEnv);
 }
 
 // The ratio targets, interleaved: baseline, SQLite, PostgreSQL, baseline, SQLite, ...
@@ -144,8 +145,8 @@ let pgTwo: Figures | null = null;
 let twoVsOne: number | null = null;
 if (pgUrl && admin && pgSchema) {
   try {
-    const two = await Promise.all([0, 1].map(() => startTarget('src/server.ts', pgEnv, { pin: false })));
-    const one = await startTarget('src/server.ts', pgEnv, { pin: false });
+    const two = await Promise.all([0, 1].map(() => startTarget(SERVER, pgEnv, { pin: false })));
+    const one = await startTarget(SERVER, pgEnv, { pin: false });
     const pair = await measureInterleaved(
       [
         validate('postgres 1 process, unpinned', [one], { keys: pgKeys }),

@@ -1,5 +1,5 @@
 /** The systems under load, each in its own child process, and the keys they are loaded with. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +9,14 @@ import { openStore } from '../src/store/index.ts';
 import { serverPrefix } from './load.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** The server as `npm start` runs it: the bundle of the sources. */
+export const SERVER = 'dist/server.js';
+
+/** Builds SERVER from the sources as they are now (scripts/build.mjs). */
+export function buildServer(): void {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--server'], { cwd: ROOT, stdio: 'inherit' });
+}
+
 export const PEPPER = 'bench-pepper-0123456789abcdef0123456789abcdef';
 
 export interface Target {
@@ -31,10 +39,10 @@ export async function startTarget(
   const port = await freePort();
   // BENCH_CPU_PROF=<dir> writes a .cpuprofile per target process, to find a hot path.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  // The same command as `npm start`.
+  // dist/server.js runs as `npm start` runs it (run.ts builds it first); TypeScript through tsx.
   // Pinned to the server's core unless told otherwise (taskset execs node: the pid is node's).
   const [cmd, ...prefix] = [...(opts.pin === false ? [] : serverPrefix()), process.execPath];
-  const node = [...profile, '--import', './scripts/preload.mjs', '--import', 'tsx', script];
+  const node = [...profile, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
   const child = spawn(cmd, [...prefix, ...node], {
     cwd: ROOT,
     env: {

@@ -7,18 +7,20 @@
  * trial, quota, refunds, attribution and counters are the REST route's own, and so is the answer:
  * its JSON is the tool's structured content and its X-Quota-* headers go on the /mcp answer.
  */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { httpError } from '../http/errors.ts';
+import { ROOT } from '../root.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 
-const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
 const QUOTA_HEADERS = ['x-quota-used', 'x-quota-limit', 'x-quota-remaining', 'x-quota-month', 'x-quota-exhausted'];
 

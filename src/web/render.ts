@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
+import { ROOT } from '../root.ts';
 
-const here = import.meta.dirname;
-const eta = new Eta({ views: join(here, 'templates'), cache: true, autoEscape: true });
+const WEB = join(ROOT, 'src/web');
+const eta = new Eta({ views: join(WEB, 'templates'), cache: true, autoEscape: true });
 
 /** Section 12's headers: scripts and styles from this origin only, never framed, no referer. */
 export const PAGE_HEADERS = {
@@ -29,7 +30,7 @@ const TYPES: Record<string, string> = {
 
 /** The few static files, read once at start-up. */
 export function loadAssets(): Map<string, { type: string; body: Buffer }> {
-  const dir = join(here, 'assets');
+  const dir = join(WEB, 'assets');
   return new Map(
     readdirSync(dir)
       .filter((name) => TYPES[extname(name)])

@@ -3,7 +3,7 @@
  * 600, default 30 s deadlines), opens N clients that send their headers and then one body byte a
  * second, and samples the server's open descriptors and whether a normal request is still served.
  *
- *   node --import tsx test/http/slow-clients.ts [clients=200] [seconds=45]
+ *   npm run build && node --import tsx test/http/slow-clients.ts [clients=200] [seconds=45]
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
@@ -13,7 +13,7 @@ const clients = Number(process.argv[2] ?? 200);
 const seconds = Number(process.argv[3] ?? 45);
 const port = 20_000 + Math.floor(Math.random() * 10_000);
 
-const server = spawn('bash', ['-c', 'ulimit -n 600 && exec node --import tsx src/server.ts'], {
+const server = spawn('bash', ['-c', 'ulimit -n 600 && exec node dist/server.js'], {
   env: { ...process.env, PORT: String(port), MOD97_DATABASE_URL: 'sqlite::memory:', MOD97_LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -1,4 +1,4 @@
-/** Real mod97 processes (`node --import tsx src/server.ts`) on free ports, for tests and benchmarks. */
+/** Real mod97 processes, as `npm start` runs them (`node dist/server.js`, built by scripts/test.sh), on free ports. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -15,7 +15,7 @@ export interface Mod97Process {
 
 /** Starts one process on PORT=0 and resolves once it logs the address it listens on. */
 export function startProcess(env: Record<string, string>, execArgv: string[] = []): Promise<Mod97Process> {
-  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...execArgv, 'dist/server.js'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MOD97_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

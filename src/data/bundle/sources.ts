@@ -1,8 +1,9 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from '../../root.ts';
 import type { Bundle } from './build.ts';
 
 /** Where the generated reference data lives (committed; rebuilt by `npm run data:bundle`). */
-export const GENERATED_DIR = fileURLToPath(new URL('../generated/', import.meta.url));
+export const GENERATED_DIR = join(ROOT, 'src/data/generated');
 
 /** SOURCES.md of the generated folder: what each file holds, where from, as of when, under which licence. */
 export function sourcesMarkdown(bundle: Bundle): string {
