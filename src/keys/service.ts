@@ -5,6 +5,7 @@ import { DomainError } from '../errors.ts';
 import { LIMITS, PLAN } from '../plans.ts';
 import type { CounterRef, KeyRow, NewKey, Store } from '../store/types.ts';
 import type { CreationAlert } from './alert.ts';
+import { SecretHashes } from './secret-hashes.ts';
 import { KEY_PATTERN, keyedHash, newSecret } from './secret.ts';
 
 export interface IssuedKey {
@@ -21,12 +22,16 @@ const creationLimit = () =>
   );
 
 export class KeyService {
+  private readonly presented: SecretHashes;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly pepper: string,
     private readonly alert: CreationAlert,
-  ) {}
+  ) {
+    this.presented = new SecretHashes((secret) => keyedHash(pepper, secret));
+  }
 
   hash(value: string): string {
     return keyedHash(this.pepper, value);
@@ -94,7 +99,7 @@ export class KeyService {
   /** The key for a presented secret, or null when it is unknown, rotated or revoked. */
   async authenticate(secret: string): Promise<KeyRow | null> {
     if (!KEY_PATTERN.test(secret)) return null;
-    return this.store.keyByHash(this.hash(secret));
+    return this.store.keyByHash(this.presented.hashOf(secret));
   }
 
   /** A new secret for the same holder: tier, cap and counters stay with the key. */

@@ -1,5 +1,6 @@
 import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterRef, CounterStore } from '../types.ts';
+import { Batches } from './batches.ts';
 import type { Pg, Sql } from './index.ts';
 
 interface Pending {
@@ -25,14 +26,11 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     WHERE counters.used + excluded.used <= ${limit}::bigint
     RETURNING used`;
 
-  // Group commit: admits that arrive in the same turn of the event loop are decided together
-  // in one statement whatever the group's size (admitGroup, below), so a burst waits for one
-  // durable commit (one WAL flush) and one round trip instead of one of each per admit.
-  // A single admit is the conditional statement itself.
-  const pending: Pending[] = [];
-  async function flush(): Promise<void> {
-    const group = pending.splice(0, MAX_GROUP);
-    if (pending.length) setImmediate(flush);
+  // Group commit (batches.ts): the admits waiting while a group is in flight are decided
+  // together in one statement whatever their number (admitGroup, below): one durable commit
+  // (one WAL flush) and one round trip for the group. A single admit is the conditional
+  // statement itself.
+  const groups = new Batches<Pending>(async (group) => {
     try {
       const results =
         group.length === 1
@@ -42,7 +40,7 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     } catch (err) {
       for (const p of group) p.reject(err);
     }
-  }
+  }, MAX_GROUP);
 
   return {
     // Several counters charged together (a key reduced by a creation alert also counts in its
@@ -80,10 +78,7 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
       );
     },
     admit(ref, cost, limit) {
-      return new Promise((resolve, reject) => {
-        if (pending.length === 0) setImmediate(flush);
-        pending.push({ ref, cost, limit, resolve, reject });
-      });
+      return new Promise((resolve, reject) => groups.add({ ref, cost, limit, resolve, reject }));
     },
     async refund(ref, cost) {
       const rows = await once(

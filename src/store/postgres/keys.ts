@@ -1,35 +1,35 @@
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyStore, NewKey, PlanChange } from '../types.ts';
+import { Batches } from './batches.ts';
 import type { Pg } from './index.ts';
 
 /** Lookups sent together at most: one statement, one round trip. */
 const MAX_LOOKUPS = 256;
 
+interface Lookup {
+  hash: string;
+  resolve: (row: RawKeyRow | undefined) => void;
+  reject: (err: unknown) => void;
+}
+
 export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
   const cols = sql.unsafe(KEY_COLUMNS);
 
-  // The key lookups of one turn of the event loop (one per authenticated call) go out as one
-  // statement: under load, one round trip for many calls instead of one each. Nothing is kept
-  // after the answer, so a rotated or revoked key is refused by the next lookup.
-  let waiting = new Map<string, { resolve: (row: RawKeyRow | undefined) => void; reject: (e: unknown) => void }[]>();
-  async function lookUp(): Promise<void> {
-    const batch = waiting;
-    waiting = new Map();
-    const hashes = [...batch.keys()];
-    for (let i = 0; i < hashes.length; i += MAX_LOOKUPS) {
-      const some = hashes.slice(i, i + MAX_LOOKUPS);
-      try {
-        const rows = await idempotent(
-          () =>
-            sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ANY(${some}::text[]) AND revoked_at IS NULL`,
-        );
-        const found = new Map(rows.map((row) => [row.keyHash, row]));
-        for (const hash of some) for (const w of batch.get(hash)!) w.resolve(found.get(hash));
-      } catch (err) {
-        for (const hash of some) for (const w of batch.get(hash)!) w.reject(err);
-      }
+  // Key lookups go out together (batches.ts), one statement and one round trip for many calls.
+  // Nothing is kept after the answer, so a rotated or revoked key is refused by the next lookup.
+  const lookups = new Batches<Lookup>(async (batch) => {
+    const hashes = [...new Set(batch.map((l) => l.hash))];
+    try {
+      const rows = await idempotent(
+        () =>
+          sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ANY(${hashes}::text[]) AND revoked_at IS NULL`,
+      );
+      const found = new Map(rows.map((row) => [row.keyHash, row]));
+      for (const l of batch) l.resolve(found.get(l.hash));
+    } catch (err) {
+      for (const l of batch) l.reject(err);
     }
-  }
+  }, MAX_LOOKUPS);
 
   return {
     async insertKey(key: NewKey) {
@@ -41,12 +41,9 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       );
     },
     async keyByHash(keyHash) {
-      const row = await new Promise<RawKeyRow | undefined>((resolve, reject) => {
-        if (waiting.size === 0) setImmediate(lookUp);
-        const same = waiting.get(keyHash);
-        if (same) same.push({ resolve, reject });
-        else waiting.set(keyHash, [{ resolve, reject }]);
-      });
+      const row = await new Promise<RawKeyRow | undefined>((resolve, reject) =>
+        lookups.add({ hash: keyHash, resolve, reject }),
+      );
       return toKeyRow(row);
     },
     async keyById(id) {

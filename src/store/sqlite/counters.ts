@@ -11,18 +11,27 @@ interface Pending {
 }
 
 export function sqliteCounters(db: Database): CounterStore {
-  // One statement both creates the period's row and admits against the limit; the WHERE of the
-  // upsert refuses without writing. `.all()`, never `.get()`, on RETURNING (see README).
-  // Positional parameters, in the order admitted() binds them: binding by name looks every name
-  // up on every call, on the path of every metered request.
-  const admit = db.prepare(`INSERT INTO counters (scope, subject, period, used)
+  // The common case, a period's row that exists and has room, is one plain update by primary
+  // key (cheaper than the upsert's conflict path). When it changes nothing, one statement both
+  // creates the period's row and admits against the limit; the WHERE of the upsert refuses
+  // without writing. `.all()`, never `.get()`, on RETURNING (see README). Positional parameters:
+  // binding by name looks every name up on every call, on the path of every metered request.
+  const bump = db
+    .prepare(`UPDATE counters SET used = used + ? WHERE scope = ? AND subject = ? AND period = ? AND used + ? <= ?
+    RETURNING used`)
+    .pluck();
+  const admit = db
+    .prepare(`INSERT INTO counters (scope, subject, period, used)
     SELECT ?, ?, ?, ? WHERE ? <= ?
     ON CONFLICT (scope, subject, period) DO UPDATE SET used = counters.used + excluded.used
     WHERE counters.used + excluded.used <= ?
-    RETURNING used`);
+    RETURNING used`)
+    .pluck();
   const admitted = (ref: CounterRef, cost: number, limit: number): number | null => {
-    const rows = admit.all(ref.scope, ref.subject, ref.period, cost, cost, limit, limit) as { used: number }[];
-    return rows.length ? rows[0].used : null;
+    const bumped = bump.all(cost, ref.scope, ref.subject, ref.period, cost, limit) as number[];
+    if (bumped.length) return bumped[0];
+    const used = admit.all(ref.scope, ref.subject, ref.period, cost, cost, limit, limit) as number[];
+    return used.length ? used[0] : null;
   };
   const refund = db.prepare(`UPDATE counters SET used = MAX(used - @cost, 0)
     WHERE scope = @scope AND subject = @subject AND period = @period RETURNING used`);
