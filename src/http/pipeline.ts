@@ -35,6 +35,7 @@ import { KEY_ANYWHERE } from '../keys/secret.ts';
 import { refusalContext, x402PriceOf, x402StepsFor } from '../payments/gate.ts';
 import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
 import { hasPayment } from '../payments/x402/header.ts';
+import type { Balance } from '../quota/meter.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { isStorageUnavailable } from '../store/unavailable.ts';
@@ -66,11 +67,12 @@ export async function registerPipeline(
     }
   });
 
-  app.addHook('onRequest', async (req) => {
+  // Hooks with nothing to wait for take `done` rather than being async: on the path of every
+  // request, each promise a hook or step makes shows in the profile.
+  app.addHook('onRequest', (req, _reply, done) => {
     req.caller = newCaller(services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']));
-    if (keyInUrl(req.url)) throw keyInUrlError(); // 1
-    const crossSite = crossSiteRefusal(req);
-    if (crossSite) throw crossSite;
+    if (keyInUrl(req.url)) return done(keyInUrlError()); // 1
+    done(crossSiteRefusal(req) ?? undefined);
   });
 
   app.addHook('preValidation', async (req, reply) => {
@@ -86,15 +88,14 @@ export async function registerPipeline(
     return x402?.judge(req, reply); // 6
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    const { caller } = req;
-    if (caller) {
-      await refundRefused(caller, reply.statusCode); // 8
-      await markFirstServed(caller);
-      if (caller.key) await quotaHeaders(caller, reply); // 9
-    }
-    if (req.routeOptions.config.mayAnswerSecret !== false) noStoreIfSecret(reply, payload); // 10
-    return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 11
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const stored = req.caller ? callerSteps(req.caller, reply) : undefined; // 8, 9
+    const finish = () => {
+      if (req.routeOptions.config.mayAnswerSecret !== false) noStoreIfSecret(reply, payload); // 10
+      return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 11
+    };
+    if (!stored && !x402) return done(null, finish());
+    (stored ?? Promise.resolve()).then(finish).then((sent) => done(null, sent), done);
   });
 
   app.addHook('onResponse', (req, _reply, done) => {
@@ -146,29 +147,53 @@ export async function registerPipeline(
     caller.charge = { counter: trial.counter, cost: 1 };
   }
 
-  async function refundRefused(caller: Caller, status: number): Promise<void> {
-    if (caller.charge && status >= 400) {
-      // A store that cannot write cannot refund either: the unit stays counted (the outcome of
-      // the failed step is unknown), and the answer still goes out.
-      const used = await meter.refund(caller.charge.counter, caller.charge.cost).catch(unlessStoreDown);
-      if (caller.balance && used !== null) caller.balance = { ...caller.balance, used };
-      caller.charge = null;
+  /**
+   * Steps 8 and 9, in order: a refund, the first-served mark, then the quota headers. A promise
+   * only when the store must be asked; the usual answer (charged, kept, balance known) asks none.
+   */
+  function callerSteps(caller: Caller, reply: FastifyReply): Promise<void> | undefined {
+    const refund = refundDue(caller, reply.statusCode);
+    const firstServed = firstServedDue(caller);
+    if (!refund && !firstServed && (!caller.key || caller.balance)) {
+      if (caller.key && caller.balance) setQuotaHeaders(caller.balance, reply);
+      return undefined;
     }
+    return (async () => {
+      if (refund) await refundRefused(caller);
+      if (firstServed) await markFirstServed(caller);
+      if (caller.key) await quotaHeaders(caller, reply);
+    })();
+  }
+
+  const refundDue = (caller: Caller, status: number) => caller.charge !== null && status >= 400;
+
+  async function refundRefused(caller: Caller): Promise<void> {
+    const charge = caller.charge!;
+    // A store that cannot write cannot refund either: the unit stays counted (the outcome of
+    // the failed step is unknown), and the answer still goes out.
+    const used = await meter.refund(charge.counter, charge.cost).catch(unlessStoreDown);
+    if (caller.balance && used !== null) caller.balance = { ...caller.balance, used };
+    caller.charge = null;
   }
 
   /** A key's first charged call that stood makes it claimable (docs/api.md, "Claiming a key"). */
+  const firstServedDue = (caller: Caller) =>
+    caller.key !== null && caller.key.firstServedAt === null && caller.charge !== null;
+
   async function markFirstServed(caller: Caller): Promise<void> {
-    const { key } = caller;
-    if (key && key.firstServedAt === null && caller.charge) {
-      await services.store.markServed(key.id, clock());
-      key.firstServedAt = clock();
-    }
+    // A refund in step 8 took the charge back: the call did not stand.
+    if (!caller.charge) return;
+    await services.store.markServed(caller.key!.id, clock());
+    caller.key!.firstServedAt = clock();
   }
 
   async function quotaHeaders(caller: Caller, reply: FastifyReply): Promise<void> {
     // Without a store, the answer (a 503) goes out without the quota headers.
     const balance = caller.balance ?? (await meter.balance(caller.key!).catch(unlessStoreDown));
-    if (!balance) return;
+    if (balance) setQuotaHeaders(balance, reply);
+  }
+
+  function setQuotaHeaders(balance: Balance, reply: FastifyReply): void {
     const { limit } = balance.plan;
     reply.header('X-Quota-Used', balance.used);
     reply.header('X-Quota-Limit', limit);
