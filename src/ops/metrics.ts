@@ -2,26 +2,15 @@
  * Prometheus metrics: requests by route and status, their latency, quota admissions, refunds
  * and 402s. Each app gets its own registry (tests run several apps in one process); the process metrics (CPU, memory, event-loop lag) are registered once.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import type { Store } from '../store/types.ts';
+import { RequestMetrics } from './request-metrics.ts';
 
 let processRegistry: Registry | null = null;
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'mod97_http_requests_total',
-    help: 'HTTP requests answered, by route template and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly requestSeconds = new Histogram({
-    name: 'mod97_http_request_duration_seconds',
-    help: 'Time to answer a request, by route template.',
-    labelNames: ['route'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
-  });
+  readonly requests = new RequestMetrics(this.registry);
   readonly admits = new Counter({
     name: 'mod97_counter_admits_total',
     help: 'Atomic admissions by counter scope (key = quota, trial = no-key trial, others = limits); result admitted or refused.',
@@ -51,25 +40,9 @@ export class Metrics {
     return `${await processRegistry!.metrics()}\n${await this.registry.metrics()}`;
   }
 
-  /** The children of one label set, bound once: a label lookup hashes its labels on every call. */
-  private readonly bound = new Map<string, { inc(): void }>();
-  private readonly durations = new Map<string, { observe(v: number): void }>();
-
-  /** Counts a request by route and status and observes its duration, through children bound once per label set. */
+  /** Counts a request by route and status and observes its duration. */
   answered(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let count = this.bound.get(key);
-    if (!count) {
-      count = this.requests.labels(method, route, String(status));
-      this.bound.set(key, count);
-    }
-    count.inc();
-    let duration = this.durations.get(route);
-    if (!duration) {
-      duration = this.requestSeconds.labels(route);
-      this.durations.set(route, duration);
-    }
-    duration.observe(seconds);
+    this.requests.answered(method, route, status, seconds);
   }
   /**
    * Counts admissions and refunds by scope. Only the four counter methods are wrapped (every

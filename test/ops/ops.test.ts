@@ -63,6 +63,13 @@ describe('operations surface', () => {
     assert.equal(sample(m, 'mod97_counter_refunds_total{scope="trial"}'), 1, 'the 400 was refunded');
     assert.equal(sample(m, 'mod97_payment_required_total{reason="quota_exhausted"}'), 1);
     assert.equal(sample(m, 'mod97_http_request_duration_seconds_count{route="/v1/iban/validate"}'), 27);
+    assert.equal(sample(m, 'mod97_http_request_duration_seconds_bucket{le="+Inf",route="/v1/iban/validate"}'), 27);
+    const fast = sample(m, 'mod97_http_request_duration_seconds_bucket{le="0.0005",route="/v1/iban/validate"}');
+    const slow = sample(m, 'mod97_http_request_duration_seconds_bucket{le="1",route="/v1/iban/validate"}');
+    assert.ok(fast <= slow && slow <= 27, 'buckets count cumulatively');
+    assert.ok(sample(m, 'mod97_http_request_duration_seconds_sum{route="/v1/iban/validate"}') > 0);
+    assert.match(m, /^# TYPE mod97_http_request_duration_seconds histogram$/m);
+    assert.match(m, /^# TYPE mod97_http_requests_total counter$/m);
     assert.match(m, /^mod97_process_cpu_user_seconds_total /m);
   });
 

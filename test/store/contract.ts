@@ -96,6 +96,21 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       assert.deepEqual([await store.read(a), await store.read(b)], [10, 10]);
     });
 
+    test('admits of one turn, each on its own counter: a refused one alone, a new counter created', async () => {
+      const [full, roomy, fresh, tooBig] = [ref(), ref(), ref(), ref()];
+      await store.admit(full, 9, 10);
+      await store.admit(roomy, 2, 10);
+      await store.admit(tooBig, 1, 10);
+      const results = await Promise.all([
+        store.admit(full, 2, 10),
+        store.admit(roomy, 3, 10),
+        store.admit(fresh, 4, 10),
+        store.admit(tooBig, 10, 10),
+      ]);
+      assert.deepEqual(results, [null, 5, 4, null]);
+      assert.deepEqual(await Promise.all([full, roomy, fresh, tooBig].map((c) => store.read(c))), [9, 5, 4, 1]);
+    });
+
     test('a key is found by its hash and id; rotation swaps the hash only from the current one', async () => {
       const row = newKeyRow();
       await store.insertKey(row);

@@ -105,8 +105,10 @@ const idOf = (ref: CounterRef) => JSON.stringify([ref.scope, ref.subject, ref.pe
  * one order so that two groups cannot deadlock; a row changed since the statement began is
  * read at its newest version), walks each row's admits in arrival order exactly as the
  * conditional statement would (a refused one is skipped and later ones still tried), and
- * writes each row's new count. Admits whose row is missing get it created at zero, then go
- * through the same statement again.
+ * writes each row's new count. A group that charges each counter once (the usual case under
+ * many keys) needs no walk: the same locks, then each row takes its one admit or refuses it,
+ * for about a third less of PostgreSQL's time. Admits whose row is missing get it created at
+ * zero, then go through the same statement again.
  */
 async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<(number | null)[]> {
   const results: (number | null | undefined)[] = [];
@@ -124,8 +126,27 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
     }
     const these = left;
     const pick = <T>(f: (p: Pending) => T) => these.map((i) => f(group[i]));
-    const rows = await run(
-      () => sql<{ n: number; used: number | null; found: boolean }[]>`WITH RECURSIVE
+    const distinct = new Set(these.map((i) => idOf(group[i].ref))).size === these.length;
+    const rows = await run(() =>
+      distinct
+        ? // Each counter once (the usual group): each row takes its one admit or refuses it.
+          sql<{ n: number; used: number | null; found: boolean }[]>`WITH
+      req AS (SELECT s, t, p, cost, lim, n::integer AS n
+        FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
+          ${pick((p) => p.ref.period)}::text[], ${pick((p) => p.cost)}::bigint[], ${pick((p) => p.limit)}::bigint[])
+          WITH ORDINALITY AS r(s, t, p, cost, lim, n)),
+      locked AS (SELECT c.scope, c.subject, c.period, c.used FROM counters c
+        WHERE (c.scope, c.subject, c.period) IN (SELECT s, t, p FROM req)
+        ORDER BY c.scope COLLATE "C", c.subject COLLATE "C", c.period COLLATE "C" FOR UPDATE),
+      written AS (UPDATE counters c SET used = l.used + r.cost FROM req r
+          JOIN locked l ON l.scope = r.s AND l.subject = r.t AND l.period = r.p
+        WHERE c.scope = r.s AND c.subject = r.t AND c.period = r.p AND l.used + r.cost <= r.lim
+        RETURNING c.scope, c.subject, c.period, c.used)
+      SELECT r.n, w.used, (l.scope IS NOT NULL) AS found FROM req r
+        LEFT JOIN locked l ON l.scope = r.s AND l.subject = r.t AND l.period = r.p
+        LEFT JOIN written w ON w.scope = r.s AND w.subject = r.t AND w.period = r.p`
+        : // A counter twice or more: walk each row's admits in arrival order.
+          sql<{ n: number; used: number | null; found: boolean }[]>`WITH RECURSIVE
       req AS (SELECT s, t, p, cost, lim, n::integer AS n,
           row_number() OVER (PARTITION BY s, t, p ORDER BY n) AS k
         FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
