@@ -126,6 +126,10 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
     }
     const these = left;
     const pick = <T>(f: (p: Pending) => T) => these.map((i) => f(group[i]));
+    // The group's counter rows, locked in one order so that two groups cannot deadlock.
+    const locked = sql.unsafe(`locked AS (SELECT c.scope, c.subject, c.period, c.used FROM counters c
+        WHERE (c.scope, c.subject, c.period) IN (SELECT s, t, p FROM req)
+        ORDER BY c.scope COLLATE "C", c.subject COLLATE "C", c.period COLLATE "C" FOR UPDATE)`);
     const distinct = new Set(these.map((i) => idOf(group[i].ref))).size === these.length;
     const rows = await run(() =>
       distinct
@@ -135,9 +139,7 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
         FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
           ${pick((p) => p.ref.period)}::text[], ${pick((p) => p.cost)}::bigint[], ${pick((p) => p.limit)}::bigint[])
           WITH ORDINALITY AS r(s, t, p, cost, lim, n)),
-      locked AS (SELECT c.scope, c.subject, c.period, c.used FROM counters c
-        WHERE (c.scope, c.subject, c.period) IN (SELECT s, t, p FROM req)
-        ORDER BY c.scope COLLATE "C", c.subject COLLATE "C", c.period COLLATE "C" FOR UPDATE),
+      ${locked},
       written AS (UPDATE counters c SET used = l.used + r.cost FROM req r
           JOIN locked l ON l.scope = r.s AND l.subject = r.t AND l.period = r.p
         WHERE c.scope = r.s AND c.subject = r.t AND c.period = r.p AND l.used + r.cost <= r.lim
@@ -152,9 +154,7 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
         FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
           ${pick((p) => p.ref.period)}::text[], ${pick((p) => p.cost)}::bigint[], ${pick((p) => p.limit)}::bigint[])
           WITH ORDINALITY AS r(s, t, p, cost, lim, n)),
-      locked AS (SELECT c.scope, c.subject, c.period, c.used FROM counters c
-        WHERE (c.scope, c.subject, c.period) IN (SELECT s, t, p FROM req)
-        ORDER BY c.scope COLLATE "C", c.subject COLLATE "C", c.period COLLATE "C" FOR UPDATE),
+      ${locked},
       walk AS (
         SELECT scope, subject, period, 0::bigint AS k, used, NULL::integer AS n, NULL::bigint AS got FROM locked
         UNION ALL
