@@ -3,7 +3,8 @@
  * goes out with the next one. Under load each batch grows to the calls that arrived during one
  * round trip, so PostgreSQL pays its fixed cost per statement (parse of the arrays, locks, one
  * durable commit) once for many calls rather than once per turn; with no batch in flight a call
- * goes out at the end of its own turn, as before.
+ * goes out at the end of its own turn, as before. A full batch never waits: when PostgreSQL is
+ * slow or away (each statement retried for seconds), calls must not queue behind one another.
  */
 export class Batches<T> {
   private queue: T[] = [];
@@ -17,12 +18,12 @@ export class Batches<T> {
   ) {}
 
   add(item: T): void {
-    this.queue.push(item);
-    if (this.queue.length === 1 && this.inFlight < this.concurrency) setImmediate(() => this.next());
+    const queued = this.queue.push(item);
+    if ((queued === 1 && this.inFlight < this.concurrency) || queued === this.max) setImmediate(() => this.next());
   }
 
   private next(): void {
-    while (this.queue.length > 0 && this.inFlight < this.concurrency) {
+    while (this.queue.length >= this.max || (this.queue.length > 0 && this.inFlight < this.concurrency)) {
       const batch = this.queue.splice(0, this.max);
       this.inFlight++;
       void this.send(batch).finally(() => {
