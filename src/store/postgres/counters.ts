@@ -11,6 +11,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** Admits decided in one statement at most; a full group goes out at once (batches.ts). */
 const MAX_GROUP = 64;
 
 export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
@@ -27,8 +28,8 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     RETURNING used`;
 
   // Group commit (batches.ts): the admits waiting while a group is in flight are decided
-  // together in one statement whatever their number (admitGroup, below): one durable commit
-  // (one WAL flush) and one round trip for the group. A single admit is the conditional
+  // together in one statement (admitGroup, below): one durable commit (one WAL flush) and one
+  // round trip for the group. A single admit is the conditional
   // statement itself.
   const groups = new Batches<Pending>(async (group) => {
     try {
