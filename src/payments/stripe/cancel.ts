@@ -2,7 +2,7 @@
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
 import type { KeyRow } from '../../store/types.ts';
-import type { CardContext } from './index.ts';
+import { type CardContext, stripeFailed } from './index.ts';
 
 export interface Cancelled {
   key_prefix: string;
@@ -20,13 +20,7 @@ export async function cancelPro(ctx: CardContext, key: KeyRow): Promise<Cancelle
   try {
     sub = await ctx.stripe.subscriptions.update(key.subscriptionId, { cancel_at_period_end: true });
   } catch (err) {
-    throw Object.assign(
-      new DomainError(
-        'payments_unavailable',
-        'The card payment provider could not cancel the subscription; nothing changed. Try again shortly.',
-      ),
-      { cause: err },
-    );
+    throw stripeFailed('cancel the subscription; nothing changed', err);
   }
   // The period end sits on the subscription's items in recent API versions, on the subscription in older ones.
   const end =

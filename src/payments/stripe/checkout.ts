@@ -6,7 +6,7 @@ import { FREE_TIERS } from '../../plans.ts';
 import type { KeyRow } from '../../store/types.ts';
 import { lineItem, modeOf } from './catalogue.ts';
 import type { CardProduct } from './config.ts';
-import type { CardContext } from './index.ts';
+import { type CardContext, stripeFailed } from './index.ts';
 
 export interface CheckoutCreated {
   checkout_url: string;
@@ -63,13 +63,7 @@ export async function createCheckout(
   try {
     session = await ctx.stripe.checkout.sessions.create(params);
   } catch (err) {
-    throw Object.assign(
-      new DomainError(
-        'payments_unavailable',
-        'The card payment provider could not start a checkout; nothing was charged. Try again shortly.',
-      ),
-      { cause: err },
-    );
+    throw stripeFailed('start a checkout; nothing was charged', err);
   }
   if (!session.url)
     throw new DomainError(

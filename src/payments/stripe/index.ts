@@ -1,6 +1,7 @@
 /** The card rail: Stripe Checkout for credit packs and Pro, signed webhooks, and the one-time key reveal. */
 import Stripe from 'stripe';
 import type { Clock } from '../../clock.ts';
+import { DomainError } from '../../errors.ts';
 import type { Config } from '../../config.ts';
 import type { KeyService } from '../../keys/service.ts';
 import type { KeyRow, Store } from '../../store/types.ts';
@@ -23,6 +24,14 @@ export interface CardContext extends CardDeps {
   settings: StripeSettings;
   stripe: Stripe;
   fulfil: CardFulfilment;
+}
+
+/** Stripe could not be reached or refused the call: 502, with what did not happen, and the cause kept for the log. */
+export function stripeFailed(outcome: string, cause: unknown): DomainError {
+  return Object.assign(
+    new DomainError('payments_unavailable', `The card payment provider could not ${outcome}. Try again shortly.`),
+    { cause },
+  );
 }
 
 export interface CardRail {
