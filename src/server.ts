@@ -1,9 +1,18 @@
 /** Start-up: read config, open the store, build the app, listen; stop gracefully on a signal. */
+import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { readConfig } from './config.ts';
 import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
+
+// V8 lets the old generation grow to about four times what survived its last full collection
+// before it collects again: after bursts of batches (each promotes its thousand results and a
+// 700 kB answer) that held 100-200 MB of garbage as resident memory. Growing by 30 % instead keeps
+// it under 200 MB at no measurable CPU cost (docs/benchmarks.md). A value given to node wins.
+if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) {
+  setFlagsFromString('--heap-growing-percent=30');
+}
 
 const config = readConfig();
 const store = await openStore(config.databaseUrl);
