@@ -17,12 +17,16 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
 
   // Key lookups go out together (batches.ts), one statement and one round trip for many calls.
   // Nothing is kept after the answer, so a rotated or revoked key is refused by the next lookup.
+  // One probe of the key_hash index per hash (LATERAL ... LIMIT 1): with `key_hash = ANY(...)`
+  // the planner read the whole table whenever it held a few thousand keys or fewer, which cost
+  // PostgreSQL twice the CPU of the probes (docs/benchmarks.md).
   const lookups = new Batches<Lookup>(async (batch) => {
     const hashes = [...new Set(batch.map((l) => l.hash))];
     try {
       const rows = await idempotent(
         () =>
-          sql<RawKeyRow[]>`SELECT ${cols} FROM api_keys WHERE key_hash = ANY(${hashes}::text[]) AND revoked_at IS NULL`,
+          sql<RawKeyRow[]>`SELECT k.* FROM unnest(${hashes}::text[]) AS h(hash) CROSS JOIN LATERAL
+          (SELECT ${cols} FROM api_keys WHERE key_hash = h.hash AND revoked_at IS NULL LIMIT 1) k`,
       );
       const found = new Map(rows.map((row) => [row.keyHash, row]));
       for (const l of batch) l.resolve(found.get(l.hash));
