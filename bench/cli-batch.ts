@@ -10,7 +10,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statS
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, SERVER, seedKeys, startTarget } from './targets.ts';
+import { buildBundles, SERVER, seedKeys, startTarget } from './targets.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DOC = join(ROOT, 'docs/benchmarks.md');
@@ -99,7 +99,7 @@ function writeSection(body: string): void {
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-bench-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
-buildServer();
+buildBundles();
 const target = await startTarget(SERVER, { MOD97_DATABASE_URL: databaseUrl });
 const results: { size: number; bytes: number; run: Run; serviceCpuSeconds: number; capped: Run }[] = [];
 const HEAP_CAP_MB = 40;
@@ -134,14 +134,14 @@ const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 
 writeSection(`## Command line: \`mod97 batch\` (\`bench/cli-batch.ts\`)
 
 Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/cli-batch.ts\`.
-\`mod97 batch FILE --out OUT\` as a user runs it (\`bin/mod97.js\`, a child process, TypeScript through tsx) against
+\`mod97 batch FILE --out OUT\` as a user runs it (\`bin/mod97.js\`, a child process running the bundle \`dist/cli.js\`) against
 \`npm start\`'s service in its own process (SQLite file) on the same machine (${cpus()[0]?.model ?? '?'}, ${cpus().length} cores, Node ${process.version}),
 with a key whose quota never runs out, so batches are 1,000 IBANs. The file is \`;\`-separated with a quoted name
 holding the delimiter; 10 % of the IBAN cells are empty (not sent), 20 % of the IBANs are invalid. Each size is run
 once (after one warm-up run of the smallest file), then once more with the heap capped. "peak RSS" is the command's VmHWM (the kernel's high-water mark); "CPU" is its user +
 system time, "service CPU" the service process's. The machine was shared: load average ${load} at the start, so
 the CPU seconds are the steadier figures ("rows per CPU s": rows over command + service CPU, what two idle cores
-would come near); the wall time includes the command's start-up (about 1 s, tsx).
+would come near); the wall time includes the command's start-up.
 Batches are sent one at a time, by design: a batch is only sent once the one before it is written, so a refusal
 never comes after a charged batch whose rows could not be written.
 
@@ -154,7 +154,7 @@ ${results
   )
   .join('\n')}
 
-Most of the resident set is Node, tsx and the loaded code (about 120 MB before the first row). Uncapped, the peak
+Most of the resident set is Node and the loaded code (about 120 MB before the first row). Uncapped, the peak
 creeps up with the file because V8 lets its heap grow while there is garbage to collect later; with the old space
 capped at ${HEAP_CAP_MB} MB every size still completes and the peak stays flat: the command holds one batch of rows at a
 time, whatever the size of the file.`);

@@ -25,7 +25,7 @@ import {
   pinned,
 } from './load.ts';
 import { machine, type Row, table, writeSection } from './report.ts';
-import { buildServer, SERVER, seedKeys, startTarget, type Target } from './targets.ts';
+import { buildBundles, SERVER, seedKeys, startTarget, type Target } from './targets.ts';
 
 const opts = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 5),
@@ -45,7 +45,7 @@ const SAMPLES = [
   'ES91 2100 0418 4502 0005 1332',
 ];
 const BATCH = JSON.stringify({ ibans: Array.from({ length: 1000 }, (_, i) => SAMPLES[i % SAMPLES.length]) });
-buildServer();
+buildBundles();
 const pgUrl = process.env.MOD97_BENCH_POSTGRES_URL ?? process.env.MOD97_TEST_POSTGRES_URL;
 
 const started = Date.now();

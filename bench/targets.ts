@@ -12,9 +12,9 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The server as `npm start` runs it: the bundle of the sources. */
 export const SERVER = 'dist/server.js';
 
-/** Builds SERVER from the sources as they are now (scripts/build.mjs). */
-export function buildServer(): void {
-  execFileSync(process.execPath, ['scripts/build.mjs', '--server'], { cwd: ROOT, stdio: 'inherit' });
+/** Builds SERVER and the `mod97` command (dist/cli.js) from the sources as they are now (scripts/build.mjs). */
+export function buildBundles(): void {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--bundles'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 export const PEPPER = 'bench-pepper-0123456789abcdef0123456789abcdef';

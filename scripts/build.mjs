@@ -1,7 +1,8 @@
 /**
- * Builds what runs without tsx: the server as one bundled file (dist/server.js, what `npm start`
- * runs) and the `mod97/client` package export (dist/client, by tsc with its declarations).
- * `--server` builds only the server (`npm start` rebuilds it first, so it is never stale).
+ * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
+ * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs) and the
+ * `mod97/client` package export (dist/client, by tsc with its declarations).
+ * `--bundles` builds only the two bundles (`npm start` rebuilds them first, so they are never stale).
  *
  * Why a bundle: loading the service's ~700 modules one by one, and compiling TypeScript through
  * tsx's loader on the way, was most of its start-up (docs/benchmarks.md, "Start-up").
@@ -14,8 +15,11 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/server.ts'],
-  outfile: 'dist/server.js',
+  entryPoints: [
+    { in: 'src/server.ts', out: 'server' },
+    { in: 'src/cli/main.ts', out: 'cli' },
+  ],
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -31,7 +35,7 @@ await build({
   logLevel: 'warning',
 });
 
-if (!process.argv.includes('--server')) {
+if (!process.argv.includes('--bundles')) {
   execFileSync(
     process.execPath,
     [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', 'src/client/tsconfig.json'],

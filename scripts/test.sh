@@ -7,7 +7,7 @@ npm run --silent typecheck
 # Formatting and lint rules (biome.json) are part of the suite too.
 npm run --silent lint
 # The process tests run the server as `npm start` does: the bundle, built from these sources.
-node scripts/build.mjs --server
+node scripts/build.mjs --bundles
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 log=$(mktemp)
