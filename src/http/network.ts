@@ -53,13 +53,13 @@ export function createNetworkResolver(
 
   // Every request resolves its peer; parsing it with ipaddr.js shows in profiles, and a
   // server sees the same peers again and again (a proxy, keep-alive clients).
-  const peers = new Map<string, { ip: Parsed; network: string | null }>();
+  const peers = new Map<string, { network: string; proxy: boolean }>();
   const peerOf = (peer: string) => {
     let known = peers.get(peer);
     if (!known) {
       const ip = parse(peer) ?? ipaddr.parse('0.0.0.0');
-      // null: a trusted proxy, whose X-Forwarded-For names the caller
-      known = { ip, network: trusted.length === 0 || !isTrusted(ip) ? networkOf(ip) : null };
+      // A trusted proxy's X-Forwarded-For names the caller.
+      known = { network: networkOf(ip), proxy: trusted.length > 0 && isTrusted(ip) };
       if (peers.size >= 10_000) peers.clear();
       peers.set(peer, known);
     }
@@ -67,14 +67,14 @@ export function createNetworkResolver(
   };
 
   return (peer, forwardedFor) => {
-    const { ip: peerIp, network } = peerOf(peer ?? '');
-    if (network !== null) return network;
-    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '')).split(',');
+    const known = peerOf(peer ?? '');
+    if (!known.proxy || forwardedFor === undefined) return known.network;
+    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = parse(hops[i]);
       if (!hop) break;
       if (!isTrusted(hop)) return networkOf(hop);
     }
-    return networkOf(peerIp);
+    return known.network;
   };
 }
