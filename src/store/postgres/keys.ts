@@ -18,7 +18,7 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
   // Key lookups go out together (batches.ts), one statement and one round trip for many calls.
   // Nothing is kept after the answer, so a rotated or revoked key is refused by the next lookup.
   // One probe of the key_hash index per hash (LATERAL ... LIMIT 1): with `key_hash = ANY(...)`
-  // the planner read the whole table whenever it held a few thousand keys or fewer, which cost
+  // the planner read the whole table when it was small (1,000 keys in the bench), which cost
   // PostgreSQL twice the CPU of the probes (docs/benchmarks.md).
   const lookups = new Batches<Lookup>(async (batch) => {
     const hashes = [...new Set(batch.map((l) => l.hash))];
