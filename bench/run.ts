@@ -236,7 +236,7 @@ const targets = [
     ? `- The same comparison with every process unpinned (the scheduler balancing the server, PostgreSQL and the generator over the two cores): ${Math.round(pgFreeVsSqlite * 100)} %, ${verdict(pgFreeVsSqlite >= 0.6)}.`
     : '',
   twoVsOne !== null
-    ? `- Two PostgreSQL processes against one, both unpinned: ${Math.round(twoVsOne * 100)} % of one. This 2-core machine runs both servers, PostgreSQL and the generator on the same two cores, so it cannot show the scaling two processes give when each has a core; here a second process only takes CPU from the first, from PostgreSQL and from the generator, so the figure measures that contention, not scaling.`
+    ? `- Two PostgreSQL processes against one, both unpinned: ${Math.round(twoVsOne * 100)} % of one. This 2-core machine runs both servers, PostgreSQL and the generator on the same two cores, so it cannot show the scaling two processes give when each has a core: the figure measures how two servers, PostgreSQL and the generator share two cores, not scaling.`
     : '',
 ].filter(Boolean);
 
