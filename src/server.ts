@@ -9,8 +9,8 @@ import { openStore } from './store/index.ts';
 // V8 lets the old generation grow to about four times what survived its last full collection
 // before it collects again: after bursts of batches (each promotes its thousand results and a
 // 700 kB answer) that held 100-200 MB of garbage as resident memory. Growing by 50 % instead kept
-// it under 200 MB, for 7-11 % more CPU per batch under 50 batches in flight and none measurable
-// on single calls (docs/benchmarks.md). A value given to node wins.
+// it under 200 MB, for up to 11 % more CPU per batch under 50 batches in flight and none
+// measurable on single calls (docs/benchmarks.md). A value given to node wins.
 if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) {
   setFlagsFromString('--heap-growing-percent=50');
 }
