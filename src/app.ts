@@ -2,7 +2,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
-import { lazyChildLogger, loggerOptions } from './http/logging.ts';
+import { loggerOptions } from './http/logging.ts';
 import { collectDataRoutes } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
@@ -36,7 +36,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     bodyLimit: LIMITS.bodyBytes,
     // One log line per request costs throughput; access logs belong to the proxy. Errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyChildLogger,
     return503OnClosing: true,
     // Socket peers are resolved by our own trusted-proxy rule (http/network.ts).
     trustProxy: false,
