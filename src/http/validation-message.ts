@@ -160,9 +160,10 @@ function describe(errors: SchemaError[], context: string, req?: RequestView): st
     case 'type':
       if (parts.length === 0 && context === 'body') {
         const example = exampleOf(schema);
-        return `The body must be a JSON object${example ? ` such as ${example}` : ''}, not ${kindOf(value)}.`;
+        const sent = value === undefined ? '' : `, not ${kindOf(value)}`;
+        return `The body must be a JSON object${example ? ` such as ${example}` : ''}${sent}.`;
       }
-      return `${at} must be ${typeWords(p.type)}, not ${kindOf(value)}.${unknown}`;
+      return `${at} must be ${typeWords(p.type)}${value === undefined ? '' : `, not ${kindOf(value)}`}.${unknown}`;
     case 'anyOf':
     case 'oneOf': {
       const branches = errors.filter((e) => e !== union && e.instancePath === union?.instancePath);
