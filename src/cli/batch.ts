@@ -359,7 +359,9 @@ class BatchRun {
       });
       try {
         const answer = await this.client.batch(ibans);
-        answer.results.forEach((r, i) => this.answers.set(keys[i]!, this.added(r, ibans[i]!)));
+        answer.results.forEach((r, i) => {
+          this.answers.set(keys[i]!, this.added(r, ibans[i]!));
+        });
         if (answer.quota) this.remaining = answer.quota.remaining;
         else this.remaining -= ibans.length;
         this.sent.ibans += ibans.length;

@@ -86,13 +86,19 @@ class Utf8Check extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const bad = this.firstBadByte(chunk);
+    done(bad === undefined ? null : this.refusal(bad), bad === undefined ? chunk : undefined);
+  }
+
+  /** The first byte of the chunk that breaks UTF-8, or undefined when it has none (a character may go on in the next chunk). */
+  private firstBadByte(chunk: Buffer): number | undefined {
     if (this.need === 0 && isUtf8(chunk)) {
       for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) this.line++;
-      return done(null, chunk);
+      return undefined;
     }
     for (const b of chunk) {
       if (this.need) {
-        if (b < this.lo || b > this.hi) return done(this.refusal(b));
+        if (b < this.lo || b > this.hi) return b;
         this.need--;
         this.lo = 0x80;
         this.hi = 0xbf;
@@ -107,9 +113,9 @@ class Utf8Check extends Transform {
         this.need = 3;
         if (b === 0xf0) this.lo = 0x90;
         if (b === 0xf4) this.hi = 0x8f;
-      } else return done(this.refusal(b));
+      } else return b;
     }
-    done(null, chunk);
+    return undefined;
   }
 
   override _flush(done: TransformCallback): void {
