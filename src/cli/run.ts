@@ -81,7 +81,11 @@ export async function runCli(
     const message = shortParseError(e as Error & { code?: string });
     // Nothing to complain about (a bare `mod97`, `mod97 keys`): the help itself; else one line that points to it.
     if (!message) io.err((e as UsageError).usage ?? usageOf(group));
-    else io.err(`error: ${message} (see mod97${group && group in USAGES ? ` ${group}` : ''} --help)`);
+    else {
+      // every command's own error points to its help (also one added later); an unknown command to the overview
+      const command = !group || (e instanceof UsageError && e.usage === USAGE) ? '' : ` ${group}`;
+      io.err(`error: ${message} (see mod97${command} --help)`);
+    }
     return EXIT.usage;
   }
 }
