@@ -372,23 +372,19 @@ class BatchRun {
       }
     }
     const lines = rows.map(({ number, cells, key, bic }) => {
-      const width = this.addedColumns().length;
       if (key === '') {
         this.sent.empty++;
-        return [...cells, ...Array<string>(width).fill('')];
+        return [...cells, ...this.addedColumns().map(() => '')];
       }
-      this.sent.invalid++;
-      if (key === null) return [...cells, ...TOO_LONG, ...(bic === undefined ? [] : [''])];
-      const added = this.answers.get(key)!;
-      if (this.lastRowOf.get(key) === number) {
+      const added = key === null ? TOO_LONG : this.answers.get(key)!;
+      if (key !== null && this.lastRowOf.get(key) === number) {
+        // no later row holds this IBAN: its answer is not kept
         this.answers.delete(key);
         this.lastRowOf.delete(key);
       }
-      if (added[0] === 'true') {
-        this.sent.invalid--;
-        this.sent.valid++;
-      }
-      const matches = bic === undefined ? [] : [bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]!];
+      this.sent[added[0] === 'true' ? 'valid' : 'invalid']++;
+      const matches =
+        bic === undefined ? [] : [key === null ? '' : bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]!];
       return [...cells, ...added.slice(0, 5), ...matches].map((c, i) => (i < cells.length ? c : inertCell(c)));
     });
     await this.write(this.csv(lines));
