@@ -1,20 +1,21 @@
 /**
  * `mod97 batch FILE.csv`: every row of a CSV, in order, with five columns added from the batch
- * route. It streams: one batch of rows is held at a time, whatever the file's size. Batches are
- * sized to what the key has left, so a key running out stops after its last whole batch instead
- * of being refused a large one; the output always ends on a whole batch and `--resume` goes on.
+ * route. The input is read twice: once to check it and count what it will cost before anything
+ * is written or sent, then to write it. Each distinct IBAN is sent once; its answer is kept
+ * only until the last row holding it is written. Batches are sized to what the key has left,
+ * so a key running out stops after its last whole batch instead of being refused a large one;
+ * the output always ends on a whole batch and `--resume` goes on.
  */
-import { createReadStream, createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { type BatchResult, type Mod97, Mod97Error } from '../client/index.ts';
-import { scanWritten, sniffDialect } from './csv-files.ts';
-import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
+import { checkReadable, readInput, scanWritten, sniffDialect, type Written } from './csv-files.ts';
+import { clientFor, describeServiceError, EXIT, Refusal, requireKey, UsageError, type CliIo } from './io.ts';
 import { Progress } from './progress.ts';
 
-export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume] [--force]
+export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume] [--force] [--dry-run]
 Reads a CSV file with a header row (',' or ';' between fields, quoted fields, UTF-8 with or
 without BOM) and writes every row, in order, with the same delimiter, UTF-8 without BOM, and
 five added columns: iban_valid (true/false; empty for an empty cell), iban_formatted,
@@ -25,25 +26,54 @@ iban_errors (codes joined by |), bank_bic, bank_name.
                  invalid_bic when the cell is not a BIC)
   --out OUT.csv  where to write (default FILE.mod97.csv); an existing file is kept unless
                  --resume (continue it) or --force (start it again) is given
-  --resume       continue after the last row OUT.csv holds (from the first row if none)
-Needs MOD97_API_KEY; costs 1 request per non-empty IBAN, sent in batches of up to 1000 sized to
-what the key has left. Progress goes to stderr. When the quota runs out it stops after the last
-whole batch, keeps the output, says how to go on, and exits 3; Ctrl-C stops the same way.
-exit: 0 done, 2 wrong usage or a service error, 3 the quota or payment ran out, 130 interrupted`;
+  --resume       continue after the last row OUT.csv holds (from the first row if none); refused
+                 when OUT.csv's last row is not the input's row of the same number, or it has
+                 blank or changed lines
+  --dry-run      check the file and print what it will cost and what the key has left; send
+                 nothing, write nothing
+Before writing, the whole file is checked: the column exists, the file is UTF-8 and no row is
+wider than the header (else it stops, naming the line, and writes nothing). Each distinct IBAN
+(spaces removed, upper case) is sent once and its answer copied to every row holding it: the
+cost is 1 request per distinct IBAN, printed with what the key has left before anything is sent.
+An IBAN cell over 64 characters is answered here as invalid (invalid_request) and not sent. An
+added cell that starts with = + - @, a tab or a carriage return gets a leading ' so that a
+spreadsheet shows it instead of running it; input cells are copied as they are.
+Needs MOD97_API_KEY. Batches of up to 1000 IBANs, sized to what the key has left. Progress goes
+to stderr. When the quota runs out it stops after the last whole batch, keeps the output, says
+how to go on, and exits 3; Ctrl-C stops the same way.
+exit: 0 done, 2 wrong usage, a file that cannot be used or a service error, 3 the quota or
+payment ran out, 130 interrupted`;
 
 const ADDED_COLUMNS = ['iban_valid', 'iban_formatted', 'iban_errors', 'bank_bic', 'bank_name'];
 const BATCH_MAX = 1000;
-/** Rows with empty cells are written with the next batch; this bounds how many wait for it. */
+/** Rows are written with the next batch; this bounds how many wait for it (rows whose IBAN was answered before, or empty). */
 const MAX_PENDING_ROWS = 2 * BATCH_MAX;
+/** The longest IBAN the service takes: a longer cell would have the whole batch refused. */
+const IBAN_MAX_CHARS = 64;
 /** A BIC as the service takes it: 8 or 11 letters and digits, once spaces are gone and case raised. */
 const BIC_SHAPE = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const BIC_COLUMN = 'bic_matches';
+/** What a spreadsheet takes for a formula (or, for tab and CR, a cell that hides one). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** An added cell as a spreadsheet shows it, never runs it (the OWASP advice for CSV injection). */
+export const inertCell = (cell: string): string => (FORMULA_START.test(cell) ? `'${cell}` : cell);
+
+/** The same IBAN however it was typed: what is sent, once per file. */
+const normalise = (cell: string): string => cell.replace(/\s+/g, '').toUpperCase();
 
 interface PendingRow {
+  number: number;
   cells: string[];
-  iban: string;
+  /** What decides the answer: the IBAN as sent (with the BIC, when one is checked); '' for an empty cell; null for a cell too long to send. */
+  key: string | null;
   /** With --bic-column: the cell as sent (upper case, no spaces; '' when empty), or null when it is not a BIC. */
   bic?: string | null;
+}
+
+interface Columns {
+  iban: number;
+  bic: number;
 }
 
 type Result = BatchResult['results'][number];
@@ -54,12 +84,22 @@ const columnsOf = (r: Result): string[] => [
   r.bank?.bic ?? '',
   r.bank?.name ?? '',
 ];
+/** A cell too long to be an IBAN, answered here: one bad cell must not stop a file. */
+const TOO_LONG = ['false', '', 'invalid_request', '', ''];
 
 class Stop {
   constructor(
     readonly code: number,
     readonly lines: string[],
   ) {}
+}
+
+interface Options {
+  input: string;
+  output: string;
+  column: { iban: string; bic: string | null };
+  resume: boolean;
+  dryRun: boolean;
 }
 
 export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
@@ -72,6 +112,7 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
       out: { type: 'string' },
       resume: { type: 'boolean' },
       force: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -79,17 +120,21 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
     io.out(BATCH_USAGE);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('give one CSV file', BATCH_USAGE);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length ? 'give one CSV file, not several' : 'give a CSV file', BATCH_USAGE);
   requireKey(env, BATCH_USAGE);
   const input = positionals[0]!;
-  if (!existsSync(input) || !statSync(input).isFile()) throw new UsageError(`cannot read ${input}`, BATCH_USAGE);
+  checkReadable(input);
   const output = values.out ?? join(dirname(input), `${basename(input, extname(input))}.mod97.csv`);
   if (resolve(output) === resolve(input)) throw new UsageError('--out must not be the input file', BATCH_USAGE);
-  if (existsSync(output) && !values.resume && !values.force)
+  const dryRun = values['dry-run'] ?? false;
+  if (existsSync(output) && statSync(output).isDirectory())
+    throw new Refusal(`${output} is a directory; name a file with --out`);
+  if (existsSync(output) && !values.resume && !values.force && !dryRun)
     throw new UsageError(`${output} exists: add --resume to continue it or --force to start it again`, BATCH_USAGE);
 
-  const columns = { iban: values.column, bic: values['bic-column'] ?? null };
-  const run = new BatchRun(clientFor(env), io, input, output, columns, values.resume ?? false);
+  const column = { iban: values.column, bic: values['bic-column'] ?? null };
+  const run = new BatchRun(clientFor(env), io, { input, output, column, resume: values.resume ?? false, dryRun });
   const interrupt = () => (run.interrupted ? process.exit(130) : (run.interrupted = true));
   process.on('SIGINT', interrupt);
   try {
@@ -102,116 +147,183 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
 class BatchRun {
   interrupted = false;
   private readonly dialect;
-  private out!: WriteStream;
+  private out: WriteStream | null = null;
   private remaining = 0;
   private written = 0;
-  private sent = { batches: 0, valid: 0, invalid: 0, empty: 0 };
+  private sent = { batches: 0, ibans: 0, valid: 0, invalid: 0, empty: 0 };
   private readonly progress: Progress;
-  /** The header of the output an earlier run wrote, when resuming one. */
-  private resumeHeader: string[] | null = null;
+  /** Answers of IBANs sent, by key, until the last row holding each is written. */
+  private readonly answers = new Map<string, string[]>();
+  /** For each key still to send, the number of the last row that holds it (from the first reading). */
+  private lastRowOf = new Map<string, number>();
+  private columns: Columns = { iban: -1, bic: -1 };
+  private readonly input: string;
+  private readonly output: string;
 
   constructor(
     private readonly client: Mod97,
     private readonly io: CliIo,
-    private readonly input: string,
-    private readonly output: string,
-    private readonly column: { iban: string; bic: string | null },
-    private readonly resume: boolean,
+    private readonly options: Options,
   ) {
-    this.dialect = sniffDialect(input);
-    this.progress = new Progress(io, statSync(input).size);
+    this.input = options.input;
+    this.output = options.output;
+    this.dialect = sniffDialect(this.input);
+    this.progress = new Progress(io, statSync(this.input).size);
   }
 
   async go(): Promise<number> {
-    const skip = await this.start();
-    if (skip === null) return EXIT.usage;
     try {
-      return await this.rows(skip);
+      const done = this.options.resume
+        ? await scanWritten(this.output, this.dialect.delimiter, !this.options.dryRun)
+        : null;
+      const plan = await this.check(done?.rows ?? 0);
+      if (done?.header) this.checkResume(done, plan);
+      const skip = done?.rows ?? 0;
+      if (!(await this.announce(plan, skip))) return EXIT.usage;
+      if (this.options.dryRun) return EXIT.ok;
+      this.out = createWriteStream(this.output, { flags: done?.header ? 'a' : 'w' });
+      if (!done?.header) await this.write(this.csv([plan.header]));
+      return await this.rows(skip, done);
     } catch (e) {
-      const stop =
-        e instanceof CsvError
-          ? new Stop(EXIT.usage, [`error: ${this.input} is not valid CSV: ${e.message}`, ...this.howToGoOn()])
-          : e;
-      if (!(stop instanceof Stop)) throw e;
+      if (!(e instanceof Stop)) throw e;
       this.progress.stop();
-      for (const line of stop.lines) this.io.err(line);
-      return stop.code;
+      for (const line of e.lines) this.io.err(line);
+      return e.code;
     } finally {
       this.progress.stop();
-      await new Promise((done) => this.out.end(done));
+      const out = this.out;
+      if (out) await new Promise((closed) => out.end(closed));
     }
   }
 
-  /** Reads the key's quota and opens the output; the rows an earlier run wrote, or null when the service failed. */
-  private async start(): Promise<number | null> {
-    let skip = 0;
+  /**
+   * The first reading: the header and column, UTF-8, row widths, and the keys to send after
+   * `skip` rows (each with its last row), all before the output is touched.
+   */
+  private async check(skip: number) {
     let header: string[] | null = null;
-    if (this.resume) ({ header, rows: skip } = await scanWritten(this.output, this.dialect.delimiter));
+    let rows = 0;
+    let rowAtSkip: string[] | null = null;
+    let tooLong = 0;
+    const lastRowOf = new Map<string, number>();
+    for await (const { cells } of readInput(this.input, this.dialect.delimiter)) {
+      if (!header) {
+        header = [...cells, ...this.addedColumns()];
+        this.columns = {
+          iban: this.columnIndex(cells, this.options.column.iban, '--column'),
+          bic: this.options.column.bic === null ? -1 : this.columnIndex(cells, this.options.column.bic, '--bic-column'),
+        };
+        continue;
+      }
+      if (++rows === skip) rowAtSkip = cells;
+      if (rows <= skip) continue;
+      const { key } = this.pending(rows, cells);
+      if (key === null) tooLong++;
+      else if (key) lastRowOf.set(key, rows);
+    }
+    if (!header) throw new Refusal(`${this.input} is empty: it needs a header row naming its columns`);
+    this.lastRowOf = lastRowOf;
+    return { header, rows, rowAtSkip, tooLong };
+  }
+
+  /** An output from another file, or changed since, would be continued wrongly: refused, naming what differs. */
+  private checkResume(done: Written, plan: { header: string[]; rows: number; rowAtSkip: string[] | null }): void {
+    const again = 'choose another --out, or start it again with --force';
+    if (done.header!.join('\u0000') !== plan.header.join('\u0000'))
+      throw new Refusal(`${this.output} was not written from ${this.input} (its header differs); ${again}`);
+    if (done.rows > plan.rows)
+      throw new Refusal(
+        `${this.output} holds ${done.rows} rows, ${this.input} only ${plan.rows}: rows were added to one or removed from the other; ${again}`,
+      );
+    const width = plan.header.length - this.addedColumns().length;
+    const last = done.last?.slice(0, width);
+    if (last && plan.rowAtSkip && last.join('\u0000') !== plan.rowAtSkip.join('\u0000'))
+      throw new Refusal(
+        `the last row of ${this.output} (row ${done.rows}) is not row ${done.rows} of ${this.input}: rows were removed, added or changed in one of them since it was written; ${again}`,
+      );
+  }
+
+  /** What the file will cost and what the key has left, before anything is sent; false when the service failed. */
+  private async announce(plan: { rows: number; tooLong: number }, skip: number): Promise<boolean> {
+    let usage: { remaining: number; limit: number; month?: string };
     try {
-      this.remaining = (await this.client.usage()).remaining;
+      usage = await this.client.usage();
     } catch (e) {
-      serviceError(this.io, e);
-      return null;
+      if (!(e instanceof Mod97Error)) throw e;
+      this.io.err(`error: ${describeServiceError(e)}`);
+      return false;
     }
-    this.out = createWriteStream(this.output, { flags: header ? 'a' : 'w' });
-    this.resumeHeader = header;
-    return skip;
+    this.remaining = usage.remaining;
+    const say = (line: string) => (this.options.dryRun ? this.io.out(line) : this.io.err(line));
+    const requests = this.lastRowOf.size;
+    const rows = plan.rows - skip;
+    say(
+      `${this.input}: ${rows} rows${skip ? ` after the ${skip} already in ${this.output}` : ''}, ${requests} distinct IBANs: ${requests} requests${plan.tooLong ? ` (${plan.tooLong} cells over ${IBAN_MAX_CHARS} characters answered invalid without sending)` : ''}`,
+    );
+    say(
+      `the key has ${usage.remaining} of ${usage.limit} requests left${usage.month ? ` (month ${usage.month})` : ''}`,
+    );
+    if (requests > usage.remaining)
+      say(
+        `warning: the file needs ${requests - usage.remaining} more requests than the key has left; it will stop when the quota runs out, and --resume goes on once it is raised`,
+      );
+    return true;
   }
 
-  private async rows(skip: number): Promise<number> {
-    const parser = createReadStream(this.input).pipe(
-      parse({ delimiter: this.dialect.delimiter, bom: true, relax_column_count: true, info: true }),
-    );
-    let header: string[] | null = null;
-    let at = -1;
-    let bicAt = -1;
-    let width = 0;
+  private async rows(skip: number, done: Written | null): Promise<number> {
     let row = 0;
     let pending: PendingRow[] = [];
-    let ibans = 0;
+    /** Keys of the batch being gathered (sent with the next flush). */
+    let batch = new Set<string>();
     let limit = BATCH_MAX;
     let bytes = 0;
     if (skip) this.io.err(`resuming after row ${skip} of ${this.input}`);
     this.progress.start(this.remaining);
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
-      if (!header) {
-        width = record.length;
-        header = [...record, ...this.addedColumns()];
-        at = this.columnIndex(record, this.column.iban, '--column');
-        if (this.column.bic !== null) bicAt = this.columnIndex(record, this.column.bic, '--bic-column');
-        await this.writeHeader(header);
+    let header = true;
+    for await (const { cells, bytes: read } of readInput(this.input, this.dialect.delimiter)) {
+      if (header) {
+        header = false;
         continue;
       }
       if (++row <= skip) continue;
       if (this.interrupted) break;
-      const cells = record.length < width ? padded(record, width) : record;
-      const iban = (cells[at] ?? '').trim();
-      pending.push(bicAt < 0 ? { cells, iban } : { cells, iban, bic: bicCell(cells[bicAt]) });
-      bytes = info.bytes;
+      const next = this.pending(row, cells);
+      pending.push(next);
+      bytes = read;
+      const { key } = next;
+      const toSend = !!key && !this.answers.has(key) && !batch.has(key);
       // the quota is looked at before a batch's first IBAN: a key that ran out stops here
-      if (iban && ibans === 0) limit = await this.batchSize();
-      if (iban && ++ibans >= limit) {
-        await this.flush(pending, bytes);
+      if (toSend && batch.size === 0) limit = await this.batchSize();
+      if (toSend) batch.add(key);
+      if (batch.size >= limit || pending.length >= MAX_PENDING_ROWS) {
+        await this.flush(pending, batch, bytes);
         pending = [];
-        ibans = 0;
-      } else if (pending.length >= MAX_PENDING_ROWS) {
-        await this.flush(pending, bytes);
-        pending = [];
-        ibans = 0;
+        batch = new Set();
       }
     }
-    if (!header) throw new Stop(EXIT.usage, [`error: ${this.input} has no header row`]);
-    if (!this.interrupted && pending.length) await this.flush(pending, bytes);
+    if (!this.interrupted && pending.length) await this.flush(pending, batch, bytes);
     this.progress.stop();
     if (this.interrupted) {
       this.io.err(`interrupted: ${this.howToGoOn().join('\n')}`);
       return 130;
     }
-    const { valid, invalid, empty } = this.sent;
+    const before = done?.counts ?? { valid: 0, invalid: 0, empty: 0 };
+    const valid = before.valid + this.sent.valid;
+    const invalid = before.invalid + this.sent.invalid;
+    const empty = before.empty + this.sent.empty;
     this.io.out(
-      `${this.written} rows written to ${this.output} (${valid} valid, ${invalid} invalid, ${empty} without an IBAN)`,
+      `${skip + this.written} rows written to ${this.output} (${valid} valid, ${invalid} invalid, ${empty} without an IBAN)${skip ? `, ${this.written} of them in this run` : ''}; ${this.sent.ibans} IBANs sent`,
     );
     return EXIT.ok;
+  }
+
+  private pending(number: number, cells: string[]): PendingRow {
+    const cell = (cells[this.columns.iban] ?? '').trim();
+    const iban = normalise(cell);
+    const bic = this.columns.bic < 0 ? undefined : bicCell(cells[this.columns.bic]);
+    const key =
+      cell.length > IBAN_MAX_CHARS || iban.length > IBAN_MAX_CHARS ? null : iban && bic ? `${iban}\u0000${bic}` : iban;
+    return bic === undefined ? { number, cells, key } : { number, cells, key, bic };
   }
 
   /**
@@ -225,53 +337,63 @@ class BatchRun {
   }
 
   private addedColumns(): string[] {
-    return this.column.bic === null ? ADDED_COLUMNS : [...ADDED_COLUMNS, BIC_COLUMN];
+    return this.options.column.bic === null ? ADDED_COLUMNS : [...ADDED_COLUMNS, BIC_COLUMN];
   }
 
   private columnIndex(header: string[], name: string, option: string): number {
     const at = header.findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
     if (at < 0)
-      throw new Stop(EXIT.usage, [
-        `error: no column "${name}" in the header of ${this.input} (${header.join(', ')}); name it with ${option}`,
-      ]);
+      throw new Refusal(
+        `no column "${name}" in the header of ${this.input} (${header.join(', ')}); name it with ${option}`,
+      );
     return at;
   }
 
-  private async flush(rows: PendingRow[], bytes: number): Promise<void> {
-    // A BIC that is not one is never sent (the service would refuse the whole batch for it).
-    const ibans = rows.filter((r) => r.iban).map((r) => (r.bic ? { iban: r.iban, bic: r.bic } : r.iban));
-    let results: Result[] = [];
-    if (ibans.length) {
+  private async flush(rows: PendingRow[], batch: Set<string>, bytes: number): Promise<void> {
+    const keys = [...batch];
+    if (keys.length) {
+      // A BIC that is not one is never sent (the service would refuse the whole batch for it).
+      const ibans = keys.map((key) => {
+        const [iban, bic] = key.split('\u0000') as [string, string?];
+        return bic ? { iban, bic } : iban;
+      });
       try {
         const answer = await this.client.batch(ibans);
-        results = answer.results;
+        answer.results.forEach((r, i) => {
+          this.answers.set(keys[i]!, this.added(r, ibans[i]!));
+        });
         if (answer.quota) this.remaining = answer.quota.remaining;
         else this.remaining -= ibans.length;
+        this.sent.ibans += ibans.length;
       } catch (e) {
         if (e instanceof Mod97Error && e.status === 402) throw this.exhausted(e);
-        const why = e instanceof Mod97Error ? `${e.body.message} (${e.status ? `${e.status} ` : ''}${e.code})` : e;
+        const why = e instanceof Mod97Error ? describeServiceError(e) : e;
         throw new Stop(EXIT.usage, [`error: ${why}`, ...this.howToGoOn()]);
       }
     }
-    let next = 0;
-    const lines = rows.map(({ cells, iban, bic }) => {
-      if (!iban) {
+    const lines = rows.map(({ number, cells, key, bic }) => {
+      if (key === '') {
         this.sent.empty++;
         return [...cells, ...this.addedColumns().map(() => '')];
       }
-      const r = results[next++]!;
-      this.sent[r.valid ? 'valid' : 'invalid']++;
-      if (bic === undefined) return [...cells, ...columnsOf(r)];
-      const matches = bic === null ? 'invalid_bic' : bic === '' ? '' : String(r.bic_check?.matches ?? '');
-      return [...cells, ...columnsOf(r), matches];
+      const added = key === null ? TOO_LONG : this.answers.get(key)!;
+      if (key !== null && this.lastRowOf.get(key) === number) {
+        // no later row holds this IBAN: its answer is not kept
+        this.answers.delete(key);
+        this.lastRowOf.delete(key);
+      }
+      this.sent[added[0] === 'true' ? 'valid' : 'invalid']++;
+      const matches =
+        bic === undefined ? [] : [key === null ? '' : bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]!];
+      return [...cells, ...added.slice(0, 5), ...matches].map((c, i) => (i < cells.length ? c : inertCell(c)));
     });
-    await this.write(stringify(lines, { delimiter: this.dialect.delimiter, record_delimiter: this.dialect.eol }));
+    await this.write(this.csv(lines));
     this.written += rows.length;
     this.sent.batches++;
     const { batches, valid, invalid } = this.sent;
     this.progress.update({
       batches,
-      sent: ibans.length,
+      sent: keys.length,
       rows: this.written,
       valid,
       invalid,
@@ -280,19 +402,18 @@ class BatchRun {
     });
   }
 
-  private async writeHeader(header: string[]): Promise<void> {
-    if (this.resumeHeader) {
-      if (this.resumeHeader.join('\u0000') !== header.join('\u0000'))
-        throw new Stop(EXIT.usage, [
-          `error: ${this.output} was not written from this file (its header differs); choose another --out or use --force`,
-        ]);
-      return;
-    }
-    await this.write(stringify([header], { delimiter: this.dialect.delimiter, record_delimiter: this.dialect.eol }));
+  /** The added cells of one answer, bic_matches last (used only with --bic-column). */
+  private added(r: Result, sent: string | { iban: string; bic?: string }): string[] {
+    const matches = typeof sent === 'string' ? '' : String(r.bic_check?.matches ?? '');
+    return [...columnsOf(r), matches];
+  }
+
+  private csv(rows: string[][]): string {
+    return stringify(rows, { delimiter: this.dialect.delimiter, record_delimiter: this.dialect.eol });
   }
 
   private write(text: string): Promise<void> {
-    return new Promise((done, fail) => this.out.write(text, (err) => (err ? fail(err) : done())));
+    return new Promise((done, fail) => this.out!.write(text, (err) => (err ? fail(err) : done())));
   }
 
   private exhausted(e: Mod97Error): Stop {
@@ -331,10 +452,6 @@ class BatchRun {
       `then continue where it stopped: mod97 batch ${this.input} --out ${this.output} --resume`,
     ];
   }
-}
-
-function padded(record: string[], width: number): string[] {
-  return [...record, ...Array<string>(width - record.length).fill('')];
 }
 
 /** '' for an empty cell (nothing to check), null for one that is not a BIC. */

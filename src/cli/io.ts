@@ -11,7 +11,10 @@ export interface CliIo {
 /** 0 done; 1 done, but something was invalid or failed; 2 wrong usage or a service error; 3 payment needed. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, paymentRequired: 3 } as const;
 
-/** Wrong usage: the message, then the usage text of the command, on stderr; exit 2. */
+/**
+ * Wrong usage: one line on stderr that points to `mod97 <command> --help`; exit 2. `usage` is
+ * the whole text, printed only when the command line gave nothing to complain about.
+ */
 export class UsageError extends Error {
   constructor(
     message: string,
@@ -21,10 +24,19 @@ export class UsageError extends Error {
   }
 }
 
+/** A command that cannot go on for a reason the user can fix (a file, a column): `error: message`, exit 2, no help text. */
+export class Refusal extends Error {}
+
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
+/** The service as the user configured it, named in every error about reaching it. */
+let serviceUrl = { url: DEFAULT_URL, from: 'the default; set MOD97_URL to change it' };
+
 export function clientFor(env: NodeJS.ProcessEnv): Mod97 {
-  return new Mod97({ baseUrl: env.MOD97_URL || DEFAULT_URL, apiKey: env.MOD97_API_KEY || undefined });
+  serviceUrl = env.MOD97_URL
+    ? { url: env.MOD97_URL, from: 'MOD97_URL' }
+    : { url: DEFAULT_URL, from: 'the default; set MOD97_URL to change it' };
+  return new Mod97({ baseUrl: serviceUrl.url, apiKey: env.MOD97_API_KEY || undefined });
 }
 
 export function requireKey(env: NodeJS.ProcessEnv, usage: string): void {
@@ -32,9 +44,33 @@ export function requireKey(env: NodeJS.ProcessEnv, usage: string): void {
     throw new UsageError('this command needs a key in MOD97_API_KEY (get one with: mod97 keys generate)', usage);
 }
 
+/** Why a connection failed, in words, from the system's error code the client keeps in its message. */
+const CONNECTION_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is the service running?)',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name could not be resolved',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'the connection was closed',
+};
+
+/** One line for people about a refusal or failure of the service; a failure to reach it names the URL tried. */
+export function describeServiceError(e: Mod97Error): string {
+  if (e.status === 0) {
+    const where = `${serviceUrl.url} (${serviceUrl.from})`;
+    if (e.code === 'timeout') return `no answer from ${where} in time`;
+    const cause = /\(([A-Z][A-Z_]+)\)/.exec(e.body.message)?.[1];
+    const why = (cause && CONNECTION_CAUSES[cause]) ?? e.body.message.replace(/^Could not reach the service:?\s*/, '');
+    return `cannot reach ${where}: ${why}`;
+  }
+  return `${e.body.message} (${e.status} ${e.code})`;
+}
+
 /** A refusal or failure of the service, as one line for people: exit 2. */
 export function serviceError(io: CliIo, e: unknown): number {
   if (!(e instanceof Mod97Error)) throw e;
-  io.err(`error: ${e.body.message} (${e.status ? `${e.status} ` : ''}${e.code})`);
+  io.err(`error: ${describeServiceError(e)}`);
   return EXIT.usage;
 }

@@ -1,7 +1,7 @@
 /** The `mod97` command: reads the command line, refuses a key on it, and hands over to a command. */
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
-import { DEFAULT_URL, EXIT, UsageError, type CliIo } from './io.ts';
+import { DEFAULT_URL, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { VALIDATE_USAGE, validateCommand } from './validate.ts';
 
@@ -9,7 +9,7 @@ export type { CliIo } from './io.ts';
 
 const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for more)
   validate IBAN...                 check IBANs, one line each
-  batch FILE.csv [--column iban] [--out OUT.csv] [--resume]
+  batch FILE.csv [--column iban] [--out OUT.csv] [--resume] [--dry-run]
                                    add validation columns to every row of a CSV file
   keys generate|usage|rotate|claim get a free key, see its quota, rotate or claim it
   serve                            run the service (PORT, HOST, MOD97_DATABASE_URL, ...)
@@ -69,26 +69,45 @@ export async function runCli(
         throw new UsageError(`unknown command "${group}"`, USAGE);
     }
   } catch (e) {
+    if (e instanceof Refusal) {
+      io.err(`error: ${e.message}`);
+      return EXIT.usage;
+    }
     const usage = e instanceof UsageError || String((e as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
     if (!usage) {
       io.err(`error: ${(e as Error).message}`);
       return EXIT.failed;
     }
-    if ((e as Error).message) io.err((e as Error).message);
-    io.err((e as UsageError).usage ?? usageOf(group));
+    const message = shortParseError(e as Error & { code?: string });
+    // Nothing to complain about (a bare `mod97`, `mod97 keys`): the help itself; else one line that points to it.
+    if (!message) io.err((e as UsageError).usage ?? usageOf(group));
+    else {
+      // every command's own error points to its help (also one added later); an unknown command to the overview
+      const command = !group || (e instanceof UsageError && e.usage === USAGE) ? '' : ` ${group}`;
+      io.err(`error: ${message} (see mod97${command} --help)`);
+    }
     return EXIT.usage;
   }
 }
 
-const usageOf = (group: string | undefined): string =>
-  ({
-    validate: VALIDATE_USAGE,
-    batch: BATCH_USAGE,
-    keys: KEYS_USAGE,
-    data: DATA_USAGE,
-    serve: SERVE_USAGE,
-    mcp: MCP_USAGE,
-  })[group ?? ''] ?? USAGE;
+/** node:util's parseArgs explains at length how to pass a value starting with '-'; one clause is enough here. */
+function shortParseError(e: Error & { code?: string }): string {
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return `unknown option ${/'([^']+)'/.exec(e.message)?.[1] ?? ''}`.trim();
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `unexpected argument ${/'([^']+)'/.exec(e.message)?.[1] ?? ''}`.trim();
+  return e.message.split('\n')[0]!;
+}
+
+const USAGES: Record<string, string> = {
+  validate: VALIDATE_USAGE,
+  batch: BATCH_USAGE,
+  keys: KEYS_USAGE,
+  data: DATA_USAGE,
+  serve: SERVE_USAGE,
+  mcp: MCP_USAGE,
+};
+const usageOf = (group: string | undefined): string => USAGES[group ?? ''] ?? USAGE;
 
 async function serve(argv: string[], io: CliIo): Promise<number> {
   if (argv.some((a) => HELP.has(a))) {

@@ -2,10 +2,12 @@
 import { parseArgs } from 'node:util';
 import { clientFor, EXIT, serviceError, UsageError, type CliIo } from './io.ts';
 
-export const VALIDATE_USAGE = `usage: mod97 validate IBAN...
+export const VALIDATE_USAGE = `usage: mod97 validate [--json] IBAN...
 Checks each IBAN with the service and prints one line per IBAN, tab-separated:
-the IBAN (grouped by four), "valid" or "invalid", and the error codes.
+the IBAN (grouped by four), "valid" or "invalid", and for an invalid one each error as its
+code and what it means ("checksum_failed: ..."), then the valid IBANs one typo away, if any.
 Quote an IBAN written with spaces: mod97 validate "DE89 3704 0044 0532 0130 00".
+  --json   print the service's answer instead: one JSON object per IBAN, one per line
 Uses MOD97_API_KEY when set (1 request per IBAN), else the no-key trial (25 a day).
 exit: 0 all valid, 1 one or more invalid, 2 wrong usage or a service error`;
 
@@ -13,7 +15,7 @@ export async function validateCommand(argv: string[], env: NodeJS.ProcessEnv, io
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     io.out(VALIDATE_USAGE);
@@ -26,7 +28,11 @@ export async function validateCommand(argv: string[], env: NodeJS.ProcessEnv, io
     try {
       const r = await client.validate(iban);
       if (!r.valid) invalid++;
-      const errors = r.errors.map((e) => e.code).join(', ');
+      if (values.json) {
+        io.out(JSON.stringify(r));
+        continue;
+      }
+      const errors = r.errors.map((e) => `${e.code}: ${e.message.replace(/\s+/g, ' ').trim()}`).join('; ');
       const hint = r.suggestions.length ? `\tdid you mean ${r.suggestions.join(' or ')}?` : '';
       io.out(`${r.formatted || iban}\t${r.valid ? 'valid' : 'invalid'}${errors ? `\t${errors}${hint}` : ''}`);
     } catch (e) {

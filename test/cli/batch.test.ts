@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startService } from '../support/app.ts';
-import { creditsKey, finish, mod97, start } from './run.ts';
+import { austrianIban, closedPort, creditsKey, finish, mod97, start } from './run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,12 +109,15 @@ test("--bic-column checks each row's BIC against its IBAN's bank in an added bic
 
 test('a key that runs out mid-file stops after its last whole batch (exit 3); --resume finishes with a new key', async () => {
   const lines = ['id,iban'];
-  for (let i = 1; i <= 40; i++) lines.push(`${i},${i % 10 === 0 ? '' : 'DE89 3704 0044 0532 0130 00'}`);
+  for (let i = 1; i <= 40; i++) lines.push(`${i},${i % 10 === 0 ? '' : austrianIban(i)}`);
   const input = file('payroll.csv', `${lines.join('\n')}\n`);
   const out = join(dir, 'payroll-clean.csv');
   const first = await svc.newKey('127.0.9.2');
   const stopped = await mod97(['batch', input, '--out', out], env(first));
   assert.equal(stopped.code, 3, stopped.stderr);
+  assert.match(stopped.stderr, /payroll\.csv: 40 rows, 36 distinct IBANs: 36 requests\n/, 'the cost, before sending');
+  assert.match(stopped.stderr, /the key has 25 of 25 requests left \(month 2026-11\)/);
+  assert.match(stopped.stderr, /warning: the file needs 11 more requests than the key has left/);
   assert.match(stopped.stderr, /stopped: the key's quota is used up/);
   assert.match(stopped.stderr, /mod97 keys claim --email/);
   assert.match(stopped.stderr, /mod97 batch \S+payroll\.csv --out \S+payroll-clean\.csv --resume/);
@@ -131,6 +134,12 @@ test('a key that runs out mid-file stops after its last whole batch (exit 3); --
   const resumed = await mod97(['batch', input, '--out', out, '--resume'], env(second));
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.match(resumed.stderr, /resuming after row 27/);
+  assert.match(resumed.stderr, /13 rows after the 27 already in \S+payroll-clean\.csv, 11 distinct IBANs: 11 requests/);
+  assert.match(
+    resumed.stdout,
+    /^40 rows written to \S+payroll-clean\.csv \(36 valid, 0 invalid, 4 without an IBAN\), 13 of them in this run; 11 IBANs sent$/m,
+    'the summary counts the whole file',
+  );
   const whole = parse(readFileSync(out, 'utf8')) as string[][];
   assert.deepEqual(
     whole.slice(1).map((r) => r[0]),
@@ -142,7 +151,7 @@ test('a key that runs out mid-file stops after its last whole batch (exit 3); --
 
 test('--resume with no output yet starts from the first row; batches are at most 1000 IBANs', async () => {
   const lines = ['iban'];
-  for (let i = 0; i < 2500; i++) lines.push('GB82 WEST 1234 5698 7654 32');
+  for (let i = 0; i < 2500; i++) lines.push(austrianIban(i));
   const input = file('many.csv', `${lines.join('\n')}\n`);
   const out = join(dir, 'many-out.csv');
   assert.equal(existsSync(out), false);
@@ -157,7 +166,7 @@ test('--resume with no output yet starts from the first row; batches are at most
 
 test('Ctrl-C leaves a valid output of whole batches, and --resume completes it', async () => {
   const lines = ['n;iban'];
-  for (let i = 1; i <= 40_000; i++) lines.push(`${i};NL91ABNA0417164300`);
+  for (let i = 1; i <= 40_000; i++) lines.push(`${i};${austrianIban(i)}`);
   const input = file('large.csv', `${lines.join('\n')}\n`);
   const out = join(dir, 'large-out.csv');
   const key = await creditsKey(svc, 100_000);
@@ -175,7 +184,7 @@ test('Ctrl-C leaves a valid output of whole batches, and --resume completes it',
   const partial = parse(readFileSync(out, 'utf8'), { delimiter: ';' }) as string[][];
   const written = partial.length - 1;
   assert.ok(written > 0 && written < 40_000 && written % 1000 === 0, `whole batches: ${written}`);
-  assert.deepEqual(partial[written]!.slice(0, 3), [String(written), 'NL91ABNA0417164300', 'true']);
+  assert.deepEqual(partial[written]!.slice(0, 3), [String(written), austrianIban(written), 'true']);
 
   const resumed = await mod97(['batch', input, '--out', out, '--resume'], env(key));
   assert.equal(resumed.code, 0, resumed.stderr);
@@ -208,26 +217,30 @@ test('an output cut in the middle of a row is trimmed to its last whole row befo
 test('a file without the IBAN column, or no key, is a usage error (exit 2) and sends nothing', async () => {
   const input = file('nocol.csv', 'name,account\nA,DE89370400440532013000\n');
   const key = await svc.newKey('127.0.9.4');
-  const r = await mod97(['batch', input, '--out', join(dir, 'nocol-out.csv')], env(key));
+  const out = join(dir, 'nocol-out.csv');
+  const r = await mod97(['batch', input, '--out', out], env(key));
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no column "iban" in the header .*\(name, account\); name it with --column/);
+  assert.equal(existsSync(out), false, 'a wrong --column leaves no output behind');
+  const corrected = await mod97(['batch', input, '--out', out, '--column', 'account'], env(key));
+  assert.equal(corrected.code, 0, 'the corrected run needs no --force');
   const noKey = await mod97(['batch', input, '--column', 'account'], { MOD97_URL: svc.url });
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /needs a key in MOD97_API_KEY/);
   const down = await mod97(['batch', input, '--column', 'account', '--out', join(dir, 'down-out.csv')], {
-    MOD97_URL: 'http://127.0.0.1:9',
+    MOD97_URL: `http://127.0.0.1:${await closedPort()}`,
     MOD97_API_KEY: key,
   });
   assert.equal(down.code, 2, 'a service that cannot be reached is a service error');
-  assert.match(down.stderr, /^error: Could not reach the service/m);
-  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
+  assert.match(down.stderr, /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(MOD97_URL\): connection refused/m);
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'only the corrected run sent');
 });
 
-test('a file that is not valid CSV stops with exit 2, the output keeping its header', async () => {
+test('a file that is not valid CSV stops with exit 2 before anything is written', async () => {
   const input = file('broken.csv', 'iban\nDE89370400440532013000\n"DE89 3704\n');
   const out = join(dir, 'broken-out.csv');
   const r = await mod97(['batch', input, '--out', out], env(await creditsKey(svc, 100)));
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /broken\.csv is not valid CSV: Quote Not Closed/);
-  assert.equal(readFileSync(out, 'utf8'), 'iban,iban_valid,iban_formatted,iban_errors,bank_bic,bank_name\n');
+  assert.equal(existsSync(out), false);
 });

@@ -43,3 +43,24 @@ export async function creditsKey(svc: TestService, balance: number): Promise<str
   });
   return secret;
 }
+
+/**
+ * The n-th of a run of distinct, valid Austrian IBANs (bank 19043, account n), for files that
+ * cost one request a row (Austria has no national check digit that an arbitrary account fails).
+ */
+export function austrianIban(n: number): string {
+  const bban = `19043${String(n).padStart(11, '0')}`;
+  const check = 98 - Number(BigInt(`${bban}102900`) % 97n);
+  return `AT${String(check).padStart(2, '0')}${bban}`;
+}
+
+/** A port on 127.0.0.1 that nothing listens on (a closed one, not one fetch refuses to try, as 9 is). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as import('node:net').AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
