@@ -26,6 +26,7 @@ const X402_ROUTES: { route: string; price: number }[] = [
   { route: 'POST /v1/iban/validate', price: X402_PRICES_USD.validate },
   { route: 'POST /v1/iban/batch (per IBAN)', price: X402_PRICES_USD.batchPerIban },
   { route: 'POST /v1/iban/from-account', price: X402_PRICES_USD.fromAccount },
+  { route: 'POST /v1/iban/extract', price: X402_PRICES_USD.extract },
   { route: 'GET /v1/bic/{code}', price: X402_PRICES_USD.bic },
   { route: 'POST /v1/iban/compliance', price: X402_PRICES_USD.compliance },
   { route: 'GET /v1/ch/clearing/{iid}', price: X402_PRICES_USD.clearing },
