@@ -13,6 +13,7 @@ export const ROUTES = [
   ['POST', '/v1/iban/validate'],
   ['POST', '/v1/iban/batch'],
   ['POST', '/v1/iban/from-account'],
+  ['POST', '/v1/iban/extract'],
   ['GET', '/v1/bic/:code'],
   ['POST', '/v1/iban/compliance'],
   ['GET', '/v1/ch/clearing/:iid'],
