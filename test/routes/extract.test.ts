@@ -124,6 +124,11 @@ describe('MCP tool extract_ibans', async () => {
     assert.equal(result.isError ?? false, false);
     assert.deepEqual(result.structuredContent, rest.body);
     assert.equal(mcp.lastAnswer().headers['x-quota-used'], '1');
+    // The rate-limit headers travel with the quota headers onto the /mcp answer.
+    assert.deepEqual(
+      [mcp.lastAnswer().headers['ratelimit-limit'], mcp.lastAnswer().headers['ratelimit-remaining']],
+      ['25', '24'],
+    );
 
     const tooLong = await mcp.client.callTool({ name: 'extract_ibans', arguments: { text: 'x'.repeat(20_001) } });
     assert.equal(tooLong.isError, true);
