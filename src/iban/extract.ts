@@ -10,9 +10,10 @@
  *   right after `IBAN` / `IBAN:`) and at the end of one, whatever its verdict, when it has an
  *   IBAN's shape: check digits that are digits (or letters scanners read for digits) and at most
  *   two characters of the wrong class for the country's BBAN structure;
- * - a candidate that starts inside a word ("KontoDE89...") only when it is valid, as found or
- *   after the OCR repair below: a run of letters and digits is otherwise too likely a reference
- *   or a token that happens to contain a country code.
+ * - a candidate that starts inside a word ("KontoDE89...") or is followed at once by letters
+ *   ("...3000EUR", only where its last character must be a digit) only when it is valid, as
+ *   found or after the OCR repair below: a run of letters and digits is otherwise too likely a
+ *   reference or a token that happens to contain a country code.
  *
  * OCR repair: scanners confuse O/0, I/1, L/1, S/5, B/8 and Z/2. When a candidate fails and
  * exactly one exchange of such a pair, at a position whose class the structure forbids for the
@@ -86,11 +87,14 @@ interface Run {
   /** UTF-16 offset of each character of `iban` in the text. */
   offsets: number[];
   end: number;
+  /** Letters follow at once ("...3000EUR"): the run ends inside a word. */
+  glued: boolean;
 }
 
 /**
  * The candidate of `spec`'s length starting at `start`, in electronic or print form, ending at
- * the end of a word; or null.
+ * the end of a word, or glued to letters where its last character must be a digit; or null.
+ * (A digit after it would make it a longer number, never an IBAN.)
  */
 function readRun(text: string, start: number, spec: CountrySpec): Run | null {
   const n = spec.length;
@@ -113,8 +117,9 @@ function readRun(text: string, start: number, spec: CountrySpec): Run | null {
     offsets.push(i);
     i++;
   }
-  if (i < text.length && isAlnumCode(text.charCodeAt(i))) return null;
-  return { iban: iban.toUpperCase(), offsets, end: i };
+  const glued = i < text.length && isAlnumCode(text.charCodeAt(i));
+  if (glued && (isDigitCode(text.charCodeAt(i)) || spec.classes[spec.length - 5] !== 1)) return null;
+  return { iban: iban.toUpperCase(), offsets, end: i, glued };
 }
 
 /** Check digits that scanners could have misread, and a structure at most two characters off. */
@@ -196,7 +201,7 @@ function judgeRun<R extends Judged>(
 ): Found<R> | null {
   const result = judge(run.iban);
   const ocr = result.valid ? null : ocrRepair(text, run, spec, judge);
-  if (!result.valid && !ocr && !startsWord(text, start)) return null;
+  if (!result.valid && !ocr && (run.glued || !startsWord(text, start))) return null;
   if (ocr) result.suggestions = [ocr.iban, ...result.suggestions.filter((s) => s !== ocr.iban)];
   return { match: text.slice(start, run.end), start, end: run.end, result, ocr };
 }

@@ -123,6 +123,14 @@ describe('IBANs that fail a check', () => {
       'DE89370400440532013000',
     ]);
     assert.deepEqual(matches('RefDE89370400440532013001'), []);
+    // Letters glued after it, where the IBAN must end in a digit: the same rule.
+    assert.deepEqual(matches('Betrag an DE89370400440532013000EUR, DE89 3704 0044 0532 0130 00BIC'), [
+      'DE89370400440532013000',
+      'DE89 3704 0044 0532 0130 00',
+    ]);
+    assert.deepEqual(matches('DE89370400440532013001EUR'), []);
+    // A digit glued after it makes a longer number; a letter where the IBAN may end in a letter, a longer code.
+    assert.deepEqual(matches('DE893704004405320130001 BR1800360305000010009795493C1X'), []);
     // After a glued IBAN or IBAN: the word starts with the IBAN, so a failing one is listed too.
     assert.deepEqual(matches('IBAN:DE89370400440532013001'), ['DE89370400440532013001']);
   });
