@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'key_in_body'
   | 'invalid_signature'
   | 'batch_too_large'
+  | 'text_too_long'
   | 'invalid_bic'
   | 'unsupported_country'
   | 'invalid_payment'

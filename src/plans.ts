@@ -19,6 +19,8 @@ export const LIMITS = {
   batchMax: 1000,
   bodyBytes: 1024 * 1024,
   ibanMaxChars: 64,
+  extractMaxChars: 20_000,
+  extractMaxItems: 1000,
   alertWindowMinutes: 10,
   alertThreshold: 50,
   alertHours: 3,
@@ -57,6 +59,7 @@ export const X402_PRICES_USD = {
   compliance: 0.02,
   clearing: 0.003,
   fromAccount: 0.005,
+  extract: 0.005,
 } as const;
 
 /** USD → the 6-decimal units of USDC (micro-USD). */

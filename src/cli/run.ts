@@ -1,6 +1,7 @@
 /** The `mod97` command: reads the command line, refuses a key on it, and hands over to a command. */
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
+import { EXTRACT_USAGE, extractCommand } from './extract.ts';
 import { DEFAULT_URL, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { VALIDATE_USAGE, validateCommand } from './validate.ts';
@@ -11,6 +12,7 @@ const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for mo
   validate IBAN...                 check IBANs, one line each
   batch FILE.csv [--column iban] [--out OUT.csv] [--resume] [--dry-run]
                                    add validation columns to every row of a CSV file
+  extract [FILE|-]                 find every IBAN in a text (an invoice, a scan), one line each
   keys generate|usage|rotate|claim get a free key, see its quota, rotate or claim it
   serve                            run the service (PORT, HOST, MOD97_DATABASE_URL, ...)
   mcp                              an MCP server on stdio that calls the service
@@ -57,6 +59,8 @@ export async function runCli(
         return await validateCommand(rest, env, io);
       case 'batch':
         return await batchCommand(rest, env, io);
+      case 'extract':
+        return await extractCommand(rest, env, io);
       case 'keys':
         return await keysCommand(rest, env, io);
       case 'data':
@@ -102,6 +106,7 @@ function shortParseError(e: Error & { code?: string }): string {
 const USAGES: Record<string, string> = {
   validate: VALIDATE_USAGE,
   batch: BATCH_USAGE,
+  extract: EXTRACT_USAGE,
   keys: KEYS_USAGE,
   data: DATA_USAGE,
   serve: SERVE_USAGE,

@@ -10,6 +10,7 @@ import type { ErrorBody } from '../http/schemas.ts';
 import type {
   BatchAnswer,
   BatchItem,
+  ExtractAnswer,
   FromAccountAnswer,
   FromAccountBody,
   ValidateAnswer,
@@ -36,6 +37,7 @@ export type BatchResult = Static<typeof BatchAnswer>;
 /** An IBAN, or an IBAN with the BIC it came with (the answer then carries `bic_check`). */
 export type BatchInput = Static<typeof BatchItem>;
 export type FromAccountInput = Static<typeof FromAccountBody>;
+export type ExtractResult = Static<typeof ExtractAnswer>;
 export type FromAccountResult = Static<typeof FromAccountAnswer>;
 export type BicResult = Static<typeof BicAnswer>;
 export type ComplianceResult = Static<typeof ComplianceAnswer>;
@@ -131,6 +133,11 @@ export class Mod97 {
   /** The IBAN of a domestic account number (`country`, `bank_code`, `branch_code`, `account`), validated. */
   fromAccount(parts: FromAccountInput): Promise<Answer<FromAccountResult>> {
     return this.#call({ method: 'POST', path: '/v1/iban/from-account', body: parts, safety: 'metered' });
+  }
+
+  /** Every IBAN in `text` (1 to 20,000 characters), in text order, with its offsets and validate answer. Costs 1. */
+  extract(text: string): Promise<Answer<ExtractResult>> {
+    return this.#call({ method: 'POST', path: '/v1/iban/extract', body: { text }, safety: 'metered' });
   }
 
   bic(code: string): Promise<Answer<BicResult>> {

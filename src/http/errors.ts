@@ -18,6 +18,7 @@ export const STATUS: Record<ErrorCode, number> = {
   key_in_body: 400,
   invalid_signature: 400,
   batch_too_large: 400,
+  text_too_long: 400,
   invalid_bic: 400,
   unsupported_country: 400,
   invalid_payment: 400,
@@ -78,6 +79,12 @@ export function httpError(code: ErrorCode, message: string, details: Record<stri
 export const payloadTooLarge = () =>
   new DomainError('payload_too_large', `The request body exceeds ${LIMITS.bodyBytes / (1024 * 1024)} MiB.`);
 const batchTooLarge = () => new DomainError('batch_too_large', `A batch holds at most ${LIMITS.batchMax} IBANs.`);
+const textTooLong = () =>
+  new DomainError(
+    'text_too_long',
+    `The text holds at most ${LIMITS.extractMaxChars.toLocaleString('en')} characters: send it in parts (split at line breaks, which no IBAN spans).`,
+    { limit: LIMITS.extractMaxChars },
+  );
 
 const FASTIFY_CODES: Record<string, () => DomainError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: payloadTooLarge,
@@ -101,6 +108,7 @@ export function classify(err: unknown, req?: RequestView): { error: DomainError;
   if (fe.validation) {
     const first = fe.validation[0];
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
+    if (first?.keyword === 'maxLength' && first.instancePath === '/text') return as(textTooLong());
     // The field at fault: the first segment of the failing path, or the missing property.
     const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty;
     const field =

@@ -6,6 +6,7 @@
  */
 import type { RouteOptions } from 'fastify';
 import { guideOf } from '../routes/guides.ts';
+import { documentHeaders } from './openapi-headers.ts';
 import { ErrorBody } from './schemas.ts';
 
 const KEY_SCHEMES = [{ bearer: [] }, { apiKey: [] }];
@@ -63,5 +64,5 @@ export function documentBodies<T>(doc: T): T {
       content: { 'application/json': { schema: { type: 'object', required: ['id', 'type', 'data'] } } },
     };
   }
-  return doc;
+  return documentHeaders(doc);
 }

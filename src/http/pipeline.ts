@@ -20,7 +20,8 @@
  *
  * And on the way out:
  *   8. a call answered 4xx or 5xx is refunded whatever it was charged;
- *   9. the X-Quota-* headers show the key's balance after that;
+ *   9. the X-Quota-* and RateLimit-* headers show the key's (or the trial's) balance after that,
+ *      and a 429 says when to retry (Retry-After);
  *  10. an answer carrying a key secret is marked Cache-Control: no-store (no-store.ts);
  *  11. a verified payment is settled (a failure withholds the answer: 402), and any 402 of a
  *      route sold by x402 carries PAYMENT-REQUIRED;
@@ -44,6 +45,7 @@ import type { Caller, RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
 import { crossSiteGuard } from './cross-site.ts';
 import { mayAnswerSecret, noStoreIfSecret } from './no-store.ts';
+import { secondsUntilNextDay, setKeyRateLimit, setTrialRateLimit } from './rate-headers.ts';
 
 export async function registerPipeline(
   app: FastifyInstance,
@@ -89,6 +91,9 @@ export async function registerPipeline(
   });
 
   app.addHook('onSend', (req, reply, payload, done) => {
+    // Every 429 refuses a per-UTC-day limit, which lifts at the next day.
+    if (reply.statusCode === 429 && !reply.hasHeader('retry-after'))
+      reply.header('Retry-After', secondsUntilNextDay(clock()));
     const stored = req.caller ? callerSteps(req.caller, reply) : undefined; // 8, 9
     const finish = () => {
       if (req.routeOptions.config.mayAnswerSecret !== false) noStoreIfSecret(reply, payload); // 10
@@ -142,7 +147,10 @@ export async function registerPipeline(
     }
     if (!routeMeter.trial) throw keyOrPaymentRequired(refusalContext(services, routeMeter, body));
     const trial = await meter.admitTrial(caller.network);
-    if (!trial.admitted) throw trialExhausted(refusalContext(services, routeMeter, body), trial.counter.period);
+    if (!trial.admitted) {
+      setTrialRateLimit(reply, trial.used, clock());
+      throw trialExhausted(refusalContext(services, routeMeter, body), trial.counter.period);
+    }
     caller.trialUsed = trial.used;
     caller.charge = { counter: trial.counter, cost: 1 };
   }
@@ -156,12 +164,14 @@ export async function registerPipeline(
     const firstServed = firstServedDue(caller);
     if (!refund && !firstServed && (!caller.key || caller.balance)) {
       if (caller.key && caller.balance) setQuotaHeaders(caller.balance, reply);
+      else if (caller.trialUsed !== null) setTrialRateLimit(reply, caller.trialUsed, clock());
       return undefined;
     }
     return (async () => {
       if (refund) await refundRefused(caller);
       if (firstServed) await markFirstServed(caller);
       if (caller.key) await quotaHeaders(caller, reply);
+      else if (caller.trialUsed !== null) setTrialRateLimit(reply, caller.trialUsed, clock());
     })();
   }
 
@@ -173,6 +183,7 @@ export async function registerPipeline(
     // the failed step is unknown), and the answer still goes out.
     const used = await meter.refund(charge.counter, charge.cost).catch(unlessStoreDown);
     if (caller.balance && used !== null) caller.balance = { ...caller.balance, used };
+    if (!caller.key && caller.trialUsed !== null && used !== null) caller.trialUsed = used;
     caller.charge = null;
   }
 
@@ -199,6 +210,7 @@ export async function registerPipeline(
     reply.header('X-Quota-Limit', limit);
     reply.header('X-Quota-Remaining', Math.max(limit - balance.used, 0));
     reply.header('X-Quota-Month', monthOf(clock()));
+    setKeyRateLimit(reply, balance.plan.basis, limit, balance.used, clock());
   }
 }
 

@@ -22,7 +22,16 @@ import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
-const QUOTA_HEADERS = ['x-quota-used', 'x-quota-limit', 'x-quota-remaining', 'x-quota-month', 'x-quota-exhausted'];
+const QUOTA_HEADERS = [
+  'x-quota-used',
+  'x-quota-limit',
+  'x-quota-remaining',
+  'x-quota-month',
+  'x-quota-exhausted',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+];
 
 const INSTRUCTIONS =
   'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free.';

@@ -29,6 +29,14 @@ const GUIDES: Record<string, Guide> = {
     purpose: 'Builds the IBAN of a domestic account (country, bank code, branch code, account) and validates it.',
     example: { country: 'DE', bank_code: '37040044', account: '532013000' },
   },
+  'POST /v1/iban/extract': {
+    title: 'Find and validate every IBAN in a text (invoice, e-mail, scan)',
+    purpose:
+      'Finds every IBAN in up to 20,000 characters of text (electronic or print form, any case, in tables and sentences), with its offsets and its validate answer; repairs one O/0, I/1, S/5, B/8 or Z/2 confusion of scanned text.',
+    example: {
+      text: 'Bitte überweisen Sie den Betrag auf IBAN DE89 3704 0044 0532 0130 00 (Commerzbank). Merci de payer sur FR14 2004 1010 0505 0001 3M02 606.',
+    },
+  },
   'GET /v1/bic/:code': {
     title: 'The bank behind a BIC',
     purpose: 'Looks up a BIC (SWIFT code): the institution, its office and address, LEI, and the dated sources.',

@@ -158,3 +158,40 @@ export const FromAccountAnswer = Type.Object({
   iban_rule: Type.Optional(IbanRule),
   attribution: Type.Optional(Attribution),
 });
+
+export const ExtractBody = Type.Object({
+  text: Type.String({
+    minLength: 1,
+    maxLength: LIMITS.extractMaxChars,
+    description: `Free text (an invoice, an e-mail, a scanned letter), 1 to ${LIMITS.extractMaxChars} characters.`,
+  }),
+});
+
+const OcrRepair = Type.Object(
+  {
+    iban: Type.String({ description: 'The valid IBAN after the exchange (first in `suggestions`).' }),
+    at: Type.Integer({ description: 'UTF-16 offset in `text` of the character exchanged.' }),
+    found: Type.String({ description: 'The character as found.' }),
+    read_as: Type.String({ description: 'The character it was read as.' }),
+  },
+  { description: 'Present when `ocr_repaired` is true.' },
+);
+
+export const ExtractItem = Type.Object({
+  match: Type.String({ description: 'The text as found, separators included.' }),
+  start: Type.Integer({ description: 'UTF-16 offset of the first character in `text`.' }),
+  end: Type.Integer({ description: 'UTF-16 offset just after the last character (exclusive).' }),
+  ...IbanResult.properties,
+  ocr_repaired: Type.Boolean({
+    description:
+      'The IBAN as found fails, and one exchange of characters scanners confuse (O/0, I/1, L/1, S/5, B/8, Z/2), where the structure asks for the other class, makes it valid.',
+  }),
+  ocr_repair: Type.Optional(OcrRepair),
+});
+
+export const ExtractAnswer = Type.Object({
+  count: Type.Integer({ description: 'Items listed.' }),
+  truncated: Type.Boolean({ description: `More IBANs were in the text than the ${LIMITS.extractMaxItems} listed.` }),
+  items: Type.Array(ExtractItem, { description: 'In text order.' }),
+  attribution: Type.Optional(Attribution),
+});

@@ -1,12 +1,16 @@
-/** POST /v1/iban/validate, POST /v1/iban/batch and POST /v1/iban/from-account. */
+/** POST /v1/iban/validate, POST /v1/iban/batch, POST /v1/iban/from-account and POST /v1/iban/extract. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { extractIbans } from '../iban/extract.ts';
 import { ibanFromAccount } from '../iban/from-account.ts';
+import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 import {
   BatchAnswer,
   BatchBody,
+  ExtractAnswer,
+  ExtractBody,
   FromAccountAnswer,
   FromAccountBody,
   ValidateAnswer,
@@ -112,6 +116,33 @@ export const ibanRoutes =
           ...answer,
           constructed_from: built.constructed_from,
           ...(ibanRule && { iban_rule: ibanRule }),
+          ...attributionFor(req.caller, services),
+        };
+      },
+    );
+
+    app.post(
+      '/v1/iban/extract',
+      {
+        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'extract' } } },
+        schema: {
+          body: ExtractBody,
+          response: { 200: ExtractAnswer, ...errorResponses(400, 401, 402, 413, 415) },
+        },
+      },
+      async (req) => {
+        const { items, truncated } = extractIbans(req.body.text, (iban) => describe(iban), LIMITS.extractMaxItems);
+        return {
+          count: items.length,
+          truncated,
+          items: items.map(({ match, start, end, result, ocr }) => ({
+            match,
+            start,
+            end,
+            ...result,
+            ocr_repaired: ocr !== null,
+            ...(ocr && { ocr_repair: ocr }),
+          })),
           ...attributionFor(req.caller, services),
         };
       },

@@ -1,5 +1,6 @@
 /** POST /v1/keys/generate, GET /v1/keys/usage, POST /v1/keys/rotate. Thin: parse, call, shape. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { setTrialRateLimit } from '../http/rate-headers.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
@@ -39,9 +40,14 @@ export const keysRoutes =
         config: { access: { auth: 'optional' } },
         schema: { response: { 200: Usage, ...errorResponses(400, 401) } },
       },
-      async (req) => {
+      async (req, reply) => {
         const { key, network } = req.caller;
-        if (!key) return trialUsage(await meter.trialUsed(network), clock());
+        if (!key) {
+          // A key's balance gets its headers in the pipeline; the trial's is only known here.
+          const used = await meter.trialUsed(network);
+          setTrialRateLimit(reply, used, clock());
+          return trialUsage(used, clock());
+        }
         return usageReport(key, await meter.balance(key), clock(), {
           baseUrl: config.publicUrl,
           rails: services.rails,

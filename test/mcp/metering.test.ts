@@ -61,6 +61,13 @@ const CASES: Case[] = [
     rest: { json: { country: 'DE', bank_code: '37040044', account: '0532013000' } },
     cost: 1,
   },
+  {
+    tool: 'extract_ibans',
+    args: { text: `Zahlbar auf ${IBAN} oder ${TYPO}.` },
+    path: '/v1/iban/extract',
+    rest: { json: { text: `Zahlbar auf ${IBAN} oder ${TYPO}.` } },
+    cost: 1,
+  },
   // Refusals: refunded on both sides.
   { tool: 'lookup_bic', args: { bic: 'DEUT-DEFF' }, path: '/v1/bic/DEUT-DEFF', cost: 0 },
   { tool: 'lookup_swiss_clearing', args: { iid: '99999' }, path: '/v1/ch/clearing/99999', cost: 0 },
@@ -98,6 +105,7 @@ for (const engine of engines()) {
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       assert.deepEqual(Object.keys(byName).sort(), [
         'check_compliance',
+        'extract_ibans',
         'get_usage',
         'iban_from_account',
         'lookup_bic',
@@ -147,7 +155,7 @@ for (const engine of engines()) {
         ]);
         assert.deepEqual([mcpUsage.body.used, restUsage.body.used], [expected, expected], label);
       }
-      assert.equal(expected, 10);
+      assert.equal(expected, 11);
     });
 
     test('validate_iban without a key runs on the no-key trial of the caller network', async () => {
@@ -212,7 +220,7 @@ for (const engine of engines()) {
       assert.deepEqual([old.status, old.body.error], [401, 'invalid_api_key']);
       await assert.rejects(connectMcp(svc.url, { key, from: '127.0.1.7' }));
       const fresh = await connectMcp(svc.url, { key: rotated.body.api_key, from: '127.0.1.7' });
-      assert.equal((await fresh.client.listTools()).tools.length, 7);
+      assert.equal((await fresh.client.listTools()).tools.length, 8);
       // Every answer on a key carries its quota headers, initialize included.
       assert.deepEqual(quotaHeaders(fresh.answers[0].headers), ['0', '25', '25', '2026-11']);
     });
