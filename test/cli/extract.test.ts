@@ -61,7 +61,7 @@ test('exit 1 when no IBAN is found; exit 2 without a key, for a missing file or 
   assert.match(missing.stderr, /cannot read/);
   const two = await mod97(['extract', 'a.txt', 'b.txt'], env);
   assert.equal(two.code, 2);
-  assert.match(two.stderr, /usage: mod97 extract/);
+  assert.match(two.stderr, /see mod97 extract --help/);
   // One line longer than the service takes: refused by the service, said so, exit 2.
   const long = await mod97(['extract', file('long.txt', 'x'.repeat(20_001))], env);
   assert.equal(long.code, 2);
