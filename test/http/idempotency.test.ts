@@ -98,6 +98,8 @@ describe('Idempotency-Key on the metered POST routes', () => {
     assert.equal(again.headers['idempotent-replayed'], undefined, 'a 4xx is not replayed');
     const fixed = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey('k-400', key) });
     assert.equal(fixed.status, 200, fixed.text);
+    const fixedAgain = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey('k-400', key) });
+    assert.equal(fixedAgain.headers['idempotent-replayed'], 'true', 'the 2xx is kept');
     assert.equal(await used(svc, key), 1);
   });
 
@@ -196,24 +198,30 @@ describe('an answer carrying a key secret', () => {
     const app = Fastify();
     app.setErrorHandler(errorHandler);
     await registerPipeline(app, services, collectRoutes(app));
-    // A metered route whose answer holds a secret: none of the service's does, so the rule is tested on its own.
+    // A metered route whose answer may hold a secret: none of the service's does, so the rule is
+    // tested on its own. Without `secret` in the body it answers a plain count.
     const meter = { cost: () => 1, trial: true, priceKey: 'validate' as const };
-    app.post('/v1/test/secret', { config: { access: { auth: 'optional', meter } } }, async () => ({
-      api_key: newSecret().secret,
-    }));
+    let served = 0;
+    app.post('/v1/test/secret', { config: { access: { auth: 'optional', meter } } }, async (req) =>
+      (req.body as { secret?: boolean }).secret ? { api_key: newSecret().secret } : { served: ++served },
+    );
     after(async () => {
       await app.close();
       await store.close();
     });
-    const send = () =>
+    const send = (idem: string, payload: string) =>
       app.inject({
         method: 'POST',
         url: '/v1/test/secret',
-        headers: { 'idempotency-key': 'secret-1', 'content-type': 'application/json' },
-        payload: '{}',
+        headers: { 'idempotency-key': idem, 'content-type': 'application/json' },
+        payload,
       });
-    const first = await send();
-    const second = await send();
+    const plain = await send('plain-1', '{}');
+    const plainAgain = await send('plain-1', '{}');
+    assert.equal(plainAgain.headers['idempotent-replayed'], 'true', 'an answer without a secret is kept');
+    assert.deepEqual(plainAgain.json(), plain.json());
+    const first = await send('secret-1', '{"secret":true}');
+    const second = await send('secret-1', '{"secret":true}');
     assert.equal(first.statusCode, 200, first.body);
     assert.equal(second.statusCode, 200, second.body);
     assert.equal(second.headers['idempotent-replayed'], undefined);
