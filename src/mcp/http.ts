@@ -31,7 +31,7 @@ const REPLAYED_META = 'mod97/idempotent-replayed';
 const QUOTA_HEADERS = ['x-quota-used', 'x-quota-limit', 'x-quota-remaining', 'x-quota-month', 'x-quota-exhausted'];
 
 const INSTRUCTIONS =
-  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free.';
+  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
 
 // The SDK takes about 0.2 s to import: loaded by the first /mcp request, not at start-up.
 const sdk = () =>
