@@ -2,7 +2,8 @@
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
-import { lazyChildLogger, loggerOptions } from './http/logging.ts';
+import { loggerOptions } from './http/logging.ts';
+import { collectDataRoutes } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { documentBodies, documentRoute } from './http/openapi.ts';
@@ -35,7 +36,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     bodyLimit: LIMITS.bodyBytes,
     // One log line per request costs throughput; access logs belong to the proxy. Errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyChildLogger,
     return503OnClosing: true,
     // Socket peers are resolved by our own trusted-proxy rule (http/network.ts).
     trustProxy: false,
@@ -51,6 +51,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Every route's schemas, metering and price, for llms.txt, MCP tools and x402 discovery.
   const catalogue = collectRoutes(app);
   await registerPipeline(app, services, catalogue);
+  const addMethodNotAllowed = collectDataRoutes(app);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
   startDataRefresh(services, app.log.child({ component: 'data' }));
@@ -82,5 +83,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(creditsRoutes(services));
   await app.register(agentRoutes(services, catalogue));
   await app.register(mcpRoutes(services, catalogue));
+  addMethodNotAllowed();
   return app;
 }

@@ -16,6 +16,8 @@ export const RISK_WEIGHTS = {
   country_not_identified: 60,
   sanctions_not_screened: 15,
   bank_not_identified: 15,
+  // Screened, but designations made since the list's date are missed: less than not screened at all.
+  sanctions_stale: 10,
   outside_sepa: 10,
 } as const;
 type RiskFlagCode = keyof typeof RISK_WEIGHTS;
@@ -83,12 +85,24 @@ const LIST_FLAGS: Record<CountryList['id'], RiskFlagCode> = {
   eu_high_risk_third_countries: 'eu_high_risk_third_countries',
 };
 
+/** The newest `as_of` of the loaded lists and the names of the lists that have it. */
+function newestLists(lists: SanctionsList[]): { names: string; as_of: string } {
+  const as_of = lists.reduce((max, l) => (l.as_of > max ? l.as_of : max), '');
+  return {
+    names: lists
+      .filter((l) => l.as_of === as_of)
+      .map((l) => l.name)
+      .join(', '),
+    as_of,
+  };
+}
+
 /** An 8-character listing covers every office of the institution; an 11-character one only itself. */
 function screen(bic: string | null, lists: SanctionsList[], now: number): SanctionsAnswer {
   const refs = lists.map(
     (l): SourceRef => ({ name: l.name, as_of: l.as_of, ...(l.as_of_note && { as_of_note: l.as_of_note }) }),
   );
-  const newest = lists.reduce((max, l) => (l.as_of > max ? l.as_of : max), '');
+  const newest = newestLists(lists).as_of;
   const stale = !newest || now - Date.parse(`${newest}T00:00:00Z`) > SANCTIONS_STALE_MS;
   if (lists.length === 0) {
     return {
@@ -186,6 +200,15 @@ export function compliance(query: ComplianceQuery, deps: ComplianceDeps): Compli
   if (deps.sanctions.length === 0)
     flag('sanctions_not_screened', sanctions.explanation, { source: 'mod97', as_of: null });
   else if (!subject.bic) flag('bank_not_identified', sanctions.explanation, { source: 'mod97', as_of: null });
+  // Only beside loaded lists: with none, sanctions_not_screened already says more.
+  if (deps.sanctions.length > 0 && sanctions.stale) {
+    const newest = newestLists(deps.sanctions);
+    flag(
+      'sanctions_stale',
+      `The newest sanctions list (${newest.names}, as of ${newest.as_of}) is more than 30 days old: designations made since then are not screened.`,
+      { source: newest.names, as_of: newest.as_of },
+    );
+  }
 
   const country = subject.country;
   // Unknown is not clean: a payee that cannot be placed in a country is scored high.

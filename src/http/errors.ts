@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../errors.ts';
 import { LIMITS } from '../plans.ts';
+import { type RequestView, type SchemaError, validationMessage } from './validation-message.ts';
 
 export const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -92,21 +93,22 @@ const FASTIFY_CODES: Record<string, () => DomainError> = {
 
 /**
  * Any thrown value as the DomainError the caller is told (never internals), with its status.
- * Fastify's other 4xx (405, 406, ...) keep their own status under the generic code.
+ * Fastify's other 4xx (405, 406, ...) keep their own status under the generic code. `req`, when
+ * given, lets a schema error name what was sent (see validation-message.ts).
  */
-export function classify(err: unknown): { error: DomainError; status: number } {
+export function classify(err: unknown, req?: RequestView): { error: DomainError; status: number } {
   if (err instanceof DomainError) return { error: err, status: STATUS[err.code] };
   const fe = err as FastifyError;
   const as = (error: DomainError) => ({ error, status: STATUS[error.code] });
   if (fe.validation) {
     const first = fe.validation[0];
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
-    const where = `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''}`;
     // The field at fault: the first segment of the failing path, or the missing property.
     const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty;
     const field =
       String(first?.instancePath ?? '').split('/')[1] || (typeof missing === 'string' ? missing : undefined);
-    return as(new DomainError('invalid_request', `${where} ${first?.message ?? 'is invalid'}`, field ? { field } : {}));
+    const message = validationMessage(fe.validation as SchemaError[], fe.validationContext ?? 'request', req);
+    return as(new DomainError('invalid_request', message, field ? { field } : {}));
   }
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return as(mapped());
@@ -136,7 +138,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainE
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const { error, status } = classify(err);
+  const { error, status } = classify(err, req as RequestView);
   req.failure = error;
   if (status >= 500) logFailure(req, err, status);
   const retryAfter = RETRY_AFTER[error.code];

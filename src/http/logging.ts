@@ -5,8 +5,8 @@
  * object, a child logger's bindings, an error. Masking the line once walks no objects: a line
  * that holds no `ifk_` costs one substring scan and is written as it is.
  */
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { Bindings, ChildLoggerOptions, LoggerOptions } from 'pino';
+import type { FastifyRequest } from 'fastify';
+import type { LoggerOptions } from 'pino';
 
 const KEY_VALUE = /ifk_[0-9a-fA-F]{64}/g;
 // An e-mail address as it can sit in a JSON line: the store keeps addresses only as a hash, so logs must not either.
@@ -45,54 +45,3 @@ export function loggerOptions(
     hooks: { streamWrite: maskKeys },
   };
 }
-
-type Logger = FastifyBaseLogger;
-
-/**
- * Fastify makes a child logger (bound to the request id) for every request; pino's child costs
- * an object and its bindings each time, and nearly every request logs nothing. This one makes
- * the pino child only when the request first logs, with the same bindings.
- */
-class LazyChild {
-  #real: Logger | null = null;
-  constructor(
-    private readonly parent: Logger,
-    private readonly bindings: Bindings,
-    private readonly opts: ChildLoggerOptions,
-  ) {}
-  private get real(): Logger {
-    if (!this.#real) this.#real = this.parent.child(this.bindings, this.opts);
-    return this.#real;
-  }
-  get level(): string {
-    return this.#real?.level ?? this.parent.level;
-  }
-  set level(level: string) {
-    this.real.level = level;
-  }
-  child(bindings: Bindings, opts?: ChildLoggerOptions): Logger {
-    return this.real.child(bindings, opts);
-  }
-  fatal(...args: unknown[]): void {
-    (this.real.fatal as (...a: unknown[]) => void)(...args);
-  }
-  error(...args: unknown[]): void {
-    (this.real.error as (...a: unknown[]) => void)(...args);
-  }
-  warn(...args: unknown[]): void {
-    (this.real.warn as (...a: unknown[]) => void)(...args);
-  }
-  info(...args: unknown[]): void {
-    (this.real.info as (...a: unknown[]) => void)(...args);
-  }
-  debug(...args: unknown[]): void {
-    (this.real.debug as (...a: unknown[]) => void)(...args);
-  }
-  trace(...args: unknown[]): void {
-    (this.real.trace as (...a: unknown[]) => void)(...args);
-  }
-  silent(): void {}
-}
-
-export const lazyChildLogger = (logger: Logger, bindings: Bindings, opts: ChildLoggerOptions): Logger =>
-  new LazyChild(logger, bindings, opts) as unknown as Logger;

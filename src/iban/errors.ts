@@ -41,7 +41,18 @@ export interface IbanError {
   message: string;
   /** territory_code only: the country code the registry issues the territory's IBANs under. */
   parent?: string;
+  /** invalid_length only: the length the registry fixes for the country. */
+  expected_length?: number;
+  /** invalid_length only: the length of the IBAN given (electronic form). */
+  length?: number;
 }
+
+/** invalid_length with the two lengths, so a caller sees how far off the IBAN is. */
+export const lengthError = (expected: number, given: number): IbanError => ({
+  ...ERRORS.invalid_length,
+  expected_length: expected,
+  length: given,
+});
 
 /** One frozen object per code, so a result's errors cost no allocation beyond the array. */
 export const ERRORS: Readonly<Record<IbanErrorCode, IbanError>> = Object.freeze(

@@ -5,7 +5,7 @@
  */
 import { collectErrors, isQrIban, isUpperAlnum } from './checks.ts';
 import { blzNumberOf, checkGermanAccount, type GermanCheck, type GermanMethodOf } from './de-check/index.ts';
-import { ERRORS, type IbanError } from './errors.ts';
+import { ERRORS, type IbanError, lengthError } from './errors.ts';
 import { normalizeIban } from './normalize.ts';
 import { countryOf, type CountrySpec, type Range } from './registry.ts';
 import { suggest } from './suggest.ts';
@@ -109,7 +109,7 @@ function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
       return result(iban, undefined, [territory.error], false, territory.suggestion ? [territory.suggestion] : NONE);
     return result(iban, undefined, [ERRORS.unknown_country], false, NONE);
   }
-  if (iban.length !== spec.length) return result(iban, spec, [ERRORS.invalid_length], false, NONE);
+  if (iban.length !== spec.length) return result(iban, spec, [lengthError(spec.length, iban.length)], false, NONE);
   const errors = collectErrors(iban, spec);
   const german = germanCheckOf(iban, spec, errors, methodOf);
   let answer: IbanResult;

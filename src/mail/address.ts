@@ -74,13 +74,16 @@ const RESERVED_TLDS = new Set(['test', 'invalid', 'localhost', 'example']);
 
 let throwaway: Set<string> | undefined;
 
-/** The npm list (plain and wildcard entries), read on first use and kept. */
+/**
+ * The npm list (disposable-email-domains-js: the community-kept disposable-email-domains
+ * blocklist, republished on every upstream change), read on first use and kept. It has no
+ * wildcard file: isDisposable walks up the parents, so a subdomain of a listed name counts.
+ */
 function throwawayDomains(): Set<string> {
   if (!throwaway) {
     const require = createRequire(import.meta.url);
-    const plain = require('disposable-email-domains') as string[];
-    const wildcard = require('disposable-email-domains/wildcard.json') as string[];
-    throwaway = new Set([...plain, ...wildcard].map((d) => d.toLowerCase()));
+    const list = require('disposable-email-domains-js') as { disposableEmailBlocklist: () => string[] };
+    throwaway = new Set(list.disposableEmailBlocklist().map((d) => d.toLowerCase()));
   }
   return throwaway;
 }

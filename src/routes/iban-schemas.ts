@@ -92,6 +92,10 @@ export const IbanResult = Type.Object({
       ),
       message: Str,
       parent: Type.Optional(Type.String({ description: 'territory_code only: the code the IBANs are issued under.' })),
+      expected_length: Type.Optional(
+        Type.Integer({ description: "invalid_length only: the registry's length for the country." }),
+      ),
+      length: Type.Optional(Type.Integer({ description: 'invalid_length only: the length of the IBAN given.' })),
     }),
   ),
   suggestions: Type.Array(Str),

@@ -67,6 +67,7 @@ const RiskFlag = Open({
     'country_not_identified',
     'sanctions_not_screened',
     'bank_not_identified',
+    'sanctions_stale',
     'outside_sepa',
   ]),
   weight: Type.Integer({ description: 'What the flag adds to the score.' }),

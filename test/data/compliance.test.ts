@@ -16,7 +16,8 @@ before(async () => {
   fresh = await loadDataPlane(openSqliteStore('sqlite::memory:'), { clock: () => Date.parse('2026-11-23T12:00:00Z') });
   const store = openSqliteStore('sqlite::memory:');
   await importFile(store, 'ofac-sdn', { bytes: Buffer.from(SDN, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' }, 0);
-  screened = await loadDataPlane(store);
+  // A clock a week after the list's date: these tests are about a list that is still fresh.
+  screened = await loadDataPlane(store, { clock: () => Date.parse('2024-05-10T12:00:00Z') });
 });
 
 const flagCodes = (a: { flags: { code: string }[] }) => a.flags.map((f) => f.code).sort();
@@ -36,6 +37,30 @@ test('a fresh install screens against the bundled OFAC list and says it is stale
   assert.deepEqual([german.sanctions.screened, german.sanctions.stale], [true, true]);
   assert.deepEqual(german.sanctions.matches, []);
   assert.ok(!german.flags.some((f) => f.code === 'sanctions_not_screened'));
+});
+
+test('on a fresh install a stale sanctions list is a flag with its weight in the score, naming the list and its date', () => {
+  const german = fresh.compliance({ iban: 'DE89370400440532013000' });
+  const stale = german.flags.find((f) => f.code === 'sanctions_stale');
+  assert.deepEqual(
+    { weight: stale?.weight, source: stale?.source, as_of: stale?.as_of },
+    { weight: RISK_WEIGHTS.sanctions_stale, source: 'OFAC SDN', as_of: '2024-05-03' },
+  );
+  assert.match(stale?.detail ?? '', /more than 30 days old.*not screened/);
+  assert.deepEqual(flagCodes(german), ['sanctions_stale']);
+  assert.equal(german.score, RISK_WEIGHTS.sanctions_stale);
+});
+
+test('a fresh list raises no staleness flag, and no list at all raises only "not screened"', () => {
+  const at = (iso: string, lists: { name: string; as_of: string; byBic: Map<string, never[]> }[]) =>
+    compliance(
+      { iban: 'DE89370400440532013000' },
+      { sanctions: lists, now: Date.parse(iso), bankForIban: fresh.bankForIban, sepa: fresh.sepa },
+    );
+  const list = [{ name: 'X', as_of: '2026-11-01', byBic: new Map() }];
+  assert.deepEqual(flagCodes(at('2026-11-20T00:00:00Z', list)), []);
+  assert.deepEqual(flagCodes(at('2026-12-02T00:00:00Z', list)), ['sanctions_stale']);
+  assert.deepEqual(flagCodes(at('2026-12-02T00:00:00Z', [])), ['sanctions_not_screened']);
 });
 
 test('a list is stale once more than 30 days have passed since 00:00 UTC of its as_of', () => {

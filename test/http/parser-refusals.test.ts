@@ -107,6 +107,32 @@ describe('HEAD on a data route', () => {
   });
 });
 
+describe('another method on a data route', () => {
+  test('is 405 method_not_allowed with the Allow header, never metered, and the route still serves', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const cases: [string, string, string][] = [
+      ['HEAD', '/v1/iban/validate', 'POST'],
+      ['GET', '/v1/iban/validate', 'POST'],
+      ['PUT', '/v1/iban/batch', 'POST'],
+      ['DELETE', '/v1/iban/compliance', 'POST'],
+      ['PATCH', '/v1/iban/from-account', 'POST'],
+      ['POST', '/v1/bic/DEUTDEFF', 'GET'],
+      ['DELETE', '/v1/ch/clearing/230', 'GET'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const r = await svc.call(path, { method, key });
+      assert.equal(r.status, 405, `${method} ${path}`);
+      assert.equal(r.headers.allow, allow, `${method} ${path}`);
+      if (method !== 'HEAD') assert.equal(r.body.error, 'method_not_allowed');
+    }
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was metered');
+    const served = await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } });
+    assert.equal(served.status, 200, 'POST still served');
+    assert.equal((await svc.call('/v1/nothing-here', { method: 'PUT' })).status, 404, 'other paths stay 404');
+  });
+});
+
 describe('a body over 1 MiB', () => {
   // A client that writes its whole body before it reads, as most simple clients do.
   function writeAllThenRead(url: string, head: string, bodyBytes: number, chunked: boolean): Promise<RawReply> {

@@ -104,6 +104,13 @@ describe('country, length, check digits and structure', () => {
     }
   });
 
+  it('a length error says the length the country takes and the length given', () => {
+    const [short] = validateIban('DE89 3704 0044 0532 0130 0').errors;
+    assert.deepEqual([short?.code, short?.expected_length, short?.length], ['invalid_length', 22, 21]);
+    const [long] = validateIban('NO93 8601 1117 9470').errors;
+    assert.deepEqual([long?.expected_length, long?.length], [15, 16]);
+  });
+
   it('check digits 00, 01 and 99 are refused even where mod 97 alone would accept them', () => {
     // 00, 01 and 99 are congruent (mod 97) to 97, 98 and 02: find accounts whose true check digits are those.
     for (const [twin, refused] of [

@@ -128,6 +128,9 @@ describe('POST /v1/iban/compliance', () => {
     assert.ok(r.body.country_lists.every((l: { as_of: string; source: string }) => l.as_of && l.source));
     assert.ok(r.body.score >= 0 && r.body.score <= 100);
     assert.match(r.body.disclaimer, /not name screening|bank-level/i);
+    const stale = r.body.flags.find((f: { code: string }) => f.code === 'sanctions_stale');
+    assert.deepEqual([stale?.weight, stale?.source, stale?.as_of], [10, 'OFAC SDN', '2024-05-03']);
+    assert.ok(r.body.score >= stale.weight, 'the staleness counts in the score');
   });
 
   test('neither or both of iban and bic is 400 invalid_request; a malformed bic is 400 invalid_bic; all refunded', async () => {

@@ -1,5 +1,5 @@
 import type { AlertState, AlertStore } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 /** Buckets are kept an hour past the window, so that a process whose clock lags loses none. */
 const KEEP_SECONDS = 3600;

@@ -1,5 +1,5 @@
 import type { CardCheckout, CheckoutStore } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 type Raw = Omit<CardCheckout, 'newKey'> & { newKey: number };
 

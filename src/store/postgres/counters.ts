@@ -1,7 +1,8 @@
 import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterRef, CounterStore } from '../types.ts';
 import { Batches } from './batches.ts';
-import type { Pg, Sql } from './index.ts';
+import type { Pg } from './pg.ts';
+import type { Sql } from './sql.ts';
 
 interface Pending {
   ref: CounterRef;

@@ -1,5 +1,5 @@
 import type { DailyUse, DailyUsageStore } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 export function pgDaily({ sql, once, idempotent }: Pg): DailyUsageStore {
   return {

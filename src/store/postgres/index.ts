@@ -14,14 +14,7 @@ import { pgPayments } from './payments.ts';
 import { withRetry } from './retry.ts';
 import { createPool, type Sql } from './sql.ts';
 
-export type { Sql } from './sql.ts';
-
-/** What each engine file receives: the pool and the two retry policies of retry.ts. */
-export interface Pg {
-  sql: Sql;
-  idempotent<T>(run: () => Promise<T>): Promise<T>;
-  once<T>(run: () => Promise<T>): Promise<T>;
-}
+import type { Pg } from './pg.ts';
 
 /**
  * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's

@@ -1,7 +1,7 @@
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyStore, NewKey, PlanChange } from '../types.ts';
 import { Batches } from './batches.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 /** Lookups sent together at most: one statement, one round trip. */
 const MAX_LOOKUPS = 256;

@@ -1,7 +1,7 @@
 import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
 import { sqlList } from '../sql-list.ts';
 import type { CodeCheck, MailboxStore, ReleasedKey } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
   return {

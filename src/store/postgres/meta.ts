@@ -1,5 +1,5 @@
 import type { DatasetMeta, DatasetStore, SettingStore } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 const META =
   'kind, source, as_of AS "asOf", as_of_basis AS "asOfBasis", imported_at AS "importedAt", record_count AS count';

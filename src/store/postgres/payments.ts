@@ -1,5 +1,5 @@
 import type { PaymentStore } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 export function pgPayments({ sql, idempotent, once }: Pg): PaymentStore {
   return {

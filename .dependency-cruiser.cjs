@@ -1,0 +1,45 @@
+/**
+ * The direction of imports in src/ (src/README.md): edge → services → domain → store, no cycles.
+ * `npm test` runs `depcruise src` against these rules.
+ */
+const DOMAIN = '^src/(keys|quota|iban|data|mail|payments)/';
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'routes-only-from-app-and-mcp',
+      comment: 'Routes are the edge: only app.ts and mcp/ assemble them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/routes/', '^src/app\\.ts$', '^src/mcp/'] },
+      to: { path: '^src/routes/' },
+    },
+    {
+      name: 'http-stays-at-the-edge',
+      comment: 'http/ is the pipeline; it does not reach into routes/ or the services wiring.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: ['^src/routes/', '^src/services\\.ts$'] },
+    },
+    {
+      name: 'domain-knows-no-http',
+      comment: 'The domain takes its inputs; it imports nothing of the edge.',
+      severity: 'error',
+      from: { path: [DOMAIN, '^src/store/'] },
+      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
+    },
+    {
+      name: 'store-is-the-bottom',
+      comment: 'The store serves the domain and imports none of it.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: DOMAIN },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/data/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['es6'],
+  },
+};
