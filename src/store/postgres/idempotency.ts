@@ -1,6 +1,6 @@
 import { claimOf, type IdempotencyRow, RESERVE_ATTEMPTS, RESERVE_WHEN_FREE } from '../idempotency.ts';
 import type { IdempotencyStore } from '../types.ts';
-import type { Pg } from './index.ts';
+import type { Pg } from './pg.ts';
 
 /**
  * Every statement here may be sent twice across a lost connection: a reservation met again is
