@@ -60,8 +60,28 @@ function documentIdempotencyKey(route: RouteOptions, responses: Record<string, u
   responses[422] ??= ErrorBody;
   route.config = {
     ...route.config,
-    swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, headers: IDEMPOTENCY_KEY_HEADER }, url }),
+    swaggerTransform: ({ schema, url }) => ({
+      schema: { ...schema, headers: IDEMPOTENCY_KEY_HEADER, response: withReplayHeader(schema.response) },
+      url,
+    }),
   };
+}
+
+/** The success answer may be a replay: it then says so in Idempotent-Replayed. */
+function withReplayHeader(response: unknown): unknown {
+  if (typeof response !== 'object' || response === null) return response;
+  const replayed = {
+    type: 'string',
+    enum: ['true'],
+    description: 'Present on a replay: the first answer to this Idempotency-Key, sent again and charged nothing.',
+  };
+  return Object.fromEntries(
+    Object.entries(response).map(([status, answer]) =>
+      status === '200' && typeof answer === 'object' && answer !== null
+        ? [status, { ...answer, headers: { 'Idempotent-Replayed': replayed } }]
+        : [status, answer],
+    ),
+  );
 }
 
 type JsonSchema = Record<string, unknown>;

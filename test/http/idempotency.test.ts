@@ -185,6 +185,24 @@ describe('Idempotency-Key on the metered POST routes', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  test('declares Idempotency-Key, its 409 and 422, and Idempotent-Replayed on every metered POST, and nowhere else', async () => {
+    const svc = await startService();
+    const doc = (await svc.call('/openapi.json')).body;
+    for (const path of ['/v1/iban/validate', '/v1/iban/batch', '/v1/iban/from-account', '/v1/iban/compliance']) {
+      const op = doc.paths[path].post;
+      const header = op.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+      assert.equal(header?.in, 'header', path);
+      assert.equal(header.required, false, path);
+      assert.ok(op.responses['409'] && op.responses['422'], path);
+      assert.ok(op.responses['200'].headers['Idempotent-Replayed'], path);
+    }
+    const names = (op: { parameters?: { name: string }[] }) => (op.parameters ?? []).map((p) => p.name);
+    assert.equal(names(doc.paths['/v1/bic/{code}'].get).includes('Idempotency-Key'), false);
+    assert.equal(names(doc.paths['/v1/keys/generate'].post).includes('Idempotency-Key'), false);
+  });
+});
+
 const jsonWith = (idem: string, key: string) => ({
   key,
   headers: { 'idempotency-key': idem, 'content-type': 'application/json' },
