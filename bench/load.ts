@@ -35,6 +35,8 @@ export interface Load {
   keys?: string[];
   /** The no-key trial: a new X-Forwarded-For network every 20 requests. */
   forwarded?: boolean;
+  /** A fresh Idempotency-Key on every request: the cost of a first request that is kept for its retries. */
+  idempotencyKeys?: boolean;
   /** CPU ms used so far by the processes under load. */
   cpuMs?: () => number;
   connections?: number;
@@ -124,6 +126,7 @@ async function wrk(load: Load, url: string, connections: number, seconds: number
       writeFileSync(env.WRK_KEYS, `${load.keys.join('\n')}\n`);
     }
     if (load.forwarded) env.WRK_FORWARDED = '1';
+    if (load.idempotencyKeys) env.WRK_IDEMPOTENCY = '1';
     // Every run starts its request count further on, so no trial network is used twice.
     env.WRK_OFFSET = String(++wrkRuns * 10_000_000);
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', WRK_SCRIPT, url];
@@ -162,6 +165,7 @@ async function cannon(load: Load, url: string, connections: number, seconds: num
             const n = Math.floor(i / 20);
             headers['x-forwarded-for'] = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
           }
+          if (load.idempotencyKeys) headers['idempotency-key'] = `bench-${i}`;
           return { ...req, body: load.body, headers };
         },
       },

@@ -105,6 +105,7 @@ const interleaved = [
   validate('baseline', [baseline]),
   validate('sqlite 1000 keys', [sqlite], { keys: sqliteKeys }),
   validate('sqlite 1 key', [sqlite], { keys: sqliteKeys.slice(0, 1) }),
+  validate('sqlite idempotency key', [sqlite], { keys: sqliteKeys, idempotencyKeys: true }),
   validate('trial', [sqlite], { forwarded: true }),
   ...(pgOne ? [validate('postgres 1 process', [pgOne], { keys: pgKeys })] : []),
 ];
@@ -174,6 +175,11 @@ const rows: Row[] = [
   { name: 'bare Fastify route, same JSON (baseline)', figures: base },
   { name: 'mod97 SQLite, validate, 1,000 keys', figures: sqliteMany },
   { name: 'mod97 SQLite, validate, one key', figures: f.get('sqlite 1 key')! },
+  {
+    name: 'mod97 SQLite, validate with Idempotency-Key, 1,000 keys',
+    note: 'a fresh key per request, kept',
+    figures: f.get('sqlite idempotency key')!,
+  },
   { name: 'mod97 SQLite, no-key trial', note: 'new network every 20 calls', figures: f.get('trial')! },
   {
     name: 'mod97 SQLite, batch of 1000',

@@ -7,6 +7,7 @@ if os.getenv("WRK_KEYS") then
   for line in io.lines(os.getenv("WRK_KEYS")) do keys[#keys + 1] = line end
 end
 local forwarded = os.getenv("WRK_FORWARDED") == "1"
+local idempotency = os.getenv("WRK_IDEMPOTENCY") == "1"
 local i = tonumber(os.getenv("WRK_OFFSET") or "0")
 local thread_offset = 0
 
@@ -24,6 +25,8 @@ function request()
     local net = math.floor(n / 20)
     headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(net / 65536) % 256, math.floor(net / 256) % 256, net % 256)
   end
+  -- A fresh key each request (n is unique across threads and runs): every request is a first one.
+  if idempotency then headers["Idempotency-Key"] = "bench-" .. n end
   return wrk.format("POST", nil, headers, body)
 end
 

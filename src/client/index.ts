@@ -67,7 +67,8 @@ export interface Mod97Options {
 
 /**
  * A refusal or a failure. `code` equals `body.error`. With no HTTP answer at all, `status` is 0
- * and `code` is `connection_failed` or `timeout` (a metered call may then have been counted).
+ * and `code` is `connection_failed` or `timeout` (a metered GET may then have been counted; a
+ * metered POST was sent with an Idempotency-Key, so it is counted at most once).
  */
 export class Mod97Error extends Error {
   readonly status: number;
@@ -90,7 +91,9 @@ export class Mod97Error extends Error {
  * - `read`: free and without effect (usage): after any connection failure, time-out or 503;
  * - `metered`: data calls cost quota, and one cut off in flight, or answered 503 while the
  *   service's store was failing, may have been counted: only when it provably never reached
- *   the service (connection refused, name not resolved);
+ *   the service (connection refused, name not resolved). A metered POST carries an
+ *   Idempotency-Key, so it is also sent again once, with the same key, after any connection
+ *   failure, time-out or 503: the service answers a repeat with the first answer, uncharged;
  * - `write`: keys routes that change state: the same, never on an answer.
  */
 type Safety = 'read' | 'metered' | 'write';
@@ -105,6 +108,8 @@ interface Call {
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/** How many times a retry told 409 idempotency_in_progress waits for the first request's answer. */
+const IN_PROGRESS_WAITS = 10;
 
 export class Mod97 {
   readonly baseUrl: string;
@@ -173,22 +178,38 @@ export class Mod97 {
   }
 
   async #call<T>(call: Call): Promise<Answer<T>> {
+    // One key for every attempt of this call: the service charges it once, whatever reaches it.
+    const idempotencyKey =
+      call.method === 'POST' && call.safety === 'metered' ? globalThis.crypto.randomUUID() : undefined;
+    let resent = false;
+    let waits = 0;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.#retries;
       let exchange: { res: Response; text: string };
       try {
-        exchange = await this.#send(call);
+        exchange = await this.#send(call, idempotencyKey);
       } catch (err) {
         const failure = asFailure(err);
-        const retry = call.safety === 'read' || NEVER_SENT.has(failure.cause ?? '');
+        const retry =
+          call.safety === 'read' || NEVER_SENT.has(failure.cause ?? '') || (idempotencyKey !== undefined && !resent);
         if (!last && retry) {
+          resent ||= idempotencyKey !== undefined && !NEVER_SENT.has(failure.cause ?? '');
           await pause(attempt);
           continue;
         }
         throw new Mod97Error(0, failure.body);
       }
-      if (exchange.res.status === 503 && call.safety === 'read' && !last) {
+      const { status } = exchange.res;
+      if (status === 503 && !last && (call.safety === 'read' || (idempotencyKey !== undefined && !resent))) {
+        resent = idempotencyKey !== undefined;
         await pause(attempt, exchange.res.headers.get('retry-after'));
+        continue;
+      }
+      // The repeat met the first request still being answered: wait for that answer rather than fail.
+      if (status === 409 && resent && waits < IN_PROGRESS_WAITS && exchange.text.includes('idempotency_in_progress')) {
+        waits++;
+        attempt--;
+        await pause(0, exchange.res.headers.get('retry-after'));
         continue;
       }
       return answer<T>(exchange.res, exchange.text, call.ok ?? [200]);
@@ -196,8 +217,9 @@ export class Mod97 {
   }
 
   /** One attempt, the answer's body included, within the time-out (whose timer ends with it). */
-  async #send(call: Call): Promise<{ res: Response; text: string }> {
+  async #send(call: Call, idempotencyKey?: string): Promise<{ res: Response; text: string }> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     const abort = new AbortController();

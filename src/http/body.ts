@@ -4,6 +4,7 @@
  * the pipeline (pipeline.ts, step 5) decides. The one exception is a body over the limit,
  * refused before it is read (413).
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
 import { LIMITS } from '../plans.ts';
@@ -15,10 +16,13 @@ export const INVALID_JSON = Symbol('invalid_json');
 export const UNSUPPORTED_MEDIA = Symbol('unsupported_media_type');
 /** Set on requests whose body holds a key-shaped value. */
 export const KEY_IN_BODY = Symbol('key_in_body');
+/** On requests sent with an Idempotency-Key: the SHA-256 (hex) of the body's bytes (idempotency.ts). */
+export const BODY_DIGEST = Symbol('body_digest');
 
 declare module 'fastify' {
   interface FastifyRequest {
     [KEY_IN_BODY]?: boolean;
+    [BODY_DIGEST]?: string;
   }
 }
 
@@ -33,6 +37,8 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done) => {
     const text = raw as string;
+    if (req.headers['idempotency-key'] !== undefined)
+      req[BODY_DIGEST] = createHash('sha256').update(text).digest('hex');
     if (text.trim() === '') return done(null, undefined);
     // The raw text is the cheap test; only a JSON escape (a backslash) can hide a key from it.
     if (KEY_ANYWHERE.test(text)) req[KEY_IN_BODY] = true;

@@ -41,9 +41,11 @@ export const STATUS: Record<ErrorCode, number> = {
   already_claimed_elsewhere: 409,
   already_subscribed: 409,
   not_subscribed: 409,
+  idempotency_in_progress: 409,
   key_already_shown: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   headers_too_large: 431,
   request_timeout: 408,
   expectation_failed: 417,
@@ -64,7 +66,7 @@ export const STATUS: Record<ErrorCode, number> = {
 export type ErrorBody = Record<string, unknown> & { error: ErrorCode; message: string };
 
 /** Seconds a client should wait before retrying, sent as Retry-After with these codes. */
-const RETRY_AFTER: Partial<Record<ErrorCode, string>> = { storage_unavailable: '5' };
+const RETRY_AFTER: Partial<Record<ErrorCode, string>> = { storage_unavailable: '5', idempotency_in_progress: '1' };
 
 export interface HttpError {
   status: number;

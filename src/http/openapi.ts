@@ -35,6 +35,54 @@ export function documentRoute(route: RouteOptions): void {
     // A route sold only by x402 reads no body, so it never answers 415.
     if (!route.config?.x402Required) responses[415] ??= ErrorBody;
   }
+  if (method === 'POST' && route.config?.access?.meter) documentIdempotencyKey(route, responses);
+}
+
+const IDEMPOTENCY_KEY_HEADER = {
+  type: 'object',
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      pattern: '^[\\x21-\\x7e]{1,255}$',
+      description:
+        'Makes a retry safe: the same key, method, path and body within 24 hours get the first 2xx answer again (with Idempotent-Replayed: true), charged nothing. A UUID per request is a good choice.',
+    },
+  },
+};
+
+/**
+ * Every metered POST takes an Idempotency-Key (http/idempotency.ts): 409 while its first request
+ * is being answered, 422 when it was used for another request. The header is declared for the
+ * document only (a swagger transform), so Fastify does not validate headers on every call: the
+ * pipeline judges it, with its own message.
+ */
+function documentIdempotencyKey(route: RouteOptions, responses: Record<string, unknown>): void {
+  responses[409] ??= ErrorBody;
+  responses[422] ??= ErrorBody;
+  route.config = {
+    ...route.config,
+    swaggerTransform: ({ schema, url }) => ({
+      schema: { ...schema, headers: IDEMPOTENCY_KEY_HEADER, response: withReplayHeader(schema.response) },
+      url,
+    }),
+  };
+}
+
+/** The success answer may be a replay: it then says so in Idempotent-Replayed. */
+function withReplayHeader(response: unknown): unknown {
+  if (typeof response !== 'object' || response === null) return response;
+  const replayed = {
+    type: 'string',
+    enum: ['true'],
+    description: 'Present on a replay: the first answer to this Idempotency-Key, sent again and charged nothing.',
+  };
+  return Object.fromEntries(
+    Object.entries(response).map(([status, answer]) =>
+      status === '200' && typeof answer === 'object' && answer !== null
+        ? [status, { ...answer, headers: { 'Idempotent-Replayed': replayed } }]
+        : [status, answer],
+    ),
+  );
 }
 
 type JsonSchema = Record<string, unknown>;

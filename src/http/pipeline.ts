@@ -10,6 +10,9 @@
  *      key route (403 cross_site_request, cross-site.ts);
  *   2. a key-shaped value in the body (400 key_in_body);
  *   3. credentials (401 missing_api_key / invalid_api_key);
+ *  3a. on a metered POST, an Idempotency-Key (idempotency.ts): ill-formed (400), held by another
+ *      request (422 idempotency_key_reused) or by one still being answered (409
+ *      idempotency_in_progress), or already answered: that answer again, before any charge;
  *   4. payment or quota (402): a call carrying an x402 payment draws no quota; otherwise the
  *      key's quota, or the no-key trial, is admitted for the call's whole cost;
  *   5. the body: another content type (415), then JSON that does not parse (400). A route sold
@@ -25,6 +28,8 @@
  *  10. an answer carrying a key secret is marked Cache-Control: no-store (no-store.ts);
  *  11. a verified payment is settled (a failure withholds the answer: 402), and any 402 of a
  *      route sold by x402 carries PAYMENT-REQUIRED;
+ *  11a. with the status now final, a 2xx answer to a call with an Idempotency-Key is kept for its
+ *      retries (never one carrying a key secret); any other frees the key (idempotency.ts);
  *  12. after the answer is sent, a charged call counts toward the day's statistics (the usage
  *      chart, quota/daily.ts): never on the request's path, never billing.
  */
@@ -44,6 +49,7 @@ import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_ME
 import type { Caller, RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
 import { crossSiteGuard } from './cross-site.ts';
+import { idempotencySteps } from './idempotency.ts';
 import { mayAnswerSecret, noStoreIfSecret } from './no-store.ts';
 import { secondsUntilNextDay, setKeyRateLimit, setTrialRateLimit } from './rate-headers.ts';
 
@@ -55,6 +61,7 @@ export async function registerPipeline(
   const { keys, meter, clock } = services;
   const x402 = await x402StepsFor(services, catalogue);
   const crossSiteRefusal = crossSiteGuard(() => services.config.publicUrl);
+  const idempotency = idempotencySteps(services.store, clock);
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);
   app.decorateRequest('failure', null);
@@ -82,6 +89,7 @@ export async function registerPipeline(
     if (access) {
       if (req[KEY_IN_BODY]) throw keyInBodyError(); // 2
       if (access.auth !== 'none') await authenticate(req); // 3
+      if (access.meter && req.method === 'POST' && (await idempotency.judge(req, reply))) return reply; // 3a
       if (access.meter) await payOrAdmit(req, reply, access.meter); // 4
     }
     // The body was left unread on the socket: close it rather than drain it.
@@ -99,8 +107,15 @@ export async function registerPipeline(
       if (req.routeOptions.config.mayAnswerSecret !== false) noStoreIfSecret(reply, payload); // 10
       return x402 ? x402.afterAnswer(req, reply, payload) : payload; // 11
     };
-    if (!stored && !x402) return done(null, finish());
-    (stored ?? Promise.resolve()).then(finish).then((sent) => done(null, sent), done);
+    const keep = async (sent: unknown) => {
+      await idempotency.settle(req, reply, sent); // 11a
+      return sent;
+    };
+    if (!stored && !x402 && !req.headers['idempotency-key']) return done(null, finish());
+    (stored ?? Promise.resolve())
+      .then(finish)
+      .then(keep)
+      .then((sent) => done(null, sent), done);
   });
 
   app.addHook('onResponse', (req, _reply, done) => {

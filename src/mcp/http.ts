@@ -22,6 +22,12 @@ import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
+/**
+ * A tool call's Idempotency-Key travels in its own `_meta` (one /mcp POST may carry several
+ * calls, and an MCP client sets its HTTP headers once per connection, not per call).
+ */
+const IDEMPOTENCY_META = 'mod97/idempotency-key';
+const REPLAYED_META = 'mod97/idempotent-replayed';
 const QUOTA_HEADERS = [
   'x-quota-used',
   'x-quota-limit',
@@ -34,7 +40,7 @@ const QUOTA_HEADERS = [
 ];
 
 const INSTRUCTIONS =
-  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free.';
+  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
 
 // The SDK takes about 0.2 s to import: loaded by the first /mcp request, not at start-up.
 const sdk = () =>
@@ -81,7 +87,11 @@ async function callTool(
     }
   }
   const forwarded = injectOptions(req);
-  const headers = { ...forwarded.headers, ...paymentHeaders(meta) };
+  const headers: Record<string, string> = { ...forwarded.headers, ...paymentHeaders(meta) };
+  const idempotencyKey = meta?.[IDEMPOTENCY_META];
+  // Anything but a string is sent as an empty key, which the pipeline refuses with its own 400.
+  if (idempotencyKey !== undefined)
+    headers['idempotency-key'] = typeof idempotencyKey === 'string' ? idempotencyKey : '';
   const withBody = route.input === 'body';
   return app.inject({
     method: route.method,
@@ -140,11 +150,12 @@ export const mcpRoutes =
       // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
       const content = refused ? withPaymentRequired(body, answer.headers) : body;
       const settlement = settlementMeta(answer.headers);
+      const replayed = answer.headers['idempotent-replayed'] === 'true' ? { [REPLAYED_META]: true } : undefined;
       return {
         content: [{ type: 'text', text: content === body ? answer.body : JSON.stringify(content) }],
         structuredContent: content,
         isError: refused,
-        ...(settlement ? { _meta: settlement } : {}),
+        ...(settlement || replayed ? { _meta: { ...settlement, ...replayed } } : {}),
       } satisfies CallToolResult;
     }
 

@@ -193,4 +193,24 @@ ALTER TABLE email_bindings ADD COLUMN proved INTEGER NOT NULL DEFAULT 0;
 UPDATE email_bindings SET proved = 1 WHERE key_id IN (SELECT id FROM api_keys WHERE tier = 'claimed');
 CREATE INDEX email_bindings_key ON email_bindings (key_id);`,
   },
+  {
+    version: 18,
+    name: 'answers kept for safe retries (Idempotency-Key)',
+    // One row per key presented in a scope (an API key's id or a network): a reservation while
+    // the first request is being answered (status NULL), then its 2xx answer until expires_at.
+    sql: `
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  idem_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  token TEXT NOT NULL,
+  status INTEGER,
+  content_type TEXT,
+  body TEXT,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  PRIMARY KEY (scope, idem_key)
+);
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
+  },
 ];

@@ -301,6 +301,49 @@ export interface DailyUsageStore {
   dailyUsage(keyId: string, fromDay: string, toDay: string): Promise<DailyUse[]>;
 }
 
+/** The first answer to a request sent with an Idempotency-Key, as it went out (docs/api.md, "Safe retries"). */
+export interface IdempotentAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** A request asking to be the first with its Idempotency-Key. */
+export interface IdempotencyReservation {
+  /** Whose keys these are: an API key's id, or the network of a call without one. */
+  scope: string;
+  key: string;
+  /** Method, path and body digest: what a later request must match to be the same one. */
+  fingerprint: string;
+  /** Names this reservation, so that only its own request completes or releases it. */
+  token: string;
+  now: number;
+  expiresAt: number;
+  /** A reservation not completed since this time was left by a request that never finished: it may be taken over. */
+  staleBefore: number;
+}
+
+export type IdempotencyClaim =
+  | { state: 'reserved' }
+  | { state: 'in_progress' }
+  | { state: 'mismatch' }
+  | { state: 'done'; answer: IdempotentAnswer };
+
+export interface IdempotencyStore {
+  /**
+   * In one conditional write: reserves the key for this request when it is free, expired or
+   * left stale; otherwise says who holds it (the same request answered, still in progress, or
+   * another request). Racing callers, on any number of processes, get exactly one `reserved`.
+   */
+  reserveIdempotency(reservation: IdempotencyReservation): Promise<IdempotencyClaim>;
+  /** Keeps the answer under the reservation, only while `token` still holds it. */
+  completeIdempotency(scope: string, key: string, token: string, answer: IdempotentAnswer): Promise<boolean>;
+  /** Frees a reservation not completed, only while `token` still holds it. */
+  releaseIdempotency(scope: string, key: string, token: string): Promise<void>;
+  /** Deletes every entry expired at `now`; returns how many. */
+  purgeIdempotency(now: number): Promise<number>;
+}
+
 export interface Store
   extends KeyStore,
     DailyUsageStore,
@@ -310,7 +353,8 @@ export interface Store
     SettingStore,
     CheckoutStore,
     MailboxStore,
-    AlertStore {
+    AlertStore,
+    IdempotencyStore {
   readonly engine: 'sqlite' | 'postgres';
   ping(): Promise<void>;
   /** The last write failed because the store could not take it (disk full, database down). */

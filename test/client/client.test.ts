@@ -159,7 +159,7 @@ const unusedPort = () =>
   });
 
 describe('retries only where they are safe', () => {
-  test('a free read answered 503 is tried again; a metered call answered 503 is not', async () => {
+  test('a free read answered 503 is tried again; a metered GET answered 503 is not', async () => {
     const svc = await startService();
     const key = await svc.newKey('127.0.7.1');
     // the first request of each kind gets 503, the next ones go to the real service
@@ -183,19 +183,84 @@ describe('retries only where they are safe', () => {
     const client = new Mod97({ baseUrl: front.url, apiKey: key });
     assert.equal((await client.usage()).used, 0);
     assert.equal(front.requests(), 2, 'usage: refused once, then answered');
-    await assert.rejects(client.batch([IBAN]), refusal(503, 'unavailable'));
-    assert.equal(front.requests(), 3, 'the batch was sent once');
+    await assert.rejects(client.bic('COBADEFF'), refusal(503, 'unavailable'));
+    assert.equal(front.requests(), 3, 'the lookup was sent once');
   });
 
-  test('a metered call that timed out is not sent again; a refused connection is', async () => {
-    const silent = await faultyServer(() => {
+  test('a metered GET that timed out is not sent again; a metered POST is sent once more, with its key', async () => {
+    const keys: (string | undefined)[] = [];
+    const silent = await faultyServer((req) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined);
       /* never answers */
     });
     const slow = new Mod97({ baseUrl: silent.url, timeoutMs: 200 });
-    await assert.rejects(slow.validate(IBAN), refusal(0, 'timeout'));
+    await assert.rejects(slow.bic('COBADEFF'), refusal(0, 'timeout'));
     assert.equal(silent.requests(), 1);
+    await assert.rejects(slow.validate(IBAN), refusal(0, 'timeout'));
+    assert.equal(silent.requests(), 3, 'a metered POST is tried twice');
+    assert.equal(keys[0], undefined, 'a GET carries no Idempotency-Key');
+    assert.match(keys[1] ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(keys[2], keys[1], 'the retry carries the same key');
     await assert.rejects(slow.usage(), refusal(0, 'timeout'));
-    assert.equal(silent.requests(), 4, 'a free read is tried three times');
+    assert.equal(silent.requests(), 6, 'a free read is tried three times');
+  });
+
+  test('a metered POST whose answer was lost is sent again with the same key and charged once', async () => {
+    const svc = await startService();
+    const key = await svc.newKey('127.0.7.3');
+    const keys: string[] = [];
+    // The first request reaches the service, which answers; the connection is then cut before
+    // the client sees that answer. Later requests are forwarded both ways.
+    const front = await faultyServer(async (req, res, n) => {
+      keys.push(String(req.headers['idempotency-key']));
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const answer = await fetch(svc.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await answer.arrayBuffer());
+      if (n === 1 && req.method === 'POST') return req.socket.destroy();
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(body);
+    });
+    const client = new Mod97({ baseUrl: front.url, apiKey: key });
+    const answer = await client.batch([IBAN, 'GB82WEST12345698765432']);
+    assert.equal(answer.count, 2);
+    assert.equal(front.requests(), 2);
+    assert.equal(keys[1], keys[0], 'the retry carries the same Idempotency-Key');
+    assert.equal(answer.quota?.used, 2, 'two IBANs, charged once');
+    assert.equal((await new Mod97({ baseUrl: svc.url, apiKey: key }).usage()).used, 2);
+  });
+
+  test('a metered POST answered 503 is sent once more with the same key, and no more', async () => {
+    const svc = await startService();
+    const key = await svc.newKey('127.0.7.4');
+    const keys: string[] = [];
+    const front = await faultyServer(async (req, res, n) => {
+      keys.push(String(req.headers['idempotency-key']));
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (n === 1 || n >= 3) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+        return res.end('{"error":"storage_unavailable","message":"Try again."}');
+      }
+      const answer = await fetch(svc.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    const client = new Mod97({ baseUrl: front.url, apiKey: key });
+    assert.equal((await client.validate(IBAN)).quota?.used, 1);
+    assert.equal(keys[1], keys[0]);
+    await assert.rejects(client.validate(IBAN), refusal(503, 'storage_unavailable'));
+    assert.equal(front.requests(), 4, 'the second call: sent, then retried once');
+    assert.notEqual(keys[2], keys[0], 'each call has a key of its own');
+    assert.equal(keys[3], keys[2]);
   });
 
   test('a metered call whose connection was refused never reached the service, so it is sent again', async () => {

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { CounterRef, NewKey, Store } from '../../src/store/types.ts';
 import { alertContract } from './alert-contract.ts';
 import { dailyContract } from './daily-contract.ts';
+import { idempotencyContract } from './idempotency-contract.ts';
 import { mailboxContract } from './mailbox-contract.ts';
 
 export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
@@ -284,5 +285,6 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
     mailboxContract(() => store);
     alertContract(() => store);
     dailyContract(() => store);
+    idempotencyContract(() => store);
   });
 }

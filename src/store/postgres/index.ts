@@ -1,5 +1,6 @@
 import { DomainError } from '../../errors.ts';
 import { pgDaily } from './daily.ts';
+import { pgIdempotency } from './idempotency.ts';
 import { MIGRATIONS } from '../migrations.ts';
 import { guardStore } from '../guard.ts';
 import type { Store } from '../types.ts';
@@ -58,6 +59,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
       ...pgMailbox(pg),
       ...pgAlert(pg),
       ...pgDaily(pg),
+      ...pgIdempotency(pg),
       async ping() {
         await pg.idempotent(() => sql`SELECT 1`);
       },

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteDaily } from './daily.ts';
+import { sqliteIdempotency } from './idempotency.ts';
 import { MIGRATIONS } from '../migrations.ts';
 import { guardStore } from '../guard.ts';
 import type { Store } from '../types.ts';
@@ -36,6 +37,7 @@ export function openSqliteStore(url: string): Store {
       ...sqliteMailbox(db, keys.forget),
       ...sqliteAlert(db),
       ...sqliteDaily(db),
+      ...sqliteIdempotency(db),
       async ping() {
         db.prepare('SELECT 1').get();
       },

@@ -1,0 +1,133 @@
+/**
+ * Safe retries (docs/api.md, "Safe retries (Idempotency-Key)"): a metered POST sent with an
+ * Idempotency-Key is answered once. The same key, method, path and body within 24 hours gets
+ * that first answer again, charged nothing; the key on another request is 422; while the first
+ * is still being answered, 409. Two steps of the pipeline (pipeline.ts): 3a judges the key
+ * after credentials and before any charge, so a replay is never charged; 11a keeps a 2xx answer
+ * (never one carrying a key secret) once its status is final, or frees the key for a retry.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { KEY_ANYWHERE } from '../keys/secret.ts';
+import type { Store } from '../store/types.ts';
+import { BODY_DIGEST, UNSUPPORTED_MEDIA } from './body.ts';
+
+/** How long a first answer is given back. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** A reservation older than this was left by a request that never finished (its process died). */
+const STALE_AFTER_MS = 60_000;
+/** How often each process deletes expired entries, on the first request with a key after that. */
+const PURGE_EVERY_MS = 3_600_000;
+
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const EMPTY_BODY = sha256('');
+
+const HELD = Symbol('idempotency_held');
+
+interface Held {
+  scope: string;
+  key: string;
+  token: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [HELD]?: Held;
+  }
+}
+
+export function idempotencySteps(store: Store, clock: Clock) {
+  let nextPurge = 0;
+
+  async function purgeIfDue(req: FastifyRequest, now: number): Promise<void> {
+    if (now < nextPurge) return;
+    nextPurge = now + PURGE_EVERY_MS;
+    // Expired entries answer nothing (a reservation takes them over); deleting them only saves room.
+    await store.purgeIdempotency(now).catch((err: unknown) => req.log.warn({ err }, 'idempotency: purge failed'));
+  }
+
+  return {
+    /** Step 3a: true when the request has been answered here (a replay); throws 400, 409 or 422. */
+    async judge(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+      const key = req.headers['idempotency-key'];
+      if (key === undefined) return false;
+      if (typeof key !== 'string' || !VALID_KEY.test(key)) {
+        throw new DomainError(
+          'invalid_request',
+          'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), sent once; a UUID is a good choice.',
+          { field: 'Idempotency-Key' },
+        );
+      }
+      const now = clock();
+      await purgeIfDue(req, now);
+      const { caller } = req;
+      const scope = caller.key ? `key:${caller.key.id}` : `net:${caller.network}`;
+      // A body that is not JSON is never read: its content type stands for it (it is refused anyway).
+      const digest =
+        req[BODY_DIGEST] ?? (req.body === UNSUPPORTED_MEDIA ? `unread ${req.headers['content-type']}` : EMPTY_BODY);
+      const fingerprint = sha256(`${req.method} ${req.url}\n${digest}`);
+      const token = randomUUID();
+      const claim = await store.reserveIdempotency({
+        scope,
+        key,
+        fingerprint,
+        token,
+        now,
+        expiresAt: now + IDEMPOTENCY_TTL_MS,
+        staleBefore: now - STALE_AFTER_MS,
+      });
+      switch (claim.state) {
+        case 'reserved':
+          req[HELD] = { scope, key, token };
+          return false;
+        case 'in_progress':
+          throw new DomainError(
+            'idempotency_in_progress',
+            'A request with this Idempotency-Key is still being answered. Retry it in a moment to receive its answer; it is charged once.',
+          );
+        case 'mismatch':
+          throw new DomainError(
+            'idempotency_key_reused',
+            'This Idempotency-Key was used in the last 24 hours for another request (another method, path or body). Send a new key with each new request.',
+          );
+        case 'done':
+          reply
+            .code(claim.answer.status)
+            .header('content-type', claim.answer.contentType)
+            .header('idempotent-replayed', 'true')
+            .send(claim.answer.body);
+          return true;
+      }
+    },
+
+    /** Step 11a: keeps the final answer when it is a 2xx without a key secret; otherwise frees the key. */
+    async settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
+      const held = req[HELD];
+      if (!held) return;
+      req[HELD] = undefined;
+      const { scope, key, token } = held;
+      const status = reply.statusCode;
+      try {
+        if (status >= 200 && status < 300 && typeof payload === 'string' && !carriesSecret(payload)) {
+          const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+          if (await store.completeIdempotency(scope, key, token, { status, contentType, body: payload })) return;
+        }
+        // A refused call was refunded: its retry is judged afresh.
+        await store.releaseIdempotency(scope, key, token);
+      } catch (err) {
+        // The answer still goes out; the reservation lapses after STALE_AFTER_MS.
+        req.log.warn({ err }, 'idempotency: the answer could not be kept');
+        await store.releaseIdempotency(scope, key, token).catch(() => {});
+      }
+    },
+  };
+}
+
+export type IdempotencySteps = ReturnType<typeof idempotencySteps>;
+
+function carriesSecret(payload: string): boolean {
+  return payload.includes('ifk_') && KEY_ANYWHERE.test(payload);
+}

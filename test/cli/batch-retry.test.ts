@@ -1,0 +1,53 @@
+/** `mod97 batch` sends each batch with an Idempotency-Key: a batch whose answer was lost is charged once. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { startService } from '../support/app.ts';
+import { mod97 } from './run.ts';
+
+test('a batch whose answer was cut off on the way back is sent again with the same key and charged once', async () => {
+  const svc = await startService();
+  const key = await svc.newKey('127.0.9.41');
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-retry-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'in.csv');
+  writeFileSync(input, 'name,iban\nA,DE89370400440532013000\nB,GB82WEST12345698765432\nC,DE89370400440532013001\n');
+
+  // In front of the service: the first batch reaches it and is answered, but the connection is
+  // cut before the answer reaches mod97; everything else is forwarded both ways.
+  const batchKeys: string[] = [];
+  const front = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const answer = await fetch(svc.url + req.url, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await answer.arrayBuffer());
+    if (req.url === '/v1/iban/batch') {
+      batchKeys.push(String(req.headers['idempotency-key']));
+      if (batchKeys.length === 1) return req.socket.destroy();
+    }
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  after(() => {
+    front.closeAllConnections();
+    front.close();
+  });
+  const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+
+  const r = await mod97(['batch', input, '--column', 'iban'], { MOD97_URL: url, MOD97_API_KEY: key });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /3 rows written/);
+  assert.equal(batchKeys.length, 2);
+  assert.equal(batchKeys[1], batchKeys[0], 'the retry carries the same Idempotency-Key');
+  assert.match(readFileSync(join(dir, 'in.mod97.csv'), 'utf8'), /GB82 WEST 1234 5698 7654 32/);
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 3, 'three IBANs, charged once');
+});

@@ -1,0 +1,97 @@
+/** Idempotency-Key entries (docs/api.md, "Safe retries"), the same on every engine. */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import type { IdempotencyReservation, Store } from '../../src/store/types.ts';
+
+const DAY = 86_400_000;
+const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
+
+function reservation(overrides: Partial<IdempotencyReservation> = {}): IdempotencyReservation {
+  const now = 1_800_000_000_000;
+  return {
+    scope: `key:${randomUUID()}`,
+    key: randomUUID(),
+    fingerprint: 'POST /v1/iban/validate body-1',
+    token: randomUUID(),
+    now,
+    expiresAt: now + DAY,
+    staleBefore: now - 60_000,
+    ...overrides,
+  };
+}
+
+export function idempotencyContract(current: () => Store): void {
+  test('idempotency: of 20 racing requests with one key exactly one reserves it; the others see it in progress', async () => {
+    const store = current();
+    const first = reservation();
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () => store.reserveIdempotency({ ...first, token: randomUUID() })),
+    );
+    assert.equal(claims.filter((c) => c.state === 'reserved').length, 1);
+    assert.equal(claims.filter((c) => c.state === 'in_progress').length, 19);
+  });
+
+  test('idempotency: a completed answer is given back to the same request, and the key refused to another', async () => {
+    const store = current();
+    const first = reservation();
+    assert.deepEqual(await store.reserveIdempotency(first), { state: 'reserved' });
+    assert.equal(await store.completeIdempotency(first.scope, first.key, first.token, ANSWER), true);
+    assert.deepEqual(await store.reserveIdempotency({ ...first, token: randomUUID() }), {
+      state: 'done',
+      answer: ANSWER,
+    });
+    assert.deepEqual(await store.reserveIdempotency({ ...first, token: randomUUID(), fingerprint: 'other body' }), {
+      state: 'mismatch',
+    });
+    // The same key in another scope (another API key, another network) is another entry.
+    assert.deepEqual(await store.reserveIdempotency({ ...first, scope: 'net:198.51.100.0', token: randomUUID() }), {
+      state: 'reserved',
+    });
+  });
+
+  test('idempotency: a released reservation is free again, and only its own token completes or releases it', async () => {
+    const store = current();
+    const first = reservation();
+    await store.reserveIdempotency(first);
+    assert.equal(await store.completeIdempotency(first.scope, first.key, 'not-mine', ANSWER), false);
+    await store.releaseIdempotency(first.scope, first.key, 'not-mine');
+    assert.deepEqual(await store.reserveIdempotency({ ...first, token: randomUUID() }), { state: 'in_progress' });
+    await store.releaseIdempotency(first.scope, first.key, first.token);
+    const second = { ...first, token: randomUUID() };
+    assert.deepEqual(await store.reserveIdempotency(second), { state: 'reserved' });
+    assert.equal(await store.completeIdempotency(first.scope, first.key, first.token, ANSWER), false);
+  });
+
+  test('idempotency: an expired entry, or a reservation left stale, may be taken by a new request', async () => {
+    const store = current();
+    const done = reservation();
+    await store.reserveIdempotency(done);
+    await store.completeIdempotency(done.scope, done.key, done.token, ANSWER);
+    const later = done.expiresAt;
+    const afresh = { ...done, token: randomUUID(), fingerprint: 'other body', now: later, expiresAt: later + DAY };
+    assert.deepEqual(await store.reserveIdempotency({ ...afresh, staleBefore: later - 60_000 }), { state: 'reserved' });
+
+    const left = reservation();
+    await store.reserveIdempotency(left);
+    const soon = { ...left, token: randomUUID(), now: left.now + 1_000 };
+    assert.deepEqual(await store.reserveIdempotency(soon), { state: 'in_progress' });
+    const stale = { ...soon, now: left.now + 61_000, staleBefore: left.now + 1_000 };
+    assert.deepEqual(await store.reserveIdempotency(stale), { state: 'reserved' });
+  });
+
+  test('idempotency: purge deletes the expired entries and keeps the others', async () => {
+    const store = current();
+    const old = reservation({ now: 1_000, expiresAt: 1_000 + DAY });
+    const young = reservation({ now: 2 * DAY, expiresAt: 3 * DAY });
+    for (const r of [old, young]) {
+      await store.reserveIdempotency(r);
+      await store.completeIdempotency(r.scope, r.key, r.token, ANSWER);
+    }
+    assert.ok((await store.purgeIdempotency(2 * DAY)) >= 1);
+    // The young entry still answers; the old one is gone (reserved afresh even before its expiry).
+    assert.equal((await store.reserveIdempotency({ ...young, token: randomUUID() })).state, 'done');
+    const again = { ...old, token: randomUUID(), fingerprint: 'other body', now: 2_000, staleBefore: 0 };
+    assert.deepEqual(await store.reserveIdempotency(again), { state: 'reserved' });
+  });
+}
