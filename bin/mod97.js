@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 
 const bundle = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(bundle)) {
-  process.stderr.write('mod97: dist/cli.js is missing: in a checkout, run `npm install` then `npm run build` in the mod97 folder.\n');
+  process.stderr.write(
+    'mod97: dist/cli.js is missing: in a checkout, run `npm install` then `npm run build` in the mod97 folder.\n',
+  );
   process.exit(2);
 }
 await import(bundle.href);

@@ -56,7 +56,8 @@ let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  if (!flags.has('--if-tools')) throw new Error('esbuild is not installed: run `npm install` (with dev dependencies) first');
+  if (!flags.has('--if-tools'))
+    throw new Error('esbuild is not installed: run `npm install` (with dev dependencies) first');
   process.stderr.write(
     'mod97: build skipped: esbuild and TypeScript are dev dependencies, not installed here (--omit=dev). ' +
       'Run `npm install` with them to build dist/, or install the release made by `npm pack`.\n',
