@@ -14,7 +14,19 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -137,4 +149,30 @@ test('`prepare` in a checkout installed without dev dependencies skips the build
   const prepared = await run(process.execPath, ['scripts/build.mjs', '--if-tools'], { cwd: checkout });
   assert.match(prepared.stderr, /build skipped: esbuild and TypeScript are dev dependencies/);
   await assert.rejects(run(process.execPath, ['scripts/build.mjs'], { cwd: checkout }), /esbuild is not installed/);
+});
+
+test('`npm start` builds the bundles only when a source is newer than them', async () => {
+  // A checkout of its own (a two-file server, the real node_modules): rebuilding the real
+  // dist/ here would race the other test files that run it.
+  const checkout = join(dir, 'start');
+  mkdirSync(join(checkout, 'src/cli'), { recursive: true });
+  cpSync(join(ROOT, 'scripts/build.mjs'), join(checkout, 'scripts/build.mjs'));
+  symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+  writeFileSync(join(checkout, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(join(checkout, 'src/server.ts'), "console.log('one');\n");
+  writeFileSync(join(checkout, 'src/cli/main.ts'), "console.log('cli');\n");
+  const prestart = manifest.scripts.prestart.replace(/^node /, '').split(' ');
+  const start = () => run(process.execPath, prestart, { cwd: checkout });
+  const built = () => statSync(join(checkout, 'dist/server.js')).mtimeMs;
+
+  await start();
+  const first = built();
+  await start();
+  assert.equal(built(), first, 'nothing changed: not rebuilt');
+
+  writeFileSync(join(checkout, 'src/server.ts'), "console.log('two');\n");
+  const later = new Date(first + 5000);
+  utimesSync(join(checkout, 'src/server.ts'), later, later);
+  await start();
+  assert.match(readFileSync(join(checkout, 'dist/server.js'), 'utf8'), /two/);
 });
