@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { runCli } from '../../src/cli/run.ts';
+import { openStore } from '../../src/store/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../support/pg.ts';
+import { newKeyRow } from '../store/contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-backup-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -102,4 +106,32 @@ test('backup of a PostgreSQL database points to pg_dump and writes nothing', asy
   assert.match(ran.err, /pg_dump/);
   assert.doesNotMatch(ran.err, /secret/);
   assert.equal(existsSync(target), false);
+});
+
+const hasPgDump =
+  spawnSync('pg_dump', ['--version']).status === 0 && spawnSync('pg_restore', ['--version']).status === 0;
+
+test('on PostgreSQL, the pg_dump and pg_restore commands of docs/operations.md bring the keys back', {
+  skip: (!pgUrl && 'MOD97_TEST_POSTGRES_URL is not set') || (!hasPgDump && 'pg_dump is not installed'),
+}, async () => {
+  const run = promisify(execFile);
+  const schema = newSchemaName('mod97_backup');
+  after(() => dropSchemas(schema));
+  const url = inSchema(schema);
+  const store = await openStore(url);
+  const key = newKeyRow();
+  await store.insertKey(key);
+  await store.close();
+  const dump = join(dir, 'mod97.dump');
+  await run('pg_dump', ['--format=custom', `--schema=${schema}`, `--file=${dump}`, pgUrl as string]);
+  const admin = await pgAdmin(pgUrl as string);
+  await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.end();
+  await run('pg_restore', [`--dbname=${pgUrl}`, '--no-owner', dump]);
+  const restored = await openStore(url);
+  try {
+    assert.equal((await restored.keyByHash(key.keyHash))?.id, key.id);
+  } finally {
+    await restored.close();
+  }
 });
