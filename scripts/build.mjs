@@ -16,7 +16,7 @@
  * The release (`npm pack`) ships dist/ built, and no source: there this script has nothing to do.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,9 @@ try {
   );
   process.exit(0);
 }
+
+// A full build starts from an empty dist/, so that the release ships no output of a removed source.
+if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 await esbuild.build({
   absWorkingDir: root,
