@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// npm bin shim: runs the `mod97` command from its bundle, built from src/cli by `npm run build`
-// (npm runs it as `prepare` on install; `npm start` and `npm test` rebuild it too).
+// npm bin shim: runs the `mod97` command from its bundle, dist/cli.js. The release (`npm pack`)
+// ships it built; in a checkout `npm run build` builds it (npm runs it as `prepare` on install).
 import { existsSync } from 'node:fs';
 
 const bundle = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(bundle)) {
-  process.stderr.write('mod97: dist/cli.js is missing; run `npm run build` in the mod97 folder first.\n');
+  process.stderr.write(
+    'mod97: dist/cli.js is missing: in a checkout, run `npm install` then `npm run build` in the mod97 folder.\n',
+  );
   process.exit(2);
 }
 await import(bundle.href);

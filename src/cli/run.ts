@@ -1,4 +1,5 @@
 /** The `mod97` command: reads the command line, refuses a key on it, and hands over to a command. */
+import { BACKUP_USAGE, backupCommand } from './backup.ts';
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
 import { EXTRACT_USAGE, extractCommand } from './extract.ts';
@@ -17,6 +18,7 @@ const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for mo
   serve                            run the service (PORT, HOST, MOD97_DATABASE_URL, ...)
   mcp                              an MCP server on stdio that calls the service
   data import|update|list          load reference data into the service's database
+  backup FILE                      a consistent copy of the SQLite database, while it serves
 environment: MOD97_URL (default ${DEFAULT_URL}), MOD97_API_KEY (the key; never on the command line)`;
 
 const SERVE_USAGE = `usage: mod97 serve
@@ -69,6 +71,8 @@ export async function runCli(
         return await serve(rest, io);
       case 'mcp':
         return await mcp(rest, env, io);
+      case 'backup':
+        return await backupCommand(rest, env, io);
       default:
         throw new UsageError(`unknown command "${group}"`, USAGE);
     }
@@ -111,6 +115,7 @@ const USAGES: Record<string, string> = {
   data: DATA_USAGE,
   serve: SERVE_USAGE,
   mcp: MCP_USAGE,
+  backup: BACKUP_USAGE,
 };
 const usageOf = (group: string | undefined): string => USAGES[group ?? ''] ?? USAGE;
 

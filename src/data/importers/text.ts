@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync';
+
 /** Decodes a publisher file: UTF-8 when it is valid UTF-8, else Latin-1 (Bundesbank, OFAC). */
 export function decodeText(bytes: Uint8Array): string {
   try {
@@ -8,37 +10,21 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 /**
- * Splits delimited text into rows of fields. Handles quoted fields with doubled quotes and
- * separators or line breaks inside quotes; blank lines are dropped.
+ * Splits delimited text into rows of fields with csv-parse, the one CSV parser of the project:
+ * quoted fields with doubled quotes, separators or line breaks inside quotes, rows of any width,
+ * and a stray quote inside an unquoted field kept as it is (publishers' files have them).
+ * Blank lines, and lines whose fields are all empty, are dropped.
  */
 export function parseDelimited(text: string, separator: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') field += text[++i];
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"' && field.trim() === '') {
-      quoted = true;
-      field = '';
-    } else if (ch === separator) {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      if (row.some((f) => f !== '')) rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  row.push(field);
-  if (row.some((f) => f !== '')) rows.push(row);
-  return rows;
+  return parse(text, {
+    delimiter: separator,
+    bom: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+  }) as string[][];
 }
 
 /** Turns rows with a header row into objects keyed by the header names. */

@@ -1,9 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import type { CardCheckout, CheckoutStore } from '../types.ts';
+import type { Durably } from './durable.ts';
 
 type Raw = Omit<CardCheckout, 'newKey'> & { newKey: number };
 
-export function sqliteCheckouts(db: Database): CheckoutStore {
+/** Card steps done and checkouts fulfilled commit durably: a paid session is never fulfilled twice. */
+export function sqliteCheckouts(db: Database, durably: Durably): CheckoutStore {
   const record = db.prepare(`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (?, ?, ?)
     ON CONFLICT (session_id) DO NOTHING`);
   // A session the service did not start (created in Stripe's dashboard) is recorded on completion.
@@ -18,16 +20,16 @@ export function sqliteCheckouts(db: Database): CheckoutStore {
   const unmark = db.prepare('DELETE FROM card_steps_done WHERE step = ? AND id = ?');
   return {
     async markDone(step, id, at) {
-      return mark.run(step, id, at).changes === 1;
+      return durably(() => mark.run(step, id, at))().changes === 1;
     },
     async unmarkDone(step, id) {
-      unmark.run(step, id);
+      durably(() => unmark.run(step, id))();
     },
     async recordCheckout(sessionId, product, at) {
-      record.run(sessionId, product, at);
+      durably(() => record.run(sessionId, product, at))();
     },
     async completeCheckout(sessionId, product, keyId, newKey, at) {
-      return complete.run({ sessionId, product, keyId, newKey: newKey ? 1 : 0, at }).changes === 1;
+      return durably(() => complete.run({ sessionId, product, keyId, newKey: newKey ? 1 : 0, at }))().changes === 1;
     },
     async checkoutBySession(sessionId) {
       const raw = bySession.get(sessionId) as Raw | undefined;

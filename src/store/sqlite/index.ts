@@ -14,6 +14,7 @@ import { sqliteKeys } from './keys.ts';
 import { sqliteMailbox } from './mailbox.ts';
 import { sqliteDatasets, sqliteSettings } from './meta.ts';
 import { sqlitePayments } from './payments.ts';
+import { durableWrites } from './durable.ts';
 
 /** Opens (creating if needed) a SQLite database: `sqlite:PATH` or `sqlite::memory:`. */
 export function openSqliteStore(url: string): Store {
@@ -21,20 +22,23 @@ export function openSqliteStore(url: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
+  // Metering counters commit durable against a crash of the process; writes of value are made
+  // durable against power loss one by one (durable.ts).
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  const keys = sqliteKeys(db);
+  const durably = durableWrites(db);
+  const keys = sqliteKeys(db, durably);
   return guardStore(
     {
       engine: 'sqlite',
       ...keys.keys,
-      ...sqlitePayments(db, keys.forget),
+      ...sqlitePayments(db, keys.forget, durably),
       ...sqliteCounters(db),
       ...sqliteDatasets(db),
-      ...sqliteSettings(db),
-      ...sqliteCheckouts(db),
-      ...sqliteMailbox(db, keys.forget),
+      ...sqliteSettings(db, durably),
+      ...sqliteCheckouts(db, durably),
+      ...sqliteMailbox(db, keys.forget, durably),
       ...sqliteAlert(db),
       ...sqliteDaily(db),
       ...sqliteIdempotency(db),

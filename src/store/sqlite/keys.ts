@@ -1,9 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyRow, KeyStore, NewKey, PlanChange } from '../types.ts';
+import type { Durably } from './durable.ts';
 
-/** `forget` drops the lookup cache; other writers to api_keys call it too. */
-export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void } {
+/**
+ * `forget` drops the lookup cache; other writers to api_keys call it too. Issuing, rotating,
+ * changing the plan of (claim, credits, Pro) and revoking a key commit durably.
+ */
+export function sqliteKeys(db: Database, durably: Durably): { keys: KeyStore; forget: () => void } {
   const insert = db.prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
     email_hash, network, created_at, alert_born, alert_id) VALUES (@id, @keyHash, @keyPrefix, @tier, @basis, @limit,
     @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn, @alertId)`);
@@ -34,7 +38,7 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
 
   const keys: KeyStore = {
     async insertKey(key: NewKey) {
-      insert.run({ ...key, alertBorn: key.alertBorn ? 1 : 0, alertId: key.alertId ?? null });
+      durably(() => insert.run({ ...key, alertBorn: key.alertBorn ? 1 : 0, alertId: key.alertId ?? null }))();
       forget();
     },
     async keyByHash(keyHash) {
@@ -50,11 +54,11 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
     },
     async rotateKey(id, oldHash, newHash, newPrefix) {
       forget();
-      return rotate.run(newHash, newPrefix, id, oldHash).changes === 1;
+      return durably(() => rotate.run(newHash, newPrefix, id, oldHash))().changes === 1;
     },
     async changePlan(id, expectedRev, change: PlanChange) {
       forget();
-      const result = plan.run({
+      const result = durably(plan.run.bind(plan))({
         id,
         expectedRev,
         tier: change.tier,
@@ -79,7 +83,7 @@ export function sqliteKeys(db: Database): { keys: KeyStore; forget: () => void }
     },
     async revokeKey(id, at) {
       forget();
-      return revoke.run(at, id).changes === 1;
+      return durably(() => revoke.run(at, id))().changes === 1;
     },
   };
   return { keys, forget };

@@ -2,9 +2,13 @@ import type { Database } from 'better-sqlite3';
 import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
 import { sqlList } from '../sql-list.ts';
 import type { CodeCheck, MailboxStore, ReleasedKey } from '../types.ts';
+import type { Durably } from './durable.ts';
 
-/** `onKeyChange` drops the key lookup cache when keys are released. */
-export function sqliteMailbox(db: Database, onKeyChange: () => void): MailboxStore {
+/**
+ * `onKeyChange` drops the key lookup cache when keys are released. An address bound to a key and
+ * keys released from an address (both part of a claim) commit durably.
+ */
+export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Durably): MailboxStore {
   // Replacing the row voids the earlier code and starts the attempts again.
   const put =
     db.prepare(`INSERT INTO verification_challenges (purpose, subject, email_hash, code_hash, attempts, created_at, expires_at)
@@ -72,11 +76,11 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void): MailboxSto
       return row.keys === 0 ? null : row.proved ? 'proved' : 'unproved';
     },
     async bindEmail(emailHash, keyId, at, proved) {
-      bind.run(emailHash, keyId, at, proved ? 1 : 0);
+      durably(() => bind.run(emailHash, keyId, at, proved ? 1 : 0))();
     },
     async releaseUnproved(emailHash, plan) {
       onKeyChange();
-      return releaseTx.immediate(emailHash, plan);
+      return durably(() => releaseTx.immediate(emailHash, plan))();
     },
     async lastEmailBinding(emailHash) {
       return (lastBound.get(emailHash) as { at: number | null }).at;

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { DatasetMeta, DatasetStore, SettingStore } from '../types.ts';
+import type { Durably } from './durable.ts';
 
 const META = 'kind, source, as_of AS asOf, as_of_basis AS asOfBasis, imported_at AS importedAt, record_count AS count';
 
@@ -26,7 +27,8 @@ export function sqliteDatasets(db: Database): DatasetStore {
   };
 }
 
-export function sqliteSettings(db: Database): SettingStore {
+/** Settings (such as the pepper's fingerprint) are written once or rarely, and durably. */
+export function sqliteSettings(db: Database, durably: Durably): SettingStore {
   const init = db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
   const get = db.prepare('SELECT value FROM settings WHERE name = ?');
   const set = db.prepare(
@@ -35,14 +37,14 @@ export function sqliteSettings(db: Database): SettingStore {
   const read = (name: string) => (get.get(name) as { value: string } | undefined)?.value ?? null;
   return {
     async settingOrInit(name, value) {
-      init.run(name, value);
+      durably(() => init.run(name, value))();
       return read(name) as string;
     },
     async getSetting(name) {
       return read(name);
     },
     async setSetting(name, value) {
-      set.run(name, value);
+      durably(() => set.run(name, value))();
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import type { PaymentStore } from '../types.ts';
+import type { Durably } from './durable.ts';
 
-export function sqlitePayments(db: Database, onKeyChange: () => void): PaymentStore {
+/** The record of a payment and the money it adds to a key commit durably. */
+export function sqlitePayments(db: Database, onKeyChange: () => void, durably: Durably): PaymentStore {
   const insert =
     db.prepare(`INSERT INTO payments (id, network, asset, payer, pay_to, amount_micros, tx_hash, resource_url, key_id, settled_at)
     VALUES (@id, @network, @asset, @payer, @payTo, @amountMicros, @txHash, @resourceUrl, @keyId, @settledAt)
@@ -12,14 +14,14 @@ export function sqlitePayments(db: Database, onKeyChange: () => void): PaymentSt
   );
   return {
     async recordPayment(payment) {
-      return insert.run(payment).changes === 1;
+      return durably(() => insert.run(payment))().changes === 1;
     },
     async hasPayment(id) {
       return exists.get(id) !== undefined;
     },
     async addPaidMicros(keyId, micros) {
       onKeyChange();
-      const rows = addPaid.all(micros, keyId) as { paid: number }[];
+      const rows = durably(() => addPaid.all(micros, keyId))() as { paid: number }[];
       return rows[0]?.paid ?? 0;
     },
   };

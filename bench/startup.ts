@@ -1,0 +1,54 @@
+/**
+ * `npm run bench:startup`: start-up of the server as `npm start` runs it (dist/server.js) against
+ * a bare Fastify server (bench/bare-server.mjs), started in turn (bare, mod97, bare, ...), from
+ * spawn to the first /healthz answer, and resident memory at that moment. Medians of
+ * BENCH_STARTS (5) starts each, merged into bench/results.json as `startup_ms`,
+ * `bare_startup_ms`, `rss_start_mb` and `bare_rss_start_mb`. Each mod97 start gets a new SQLite
+ * database (migrations included, as at a first start).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './load.ts';
+import { buildBundles, SERVER, startTarget } from './targets.ts';
+
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
+const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
+
+buildBundles();
+const dir = mkdtempSync(join(tmpdir(), 'mod97-startup-'));
+const runs = { bare: [] as { ms: number; rss: number }[], mod97: [] as { ms: number; rss: number }[] };
+try {
+  for (let i = 0; i < STARTS; i++) {
+    for (const which of ['bare', 'mod97'] as const) {
+      const target =
+        which === 'bare'
+          ? await startTarget('bench/bare-server.mjs')
+          : await startTarget(SERVER, { MOD97_DATABASE_URL: `sqlite:${join(dir, `start-${i}.db`)}` });
+      runs[which].push({ ms: target.startMs, rss: target.rssMb() });
+      await target.stop();
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const med = (xs: { ms: number; rss: number }[], key: 'ms' | 'rss') => Math.round(median(xs.map((x) => x[key])));
+const figures = {
+  startup_ms: med(runs.mod97, 'ms'),
+  bare_startup_ms: med(runs.bare, 'ms'),
+  rss_start_mb: med(runs.mod97, 'rss'),
+  bare_rss_start_mb: med(runs.bare, 'rss'),
+  startup_vs_bare: 0,
+  startup_measured_at: new Date().toISOString(),
+};
+figures.startup_vs_bare = Math.round((figures.startup_ms / figures.bare_startup_ms) * 100) / 100;
+const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
+writeFileSync(RESULTS, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
+console.log(
+  `start-up, median of ${STARTS}: mod97 ${figures.startup_ms} ms, RSS ${figures.rss_start_mb} MB; bare Fastify ${figures.bare_startup_ms} ms, RSS ${figures.bare_rss_start_mb} MB (${figures.startup_vs_bare}x)`,
+);
+console.log(
+  `each start (ms): mod97 ${runs.mod97.map((r) => Math.round(r.ms)).join(', ')}; bare ${runs.bare.map((r) => Math.round(r.ms)).join(', ')}`,
+);

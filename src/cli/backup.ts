@@ -1,0 +1,89 @@
+/**
+ * `mod97 backup FILE`: a consistent copy of the service's SQLite database, taken while the
+ * service runs (SQLite's online backup), checked, then moved into place. PostgreSQL has its own
+ * tool for this, pg_dump: the command says so.
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { DEFAULT_DATABASE_URL } from '../config.ts';
+import { EXIT, UsageError, type CliIo } from './io.ts';
+
+export const BACKUP_USAGE = `usage: mod97 backup FILE
+Writes a consistent copy of the SQLite database named by MOD97_DATABASE_URL (default
+${DEFAULT_DATABASE_URL}) to FILE while the service keeps serving, checks the copy
+(PRAGMA integrity_check) and only then puts it at FILE. FILE must not exist yet.
+Restore: stop the service, put the copy in place of the database file (and remove its -wal and
+-shm files), start the service.
+PostgreSQL: use pg_dump (pg_dump --format=custom --file=FILE "$MOD97_DATABASE_URL").`;
+
+/** Pages copied per step: all of them, so that one step reads one snapshot (see below). */
+const ALL_PAGES = 2 ** 30;
+
+export async function backupCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    io.out(BACKUP_USAGE);
+    return EXIT.ok;
+  }
+  const url = env.MOD97_DATABASE_URL || DEFAULT_DATABASE_URL;
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    io.err(
+      'error: MOD97_DATABASE_URL is a PostgreSQL database: back it up with pg_dump, e.g. pg_dump --format=custom --file=mod97.dump "$MOD97_DATABASE_URL", and restore with pg_restore (docs/operations.md, "Backup and restore").',
+    );
+    return EXIT.usage;
+  }
+  if (!url.startsWith('sqlite:'))
+    throw new UsageError('MOD97_DATABASE_URL must start with sqlite: or postgres://', BACKUP_USAGE);
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError('backup takes one FILE', BACKUP_USAGE);
+  const source = url.slice('sqlite:'.length);
+  if (source === ':memory:') throw new UsageError('an in-memory database has nothing to back up', BACKUP_USAGE);
+  const target = resolve(positionals[0]);
+  if (!existsSync(source)) {
+    io.err(`error: no database at ${source} (MOD97_DATABASE_URL): nothing was written`);
+    return EXIT.failed;
+  }
+  if (existsSync(target)) {
+    io.err(`error: ${target} exists already: choose a new name (e.g. with the date), nothing was written`);
+    return EXIT.failed;
+  }
+
+  // The copy is made beside FILE and renamed once checked: FILE is a whole, checked copy or absent.
+  const partial = join(dirname(target), `.${basename(target)}.partial`);
+  rmSync(partial, { force: true });
+  // No migration, no pragma that writes: a backup changes nothing in the database it copies.
+  const db = new Database(source, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    // SQLite restarts an online backup when another process writes between two of its steps, so
+    // small steps under steady writes might never end. One step copies every page inside one
+    // read transaction: a snapshot, whatever the service commits meanwhile (WAL readers never
+    // wait for writers).
+    const { totalPages } = await db.backup(partial, { progress: () => ALL_PAGES });
+    const copy = new Database(partial, { fileMustExist: true });
+    let check: unknown;
+    try {
+      check = copy.pragma('integrity_check', { simple: true });
+    } finally {
+      copy.close();
+    }
+    if (check !== 'ok') {
+      rmSync(partial, { force: true });
+      io.err(`error: the copy failed its integrity check (${String(check)}): nothing was written`);
+      return EXIT.failed;
+    }
+    renameSync(partial, target);
+    io.out(`backup: ${source} copied to ${target} (${totalPages} pages), integrity_check ok`);
+    return EXIT.ok;
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw e;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { runCli } from '../../src/cli/run.ts';
+import { openStore } from '../../src/store/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../support/pg.ts';
+import { newKeyRow } from '../store/contract.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mod97-backup-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Another process committing one row after another into the database until it is killed. */
+function writer(path: string) {
+  const script = `const D = require('better-sqlite3'); const db = new D(process.argv[1]);
+    db.pragma('busy_timeout = 5000');
+    const add = db.prepare("INSERT INTO counters (scope, subject, period, used) VALUES ('test', ?, 'p', 1)");
+    let i = 0; add.run('w' + i++); process.stdout.write('writing\\n');
+    for (;;) add.run('w' + i++);`;
+  const child = spawn(process.execPath, ['-e', script, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  return { child, started };
+}
+
+const countRows = (path: string): number => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM counters WHERE scope = 'test'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+test('backup copies the SQLite database while another process keeps committing, and the copy passes integrity_check', async () => {
+  const source = join(dir, 'live.db');
+  const store = openSqliteStore(`sqlite:${source}`);
+  // Enough pages that the copy takes a while: a dataset of a few megabytes.
+  const records = Array.from({ length: 40_000 }, (_, i) => ({ bic: `BANK${i}`, name: `Bank number ${i}`.repeat(4) }));
+  await store.putDataset(
+    { kind: 'test', source: 'test', asOf: '2026-01-01', asOfBasis: null, importedAt: 0, count: records.length },
+    records,
+  );
+  await store.close();
+  const { child, started } = writer(source);
+  try {
+    await started;
+    const before = countRows(source);
+    const target = join(dir, 'copy.db');
+    const ran = await cli(['backup', target], { MOD97_DATABASE_URL: `sqlite:${source}` });
+    const afterBackup = countRows(source);
+    assert.equal(ran.code, 0, ran.err);
+    assert.match(ran.out, /integrity_check ok/);
+    assert.ok(afterBackup > before, 'the writer committed while the backup ran');
+    const copy = new Database(target, { readonly: true });
+    try {
+      assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+      const copied = (copy.prepare("SELECT COUNT(*) AS n FROM counters WHERE scope = 'test'").get() as { n: number }).n;
+      assert.ok(copied >= before && copied <= afterBackup, `a snapshot taken during the backup (${copied})`);
+      assert.equal(
+        (copy.prepare("SELECT record_count AS n FROM datasets WHERE kind = 'test'").get() as { n: number }).n,
+        40_000,
+      );
+    } finally {
+      copy.close();
+    }
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('partial')),
+      [],
+      'no partial file is left',
+    );
+  } finally {
+    child.kill();
+  }
+});
+
+test('backup refuses to overwrite a file, and names a missing database', async () => {
+  const source = join(dir, 'small.db');
+  (await openSqliteStore(`sqlite:${source}`)).close();
+  const target = join(dir, 'once.db');
+  assert.equal((await cli(['backup', target], { MOD97_DATABASE_URL: `sqlite:${source}` })).code, 0);
+  const again = await cli(['backup', target], { MOD97_DATABASE_URL: `sqlite:${source}` });
+  assert.equal(again.code, 1);
+  assert.match(again.err, /exists already/);
+  const missing = await cli(['backup', join(dir, 'x.db')], { MOD97_DATABASE_URL: `sqlite:${join(dir, 'none.db')}` });
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /no database at .*none\.db/);
+  assert.equal(existsSync(join(dir, 'x.db')), false);
+});
+
+test('backup of a PostgreSQL database points to pg_dump and writes nothing', async () => {
+  const target = join(dir, 'pg.dump');
+  const ran = await cli(['backup', target], { MOD97_DATABASE_URL: 'postgres://mod97:secret@db.example/mod97' });
+  assert.equal(ran.code, 2);
+  assert.match(ran.err, /pg_dump/);
+  assert.doesNotMatch(ran.err, /secret/);
+  assert.equal(existsSync(target), false);
+});
+
+const hasPgDump =
+  spawnSync('pg_dump', ['--version']).status === 0 && spawnSync('pg_restore', ['--version']).status === 0;
+
+test('on PostgreSQL, the pg_dump and pg_restore commands of docs/operations.md bring the keys back', {
+  skip: (!pgUrl && 'MOD97_TEST_POSTGRES_URL is not set') || (!hasPgDump && 'pg_dump is not installed'),
+}, async () => {
+  const run = promisify(execFile);
+  const schema = newSchemaName('mod97_backup');
+  after(() => dropSchemas(schema));
+  const url = inSchema(schema);
+  const store = await openStore(url);
+  const key = newKeyRow();
+  await store.insertKey(key);
+  await store.close();
+  const dump = join(dir, 'mod97.dump');
+  await run('pg_dump', ['--format=custom', `--schema=${schema}`, `--file=${dump}`, pgUrl as string]);
+  const admin = await pgAdmin(pgUrl as string);
+  await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.end();
+  await run('pg_restore', [`--dbname=${pgUrl}`, '--no-owner', dump]);
+  const restored = await openStore(url);
+  try {
+    assert.equal((await restored.keyByHash(key.keyHash))?.id, key.id);
+  } finally {
+    await restored.close();
+  }
+});
