@@ -10,7 +10,7 @@ import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
 
 export const DATA_USAGE = `usage:
-  mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B]
+  mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP]
   mod97 data update [kind...]
   mod97 data list
 kinds: ${updatableKinds().join(', ')}

@@ -12,13 +12,18 @@ export interface SourceRef {
 export interface SepaAnswer {
   country: string;
   member: boolean;
+  /** The bank's own schemes (`epc_register`), else every scheme of a member country. */
   schemes: string[];
-  /** `country` = by the EPC geographical scope; `epc_register` = from an imported register. */
+  /** `epc_register`: the bank's BIC is in an imported EPC register; `country`: by the EPC geographical scope. */
   basis: 'country' | 'epc_register';
+  /** The register entry that answered: the BIC11, or its BIC8 + XXX; null for `country`. */
+  bic: string | null;
+  /** The bank's Verification of Payee adherence; null for `country` or when no VOP register was imported. */
+  vop: { participant: boolean; status: string | null; roles: string[] } | null;
   source: string;
   as_of: string | null;
-  /** Present when a BIC was given and an EPC register was imported. */
-  bank: { bic: string; schemes: string[] } | null;
+  /** Present when as_of is only the date the register was downloaded (it states none). */
+  as_of_note?: string;
 }
 
 export interface BicAnswer {
@@ -36,6 +41,8 @@ export interface BicAnswer {
   lei: { lei: string; source: string; as_of: string | null } | null;
   test_bic: boolean;
   sources: SourceRef[];
+  /** SEPA reach of this bank, as the validate answer gives it for the bank's IBANs. */
+  sepa: SepaAnswer;
 }
 
 export type ClearingAnswer = ClearingRecord & {

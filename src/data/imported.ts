@@ -1,27 +1,21 @@
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import { applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
 import { OFAC_LIST } from './bundled.ts';
-import { SEPA_SCHEMES, type SepaScheme } from './countries.ts';
+import { EPC_REGISTER_SCHEMES } from './importers/epc-register.ts';
 import { type BlzRecord, downloadDateNote, epcDatasetKind } from './importers/index.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
+import { type EpcRegister, EpcRegisterBuilder } from './sepa-reach.ts';
 import type { ClearingRecord, Provenance, SanctionRecord, SchemeParticipant } from './types.ts';
 
 export type { SanctionsList } from './apply.ts';
 
 const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': OFAC_LIST, 'eu-fsf': 'EU financial sanctions' };
 
-interface EpcScheme {
-  scheme: SepaScheme;
-  source: string;
-  as_of: string;
-  byBic11: Map<string, SchemeParticipant>;
-  countries: Set<string>;
-}
-
 export interface ImportedData {
   provenance: Provenance[];
   sanctions: SanctionsList[];
-  epc: EpcScheme[];
+  /** The imported EPC registers joined per BIC; null when none was imported. */
+  epc: EpcRegister | null;
   /** The imported SIX dataset's source, when one replaces the bundled clearing table. */
   clearingSource: string | null;
 }
@@ -43,7 +37,7 @@ export async function importedKinds(store: DatasetStore): Promise<Set<string>> {
 
 /** Reads every imported dataset from the store and lays it over the bundled indexes. */
 export async function overlayImported(store: DatasetStore, ix: Indexes): Promise<ImportedData> {
-  const out: ImportedData = { provenance: [], sanctions: [], epc: [], clearingSource: null };
+  const out: ImportedData = { provenance: [], sanctions: [], epc: null, clearingSource: null };
   const load = async <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void): Promise<void> => {
     const dataset = await store.getDataset(kind);
     if (!dataset) return;
@@ -74,21 +68,15 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
     applyClearing(ix, records, meta.source, meta.asOf);
     out.clearingSource = meta.source;
   });
-  for (const scheme of SEPA_SCHEMES) {
+  const register = new EpcRegisterBuilder();
+  for (const scheme of EPC_REGISTER_SCHEMES) {
     await load<SchemeParticipant>(epcDatasetKind(scheme), (records, meta) => {
-      const entry: EpcScheme = {
-        scheme,
-        source: meta.source,
-        as_of: meta.asOf,
-        byBic11: new Map(),
-        countries: new Set(),
-      };
+      register.add(scheme, records, meta.asOf, downloadDateNote(meta.asOfBasis));
       for (const r of records) {
-        const bic11 = toBic11(r.bic);
-        entry.byBic11.set(bic11, r);
-        entry.countries.add(bic11.slice(4, 6));
+        // a bank that had left the scheme when the file was issued is not vouched for as a directory entry
+        if (r.leaving_date && r.leaving_date <= meta.asOf) continue;
         ix.addBic({
-          bic11,
+          bic11: toBic11(r.bic),
           name: r.name,
           city: r.city,
           address: r.address,
@@ -98,9 +86,9 @@ export async function overlayImported(store: DatasetStore, ix: Indexes): Promise
           as_of_note: noteOf(meta),
         });
       }
-      out.epc.push(entry);
     });
   }
+  out.epc = register.build();
   for (const [kind, listName] of Object.entries(SANCTION_KINDS)) {
     await load<SanctionRecord>(kind, (records, meta) => {
       out.sanctions.push(sanctionsList(listName, meta.asOf, records, noteOf(meta)));

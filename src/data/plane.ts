@@ -4,7 +4,8 @@ import { checkBicFormat } from './bic-format.ts';
 import { normalizeIid } from './clearing.ts';
 import { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 import type { ImportedData } from './imported.ts';
-import { type Indexes, toBic11 } from './indexes.ts';
+import type { Indexes } from './indexes.ts';
+import { bankSepa } from './sepa-reach.ts';
 import type { BankByCode, BicEntry } from './types.ts';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
@@ -21,6 +22,8 @@ export class Lookups {
     protected readonly ix: Indexes,
     protected readonly imported: ImportedData,
     protected readonly clearingSource: string,
+    /** Decides whether a register's readiness and leaving dates have passed. */
+    protected readonly clock: () => number = Date.now,
   ) {}
 
   /**
@@ -39,37 +42,35 @@ export class Lookups {
     return [...(this.ix.bankBics.get(`${country}:${code}`) ?? [])];
   }
 
+  /**
+   * Per bank when an imported EPC register lists the bank's BIC (BIC11, else its BIC8 + XXX),
+   * else per country by the EPC geographical scope.
+   */
   sepa(countryCode: string, bic?: string): SepaAnswer {
     const country = countryCode.toUpperCase();
     const member = SEPA_COUNTRIES.members.has(country);
     const register = this.imported.epc;
-    if (register.length === 0) {
-      // The same few answers for every IBAN of a country: built once, shared (read-only).
-      let answer = this.byCountry.get(country);
-      if (!answer) {
-        answer = Object.freeze({
-          country,
-          member,
-          schemes: member ? [...SEPA_SCHEMES] : [],
-          basis: 'country',
-          source: SEPA_COUNTRIES.source,
-          as_of: SEPA_COUNTRIES.as_of,
-          bank: null,
-        });
-        this.byCountry.set(country, answer);
-      }
-      return answer;
+    if (register && bic) {
+      const today = new Date(this.clock()).toISOString().slice(0, 10);
+      const bank = bankSepa(register, country, member, bic, today);
+      if (bank) return bank;
     }
-    const bic11 = bic ? toBic11(bic.toUpperCase()) : null;
-    return {
-      country,
-      member,
-      schemes: register.filter((s) => s.countries.has(country)).map((s) => s.scheme),
-      basis: 'epc_register',
-      source: register.map((s) => s.source).join('; '),
-      as_of: register.map((s) => s.as_of).sort()[0] ?? null,
-      bank: bic11 ? { bic: bic11, schemes: register.filter((s) => s.byBic11.has(bic11)).map((s) => s.scheme) } : null,
-    };
+    // The same few answers for every IBAN of a country: built once, shared (read-only).
+    let answer = this.byCountry.get(country);
+    if (!answer) {
+      answer = Object.freeze({
+        country,
+        member,
+        schemes: member ? [...SEPA_SCHEMES] : [],
+        basis: 'country',
+        bic: null,
+        vop: null,
+        source: SEPA_COUNTRIES.source,
+        as_of: SEPA_COUNTRIES.as_of,
+      });
+      this.byCountry.set(country, answer);
+    }
+    return answer;
   }
 
   clearing(iid: string): ClearingAnswer | null {
@@ -135,6 +136,7 @@ export class Lookups {
       lei: this.ix.leis.get(bic11) ?? this.ix.leis.get(`${bic8}XXX`) ?? null,
       test_bic: format.test_bic,
       sources: entries.map(sourceRef),
+      sepa: this.sepa(country, bic11),
     };
   }
 }

@@ -84,7 +84,7 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
     .digest('hex')
     .slice(0, 8);
   const version = `${newest}.${digest}`;
-  const lookups = new Lookups(ix, { ...imported, sanctions }, clearingSource);
+  const lookups = new Lookups(ix, { ...imported, sanctions }, clearingSource, clock);
 
   return {
     bankForIban: (cc, bank, branch) => lookups.bankForIban(cc, bank, branch),

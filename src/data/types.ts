@@ -66,13 +66,22 @@ export interface SanctionRecord {
   reference: string;
 }
 
-/** A participant in one EPC scheme. */
+/**
+ * A participant in one EPC scheme, one row of its register export. Rows with a leaving date
+ * are kept: whether the bank has left depends on the day of the question, not of the import.
+ * Datasets imported before leaving dates and VOP were read lack the optional fields.
+ */
 export interface SchemeParticipant {
   bic: string;
   name: string;
   address: string | null;
   city: string | null;
   readiness_date: string | null;
+  leaving_date?: string | null;
+  /** VOP only: the register's Status ("Ready for operations", "Pending EDS registration"). */
+  status?: string | null;
+  /** VOP only: the register's Role, split ("Requesting PSP", "Responding PSP"). */
+  roles?: string[];
 }
 
 export interface BicLei {

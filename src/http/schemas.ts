@@ -70,15 +70,29 @@ export const BankByCode = Type.Object({
 export const SepaAnswer = Type.Object({
   country: Type.String(),
   member: Type.Boolean(),
-  schemes: Type.Array(Type.String()),
+  schemes: Type.Array(Type.String(), {
+    description:
+      'With `epc_register`: the schemes the bank adheres to today (SCT, SCT_INST, SDD_CORE, SDD_B2B) among the registers imported; with `country`: every scheme for a member country, none otherwise.',
+  }),
   basis: StringEnum(
     ['country', 'epc_register'],
-    '`country` (EPC geographical scope) or `epc_register` (an imported register).',
+    "`epc_register`: the bank's BIC (BIC11, or its BIC8 + XXX) is in the EPC register of participants the operator imported; `country`: by the EPC geographical scope.",
+  ),
+  bic: orNull(Type.String(), 'The register entry that answered (BIC11, or the BIC8 + XXX); null with `country`.'),
+  vop: orNull(
+    Type.Object({
+      participant: Type.Boolean({ description: "Listed in the EPC's Verification of Payee register and not left." }),
+      status: orNull(
+        Type.String(),
+        'The register\'s status as published, e.g. "Ready for operations" or "Pending EDS registration"; null when not a participant.',
+      ),
+      roles: Type.Array(Type.String(), { description: '"Requesting PSP", "Responding PSP".' }),
+    }),
+    'Verification of Payee; null with `country`, or when no VOP register was imported.',
   ),
   source: Type.String(),
-  as_of: NullableString,
-  bank: orNull(
-    Type.Object({ bic: Type.String(), schemes: Type.Array(Type.String()) }),
-    "null unless the bank's BIC is known and an EPC register was imported.",
+  as_of: orNull(Type.String(), 'With `epc_register`: the oldest date among the imported register files.'),
+  as_of_note: Type.Optional(
+    Type.String({ description: 'Present when as_of is only the date the register was downloaded.' }),
   ),
 });

@@ -45,6 +45,7 @@ export const BicAnswer = Open({
   sources: Type.Array(SourceRef, {
     description: 'Every loaded source that lists the BIC (or, for `institution`, an office of it).',
   }),
+  sepa: SepaAnswer,
   attribution: Type.Optional(Attribution),
 });
 

@@ -140,7 +140,7 @@ describe('data update downloads from the configured addresses', {
     const plane = await loadDataPlane(openSqliteStore(env.MOD97_DATABASE_URL!));
     assert.equal(plane.clearing('00100')?.as_of, '2025-09-02');
     assert.equal(plane.compliance({ bic: 'HAVIGB2L' }).level, 'high');
-    assert.deepEqual(plane.sepa('DE').schemes, ['SCT', 'SCT_INST']);
+    assert.deepEqual(plane.sepa('DE', 'COBADEFFXXX').schemes, ['SCT', 'SCT_INST']);
   });
 
   test('with no Last-Modified, a dateless download is dated by the day of download and says so', async () => {

@@ -97,7 +97,8 @@ test('a concatenated IID points to its successor', () => {
 test('SEPA membership by country lists the four schemes for members and none for others', () => {
   assert.deepEqual(plane.sepa('FR').schemes, ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B']);
   assert.equal(plane.sepa('fr').basis, 'country');
-  assert.deepEqual(plane.sepa('US'), { ...plane.sepa('US'), member: false, schemes: [], bank: null });
+  assert.deepEqual(plane.sepa('US'), { ...plane.sepa('US'), member: false, schemes: [], bic: null, vop: null });
+  assert.equal(plane.sepa('DE', 'DEUTDEFFXXX').basis, 'country', 'no register is bundled: a BIC changes nothing');
 });
 
 test('provenance lists every bundled source and the country lists, and the data version tracks imports', async () => {
@@ -147,7 +148,7 @@ test('a BIC known to two sources takes its whole place from one of them, never a
     source: 'full',
   });
   ix.addBic({ ...base, city: 'Frankfurt', postcode: '60000', source: 'partial' });
-  const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: [], clearingSource: null }, 'none').bic(
+  const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: null, clearingSource: null }, 'none').bic(
     'TESTDEFF',
   );
   assert.deepEqual(

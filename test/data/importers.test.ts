@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importFile, importerFor } from '../../src/data/importers/index.ts';
-import type { SanctionRecord } from '../../src/data/types.ts';
+import type { SanctionRecord, SchemeParticipant } from '../../src/data/types.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
 const bytes = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding);
@@ -103,10 +103,13 @@ test('OFAC sdn.csv yields one record per SWIFT/BIC in the remarks, with its prog
   assert.deepEqual([parsed.asOf, parsed.asOfBasis], ['2024-05-03', 'operator']);
 });
 
+const EPC_HEADER =
+  '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n';
+const VOP_HEADER =
+  '"Country","ParticipantName","Address","City","BIC","Status","Role","Readiness Date","Scheme Leaving Date","Scheme Options"\n';
+
 test('an EPC register file is recognised by its name, or by --scheme, and stored per scheme', () => {
-  const csv =
-    '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n' +
-    '"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","2020-01-01","",""\n"AUSTRIA","Gone","","Wien","BBBBATWWXXX","2020-01-01","2024-01-01",""\n';
+  const csv = `${EPC_HEADER}"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","2020-01-01","",""\n"AUSTRIA","Gone","","Wien","BBBBATWWXXX","2020-01-01","2024-01-01",""\n`;
   const epc = importerFor('epc-register');
   assert.equal(
     epc.parse({ bytes: bytes(csv), name: 'SepaInstAdherence.csv', asOf: '2025-09-08' }).kind,
@@ -120,25 +123,84 @@ test('an EPC register file is recognised by its name, or by --scheme, and stored
   const sct = epc.parse({ bytes: bytes(csv), name: 'register.csv', scheme: 'sct', asOf: '2025-09-08' });
   assert.equal(sct.kind, 'epc-sct');
   assert.deepEqual(
-    sct.records,
-    [{ bic: 'AAAAATWWXXX', name: 'Bank A', address: 'Str. 1', city: 'Wien', readiness_date: '2020-01-01' }],
-    'a participant that left is dropped',
+    (sct.records as SchemeParticipant[]).map((r) => [r.bic, r.readiness_date, r.leaving_date]),
+    [
+      ['AAAAATWWXXX', '2020-01-01', null],
+      ['BBBBATWWXXX', '2020-01-01', '2024-01-01'],
+    ],
+    'a participant that left is kept with its leaving date: the answer decides by the day asked',
   );
   assert.throws(() => epc.parse({ bytes: bytes(csv), name: 'register.csv', asOf: '2025-09-08' }), /--scheme/);
 });
 
-test('an imported EPC register answers SEPA reachability per country and per bank', async () => {
+test('the VOP register is read by its column names, Status and Role included', () => {
+  // Status and Role sit between BIC and Readiness Date: a reader by position would take the status for a date
+  const csv = `${VOP_HEADER}"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","Ready for operations","Responding PSP;Requesting PSP","2025-10-09","",""\n"AUSTRIA","Bank B","","Linz","BBBBATWWXXX","Pending EDS registration","Requesting PSP","","",""\n`;
+  const epc = importerFor('epc-register');
+  for (const name of ['VOPAdherence.csv', 'https://x/participants_export/vop/vop.csv']) {
+    const vop = epc.parse({ bytes: bytes(csv), name, asOf: '2025-09-08' });
+    assert.equal(vop.kind, 'epc-vop', name);
+    const records = vop.records as SchemeParticipant[];
+    assert.deepEqual(records[0], {
+      bic: 'AAAAATWWXXX',
+      name: 'Bank A',
+      address: 'Str. 1',
+      city: 'Wien',
+      readiness_date: '2025-10-09',
+      leaving_date: null,
+      status: 'Ready for operations',
+      roles: ['Requesting PSP', 'Responding PSP'],
+    });
+    assert.deepEqual(
+      [records[1]?.status, records[1]?.roles, records[1]?.readiness_date],
+      ['Pending EDS registration', ['Requesting PSP'], null],
+    );
+  }
+  assert.equal(epc.parse({ bytes: bytes(csv), name: 'x.csv', scheme: 'vop', asOf: '2025-09-08' }).kind, 'epc-vop');
+  assert.throws(
+    () =>
+      epc.parse({
+        bytes: bytes(`${EPC_HEADER}"AUSTRIA","A","","","AAAAATWWXXX","","",""\n`),
+        name: 'VOPAdherence.csv',
+        asOf: '2025-09-08',
+      }),
+    (e: Error) => e instanceof ImportError && /needs BIC, ParticipantName, Status/.test(e.message),
+    'a VOP file without its Status column is refused',
+  );
+  assert.throws(
+    () => epc.parse({ bytes: bytes(csv), name: 'OctInstAdherence.csv', asOf: '2025-09-08' }),
+    /reads only the EPC registers of SCT, SCT_INST, SDD_CORE, SDD_B2B, VOP/,
+  );
+  assert.throws(
+    () =>
+      epc.parse({
+        bytes: bytes(`${EPC_HEADER}"AUSTRIA","A","","","AAAAATWWXXX","09/01/2020","",""\n`),
+        name: 'SepaAdherence.csv',
+        asOf: '2025-09-08',
+      }),
+    /AAAAATWWXXX: "Readiness Date" is "09\/01\/2020", not a date YYYY-MM-DD/,
+  );
+});
+
+test('register dates are read on the day asked: a bank adheres from its readiness date until it leaves', async () => {
   const store = openSqliteStore('sqlite::memory:');
   const csv =
-    '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"\n"AUSTRIA","Bank A","Str. 1","Wien","AAAAATWWXXX","2020-01-01","",""\n';
-  await importFile(store, 'epc-register', { bytes: bytes(csv), name: 'SepaAdherence.csv', asOf: '2025-09-08' }, 0);
+    EPC_HEADER +
+    '"AUSTRIA","Staying","","Wien","AAAAATWWXXX","2020-01-01","",""\n' +
+    '"AUSTRIA","Leaving","","Wien","BBBBATWWXXX","2020-01-01","2026-06-30",""\n' +
+    '"AUSTRIA","Joining","","Wien","CCCCATWWXXX","2026-06-30","",""\n' +
+    '"AUSTRIA","Left and rejoined","","Wien","DDDDATWWXXX","2025-05-19","2024-12-02",""\n';
+  await importFile(store, 'epc-register', { bytes: bytes(csv), name: 'SepaAdherence.csv', asOf: '2026-01-05' }, 0);
+  const on = async (day: string) => {
+    const plane = await loadDataPlane(store, { clock: () => Date.parse(`${day}T12:00:00Z`) });
+    return ['AAAAATWW', 'BBBBATWW', 'CCCCATWW', 'DDDDATWW'].map((b) => plane.sepa('AT', b).schemes.join());
+  };
+  assert.deepEqual(await on('2026-06-29'), ['SCT', 'SCT', '', 'SCT']);
+  assert.deepEqual(await on('2026-06-30'), ['SCT', '', 'SCT', 'SCT']);
   const plane = await loadDataPlane(store);
-  const at = plane.sepa('AT', 'AAAAATWW');
-  assert.equal(at.basis, 'epc_register');
-  assert.deepEqual(at.schemes, ['SCT']);
-  assert.deepEqual(at.bank, { bic: 'AAAAATWWXXX', schemes: ['SCT'] });
-  assert.deepEqual(plane.sepa('DE').schemes, []);
-  assert.equal(plane.bic('AAAAATWW')?.address, 'Str. 1');
+  assert.equal(plane.sepa('AT', 'BBBBATWWXXX').basis, 'epc_register', 'a bank that left is still answered for');
+  assert.equal(plane.sepa('AT', 'AAAAATWW').vop, null, 'no VOP register imported: nothing is said of VOP');
+  assert.equal(plane.bic('AAAAATWW')?.city, 'Wien');
 });
 
 /** A one-file ZIP archive (deflated), as GLEIF serves its relationship file. */

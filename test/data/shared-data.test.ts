@@ -8,7 +8,7 @@ import { SHARED_DATA as shared, skipUnlessShared } from '../support/shared-data.
 
 const file = (path: string) => ({ bytes: readFileSync(shared + path), name: path });
 const SIX = 'six-bankmaster-v3/bankmaster_V3.csv';
-const EPC = ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence'].map(
+const EPC = ['SepaAdherence', 'SepaInstAdherence', 'SDDCoreAdherence', 'SDDB2BAdherence', 'VOPAdherence'].map(
   (n) => `epc-scheme-register/${n}.csv`,
 );
 const SDN = 'ofac-sdn/sdn.csv';
@@ -65,16 +65,16 @@ describe("importing the publishers' own files", () => {
     assert.equal(plane.bankForIban('CH', '00230')?.as_of, '2025-09-02');
   });
 
-  test('the four EPC registers give each member country its schemes and each bank its adherence', {
+  test('the EPC registers (four schemes and VOP) give each listed bank its adherence', {
     skip: skipUnlessShared(...EPC),
   }, async () => {
-    for (const kind of ['epc-sct', 'epc-sct-inst', 'epc-sdd-core', 'epc-sdd-b2b']) {
+    for (const kind of ['epc-sct', 'epc-sct-inst', 'epc-sdd-core', 'epc-sdd-b2b', 'epc-vop']) {
       assert.ok(((await store.getDataset(kind))?.meta.count ?? 0) > 2000, kind);
     }
-    assert.deepEqual(plane.sepa('DE').schemes, ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B']);
-    assert.deepEqual(plane.sepa('AL').schemes, ['SCT'], 'Albanian banks had joined SCT only');
-    const bank = plane.sepa('AD', 'BACAADADXXX').bank;
-    assert.deepEqual(bank?.schemes, ['SCT', 'SCT_INST', 'SDD_CORE']);
+    assert.equal(plane.sepa('DE').basis, 'country', 'without a BIC, per country');
+    const andorra = plane.sepa('AD', 'BACAADADXXX');
+    assert.deepEqual([andorra.basis, andorra.schemes], ['epc_register', ['SCT', 'SCT_INST', 'SDD_CORE']]);
+    assert.deepEqual(plane.sepa('AL', 'FINVALTR').schemes, ['SCT'], 'Albanian banks had joined SCT only');
   });
 
   test('every BIC named in the SDN remarks is flagged as sanctioned', { skip: skipUnlessShared(SDN, SDN_BICS) }, () => {

@@ -191,7 +191,7 @@ describe('lookup answers on the wire', () => {
     }
     // the paths exercised: nulls in subject, sanctions and flags; a match of each kind; a dated-by-download list
     const invalid = plain.services.data.compliance({ iban: 'IR000570029971601460641001' });
-    for (const path of ['subject.bic', 'subject.bank', 'sanctions.bic', 'sepa.bank', 'flags.0.as_of'])
+    for (const path of ['subject.bic', 'subject.bank', 'sanctions.bic', 'sepa.bic', 'sepa.vop', 'flags.0.as_of'])
       assert.ok(nullPaths(invalid).includes(path), path);
     assert.deepEqual(plain.services.data.compliance({ iban: n26Iban }).subject.bank?.city, null);
     const listed = rich.services.data.compliance({ iban: 'DE89370400440532013000' });
@@ -200,7 +200,10 @@ describe('lookup answers on the wire', () => {
       ['exact'],
     );
     assert.ok(listed.sanctions.lists[0]?.as_of_note);
-    assert.deepEqual(listed.sepa?.bank, { bic: 'COBADEFFXXX', schemes: ['SCT'] });
+    assert.deepEqual(
+      [listed.sepa?.basis, listed.sepa?.bic, listed.sepa?.schemes],
+      ['epc_register', 'COBADEFFXXX', ['SCT']],
+    );
     assert.deepEqual(
       rich.services.data.compliance({ bic: 'COBADEFF370' }).sanctions.matches.map((m) => m.match),
       ['institution'],
@@ -224,6 +227,7 @@ describe('lookup answers on the wire', () => {
       'lei',
       'test_bic',
       'sources',
+      'sepa',
       'attribution',
     ]) {
       assert.ok(bic.properties[field], `bic documents ${field}`);

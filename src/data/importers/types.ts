@@ -13,7 +13,7 @@ export interface ImportInput {
    * an old file would make it look current.
    */
   download?: { date: string; basis: 'last_modified' | 'download_time' };
-  /** Explicit EPC scheme (`SCT`, `SCT_INST`, `SDD_CORE`, `SDD_B2B`) when the name does not say. */
+  /** Explicit EPC register (`SCT`, `SCT_INST`, `SDD_CORE`, `SDD_B2B`, `VOP`) when the name does not say. */
   scheme?: string;
 }
 
