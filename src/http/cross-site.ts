@@ -1,19 +1,24 @@
 /**
- * The key routes a page on another site could make a visitor's browser call (spending the
- * visitor network's free keys a day, or claiming with its address) answer 403
- * `cross_site_request`, judged before credentials. A browser says where a request comes from:
- * `Sec-Fetch-Site` (`cross-site` or `same-site` is refused), and `Origin`, which must be the
- * origin of MOD97_PUBLIC_URL (`null`, sent by sandboxed frames and some redirects, is refused).
- * Requests with neither header (curl, servers, SDKs) are not browsers' and pass.
+ * The one rule for a browser's call from another site (docs/api.md, "Calls from other sites"):
+ * the key routes (a page on another site could spend the visitor network's free keys a day, or
+ * claim with its address) and /mcp (a page could drive an agent's tools) answer 403
+ * `cross_site_request`, judged before credentials.
+ *
+ * A browser says where a request comes from: `Sec-Fetch-Site` (`cross-site` or `same-site` is
+ * refused), and `Origin`, which must be the origin of MOD97_PUBLIC_URL or the request's own
+ * origin (its Host, with the scheme it arrived by), so that a page of the service opened at any
+ * address that reaches it (127.0.0.1, localhost, a LAN name) works. `null`, sent by sandboxed
+ * frames and some redirects, is refused. Requests with neither header (curl, servers, SDKs,
+ * agents) are not browsers' and pass.
  */
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 
-const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate']);
+const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate', '/mcp']);
 
 /**
- * The refusal for a browser's cross-site call to a guarded key route, or null. `publicUrl` is
- * read on each call: it may be set after the app is built.
+ * The refusal for a browser's cross-site call to a guarded route, or null. `publicUrl` is read on
+ * each call: it may be set after the app is built.
  */
 export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) => DomainError | null {
   let known = { url: '', origin: '' };
@@ -23,29 +28,43 @@ export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) =
     return known.origin;
   };
   return (req) =>
-    req.method === 'POST' && GUARDED.has(req.routeOptions.url ?? '') && isCrossSite(req, publicOrigin)
-      ? refusal()
+    req.method === 'POST' && GUARDED.has(req.routeOptions.url ?? '') && isCrossSite(req, publicOrigin())
+      ? refusal(req.routeOptions.url === '/mcp')
       : null;
 }
 
-function isCrossSite(req: FastifyRequest, publicOrigin: () => string): boolean {
+/** True when the browser that sent `req` says it comes from a page of another site. */
+export function isCrossSite(req: FastifyRequest, publicOrigin: string): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
   const origin = req.headers.origin;
   if (origin === undefined) return false;
-  return originOf(origin) !== publicOrigin();
+  const from = originOf(origin);
+  return from === null || (from !== publicOrigin && from !== ownOrigin(req));
+}
+
+/** The origin the request was addressed to: its Host, with the scheme it arrived by. */
+function ownOrigin(req: FastifyRequest): string | null {
+  const host = req.headers.host;
+  if (!host) return null;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return originOf(`${scheme}://${host}`);
 }
 
 function originOf(header: string): string | null {
   try {
-    return header === 'null' ? null : new URL(header).origin;
+    const origin = header === 'null' ? null : new URL(header).origin;
+    // Only http(s) URLs have a tuple origin; others serialise as "null".
+    return origin === 'null' ? null : origin;
   } catch {
     return null;
   }
 }
 
-const refusal = () =>
+const refusal = (mcp: boolean) =>
   new DomainError(
     'cross_site_request',
-    "This route is not called from pages on other sites: call it from your server, or from this service's own pages.",
+    mcp
+      ? 'MCP requests from pages on other sites are refused: connect from an agent or a server, which send no Origin.'
+      : "This route is not called from pages on other sites: call it from your server, or from this service's own pages.",
   );

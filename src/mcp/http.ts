@@ -83,19 +83,6 @@ async function callTool(
   });
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * A browser page of another site (a DNS-rebinding page included) sends its own Origin: only the
- * service's origin and loopback ones are let through. Agents and servers send no Origin.
- */
-function foreignOrigin(origin: string | undefined, publicUrl: string): boolean {
-  if (origin === undefined) return false;
-  if (!URL.canParse(origin)) return true;
-  const url = new URL(origin);
-  return url.origin !== new URL(publicUrl).origin && !LOOPBACK.has(url.hostname);
-}
-
 export const mcpRoutes =
   (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
   async (app) => {
@@ -139,12 +126,9 @@ export const mcpRoutes =
       } satisfies CallToolResult;
     }
 
-    const sameSite = async (req: FastifyRequest) => {
-      if (foreignOrigin(req.headers.origin, services.config.publicUrl))
-        throw new DomainError('cross_site_request', 'MCP requests from another site are refused.');
-    };
-
-    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true }, onRequest: sameSite };
+    // A browser page of another site (DNS rebinding included) is refused by the pipeline's
+    // cross-site rule (http/cross-site.ts), the key routes' own.
+    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true } };
     app.post('/mcp', options, async (req, reply) => {
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
       const server = new Server(
