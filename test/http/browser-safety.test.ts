@@ -83,7 +83,11 @@ describe('cross-site browser requests to the key routes', () => {
       svc.call('/mcp', { json: initialize, headers: { ...accept, ...headers } });
     assert.equal((await mcp({ origin: `http://mod97.lan:${port}`, host: `mod97.lan:${port}` })).status, 200);
     assert.equal((await mcp({})).status, 200);
-    for (const headers of [{ origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'http://evil.example' }]) {
+    for (const headers of [
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'http://evil.example' },
+    ] as Record<string, string>[]) {
       const r = await mcp(headers);
       assert.deepEqual([r.status, r.body.error], [403, 'cross_site_request'], JSON.stringify(headers));
     }
