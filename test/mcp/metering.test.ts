@@ -98,6 +98,7 @@ for (const engine of engines()) {
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       assert.deepEqual(Object.keys(byName).sort(), [
         'check_compliance',
+        'create_key',
         'get_usage',
         'iban_from_account',
         'lookup_bic',
@@ -106,7 +107,8 @@ for (const engine of engines()) {
         'validate_ibans',
       ]);
       for (const tool of tools) {
-        assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+        // Every tool only reads, except create_key, which creates a key.
+        assert.equal(tool.annotations?.readOnlyHint, tool.name !== 'create_key', tool.name);
         assert.ok(tool.outputSchema, tool.name);
         assert.match(tool.description ?? '', /isError/, tool.name);
       }
@@ -120,7 +122,7 @@ for (const engine of engines()) {
         openapi.paths['/v1/bic/{code}'].get.parameters[0].schema.maxLength,
       );
       assert.match(byName.validate_ibans.description ?? '', /1 request per IBAN/);
-      assert.match(byName.check_compliance.description ?? '', /x402 price \$0\.02/);
+      assert.match(byName.check_compliance.description ?? '', /1 request of the API key's quota/);
       assert.match(byName.get_usage.description ?? '', /Free/);
     });
 
@@ -212,7 +214,7 @@ for (const engine of engines()) {
       assert.deepEqual([old.status, old.body.error], [401, 'invalid_api_key']);
       await assert.rejects(connectMcp(svc.url, { key, from: '127.0.1.7' }));
       const fresh = await connectMcp(svc.url, { key: rotated.body.api_key, from: '127.0.1.7' });
-      assert.equal((await fresh.client.listTools()).tools.length, 7);
+      assert.equal((await fresh.client.listTools()).tools.length, 8);
       // Every answer on a key carries its quota headers, initialize included.
       assert.deepEqual(quotaHeaders(fresh.answers[0].headers), ['0', '25', '25', '2026-11']);
     });
