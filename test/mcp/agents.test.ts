@@ -135,4 +135,14 @@ describe('MCP for agents', () => {
     assert.equal(answers.find((m) => m.id === 2)?.result.isError ?? false, false);
     assert.equal(r.headers['x-quota-exhausted'], 'true');
   });
+
+  test('llms.txt names the MCP tools, mod97 mcp, and an example request per data route', async () => {
+    const svc = await startService();
+    const text = (await svc.call('/llms.txt')).text as string;
+    for (const tool of ['validate_iban', 'create_key', 'lookup_bic', 'check_compliance', 'iban_from_account'])
+      assert.match(text, new RegExp(`\`${tool}\``), tool);
+    assert.match(text, /`mod97 mcp`.*MOD97_URL=/);
+    assert.match(text, /POST \S+\/v1\/iban\/validate: .*example body: `\{"iban":"DE89370400440532013000"\}`/);
+    assert.match(text, /GET \S+\/v1\/bic\/:code: .*example: `GET \S+\/v1\/bic\/DEUTDEFF`/);
+  });
 });
