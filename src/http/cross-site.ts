@@ -10,11 +10,19 @@
  * address that reaches it (127.0.0.1, localhost, a LAN name) works. `null`, sent by sandboxed
  * frames and some redirects, is refused. Requests with neither header (curl, servers, SDKs,
  * agents) are not browsers' and pass.
+ *
+ * /mcp adds one condition, as the MCP transport asks of servers against DNS rebinding (a page of
+ * evil.example whose name is made to resolve to this machine sends Host and Origin both
+ * evil.example): there, the request's own origin counts only when its host cannot be rebound,
+ * an IP address or `localhost`. Its own pages never call /mcp, so none is refused by this.
  */
+import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 
 const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate', '/mcp']);
+/** Routes where the request's own origin counts only for a host that DNS cannot rebind. */
+const REBINDING_SAFE = new Set(['/mcp']);
 
 /**
  * The refusal for a browser's cross-site call to a guarded route, or null. `publicUrl` is read on
@@ -27,20 +35,30 @@ export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) =
     if (known.url !== url) known = { url, origin: new URL(url).origin };
     return known.origin;
   };
-  return (req) =>
-    req.method === 'POST' && GUARDED.has(req.routeOptions.url ?? '') && isCrossSite(req, publicOrigin())
-      ? refusal(req.routeOptions.url === '/mcp')
-      : null;
+  return (req) => {
+    const route = req.routeOptions.url ?? '';
+    if (req.method !== 'POST' || !GUARDED.has(route)) return null;
+    return isCrossSite(req, publicOrigin(), REBINDING_SAFE.has(route)) ? refusal(route === '/mcp') : null;
+  };
 }
 
 /** True when the browser that sent `req` says it comes from a page of another site. */
-export function isCrossSite(req: FastifyRequest, publicOrigin: string): boolean {
+function isCrossSite(req: FastifyRequest, publicOrigin: string, rebindingSafe: boolean): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
   const origin = req.headers.origin;
   if (origin === undefined) return false;
   const from = originOf(origin);
-  return from === null || (from !== publicOrigin && from !== ownOrigin(req));
+  if (from === null) return true;
+  if (from === publicOrigin) return false;
+  if (from !== ownOrigin(req)) return true;
+  return rebindingSafe && !unrebindable(new URL(from).hostname);
+}
+
+/** A host no DNS answer can point elsewhere: an IP address, or `localhost` (browsers pin it to loopback). */
+function unrebindable(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return isIP(bare) !== 0 || hostname === 'localhost';
 }
 
 /** The origin the request was addressed to: its Host, with the scheme it arrived by. */

@@ -69,8 +69,9 @@ describe('cross-site browser requests to the key routes', () => {
     }
   });
 
-  test('/mcp follows the same rule as the key routes', async () => {
+  test('/mcp follows the same rule, and its own origin counts only on a host DNS cannot rebind', async () => {
     const svc = await startService();
+    svc.services.config.publicUrl = 'http://localhost:3000';
     const port = new URL(svc.url).port;
     const initialize = {
       jsonrpc: '2.0',
@@ -81,9 +82,12 @@ describe('cross-site browser requests to the key routes', () => {
     const accept = { accept: 'application/json, text/event-stream' };
     const mcp = (headers: Record<string, string>) =>
       svc.call('/mcp', { json: initialize, headers: { ...accept, ...headers } });
-    assert.equal((await mcp({ origin: `http://mod97.lan:${port}`, host: `mod97.lan:${port}` })).status, 200);
+    assert.equal((await mcp({ origin: svc.url })).status, 200, 'a page at 127.0.0.1, public URL on localhost');
+    assert.equal((await mcp({ origin: `http://localhost:${port}`, host: `localhost:${port}` })).status, 200);
     assert.equal((await mcp({})).status, 200);
     for (const headers of [
+      // DNS rebinding: evil.example made to resolve to this machine sends its own name as both.
+      { origin: `http://evil.example:${port}`, host: `evil.example:${port}` },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },
       { origin: 'http://evil.example' },
