@@ -15,8 +15,15 @@ import { buildTools, type Tool } from './tools.ts';
 
 const PLUGINS = [ibanRoutes, lookupRoutes, keysRoutes];
 
-/** The tools/list entries; no payment rail is named, since the service's are unknown. */
-export async function offlineToolList(): Promise<Tool['definition'][]> {
+let built: Promise<Tool['definition'][]> | null = null;
+
+/** The tools/list entries; no payment rail is named, since the service's are unknown. Built once. */
+export function offlineToolList(): Promise<Tool['definition'][]> {
+  built ??= buildOfflineList();
+  return built;
+}
+
+async function buildOfflineList(): Promise<Tool['definition'][]> {
   const app = Fastify({ logger: false });
   const catalogue = collectRoutes(app);
   // Registration only reads the routes' declarations; the handlers that would use services never run.
