@@ -3,6 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { readConfig } from './config.ts';
+import { DomainError } from './errors.ts';
+import { logStartup } from './ops/startup.ts';
 import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
 
@@ -15,10 +17,24 @@ if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) {
   setFlagsFromString('--heap-growing-percent=50');
 }
 
-const config = readConfig();
-const store = await openStore(config.databaseUrl);
-const services = await buildServices(config, store, systemClock);
-const app = await buildApp(services);
+/** A setting that cannot work (a bad variable, a pepper the keys were not made with) stops the start, saying why. */
+async function start() {
+  const config = readConfig();
+  const store = await openStore(config.databaseUrl);
+  try {
+    const services = await buildServices(config, store, systemClock);
+    return { config, store, services, app: await buildApp(services) };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+const { config, store, services, app } = await start().catch((err: unknown) => {
+  if (!(err instanceof DomainError && err.code === 'invalid_config')) throw err;
+  process.stderr.write(`mod97: cannot start: ${err.message}\n`);
+  process.exit(1);
+});
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -33,3 +49,4 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+logStartup(app.log, services);

@@ -8,6 +8,7 @@ import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
 import { EmailKeys } from './keys/email.ts';
+import { checkPepper } from './keys/secret.ts';
 import { KeyService } from './keys/service.ts';
 import { MailboxVerification } from './keys/verification.ts';
 import { relayLog, type RelayLog } from './mail/log.ts';
@@ -51,6 +52,8 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   // Without MOD97_KEY_PEPPER the pepper is generated once and kept in the database
   // (README, "Configuration"); every process sharing that database then agrees on it.
   const pepper = config.keyPepper ?? (await store.settingOrInit('key_pepper', randomBytes(32).toString('hex')));
+  // A different pepper would turn every key into a 401: the start stops instead, saying why.
+  await checkPepper(store, pepper, config.keyPepper !== null);
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);
   dataRefreshMode(config.env);
@@ -84,7 +87,12 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
     mailLog,
     daily,
     emailKeys: new EmailKeys({ store, clock, keys, alert, verification, mx }),
-    networkOf: createNetworkResolver(config.trustProxy),
+    networkOf: createNetworkResolver(config.trustProxy, (peer) =>
+      mailLog.warn(
+        { component: 'network', peer },
+        'X-Forwarded-For arrives from a peer that is not a trusted proxy, and is ignored: if the service is behind a proxy, set MOD97_TRUST_PROXY to its address, or every caller counts as one network (shown once)',
+      ),
+    ),
   };
 }
 

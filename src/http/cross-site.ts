@@ -1,19 +1,32 @@
 /**
- * The key routes a page on another site could make a visitor's browser call (spending the
- * visitor network's free keys a day, or claiming with its address) answer 403
- * `cross_site_request`, judged before credentials. A browser says where a request comes from:
- * `Sec-Fetch-Site` (`cross-site` or `same-site` is refused), and `Origin`, which must be the
- * origin of MOD97_PUBLIC_URL (`null`, sent by sandboxed frames and some redirects, is refused).
- * Requests with neither header (curl, servers, SDKs) are not browsers' and pass.
+ * The one rule for a browser's call from another site (docs/api.md, "Calls from other sites"):
+ * the key routes (a page on another site could spend the visitor network's free keys a day, or
+ * claim with its address) and /mcp (a page could drive an agent's tools) answer 403
+ * `cross_site_request`, judged before credentials.
+ *
+ * A browser says where a request comes from: `Sec-Fetch-Site` (`cross-site` or `same-site` is
+ * refused), and `Origin`, which must be the origin of MOD97_PUBLIC_URL or the request's own
+ * origin (its Host, with the scheme it arrived by), so that a page of the service opened at any
+ * address that reaches it (127.0.0.1, localhost, a LAN name) works. `null`, sent by sandboxed
+ * frames and some redirects, is refused. Requests with neither header (curl, servers, SDKs,
+ * agents) are not browsers' and pass.
+ *
+ * /mcp adds one condition, as the MCP transport asks of servers against DNS rebinding (a page of
+ * evil.example whose name is made to resolve to this machine sends Host and Origin both
+ * evil.example): there, the request's own origin counts only when its host cannot be rebound,
+ * an IP address or `localhost`. Its own pages never call /mcp, so none is refused by this.
  */
+import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 
-const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate']);
+const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate', '/mcp']);
+/** Routes where the request's own origin counts only for a host that DNS cannot rebind. */
+const REBINDING_SAFE = new Set(['/mcp']);
 
 /**
- * The refusal for a browser's cross-site call to a guarded key route, or null. `publicUrl` is
- * read on each call: it may be set after the app is built.
+ * The refusal for a browser's cross-site call to a guarded route, or null. `publicUrl` is read on
+ * each call: it may be set after the app is built.
  */
 export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) => DomainError | null {
   let known = { url: '', origin: '' };
@@ -22,30 +35,54 @@ export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) =
     if (known.url !== url) known = { url, origin: new URL(url).origin };
     return known.origin;
   };
-  return (req) =>
-    req.method === 'POST' && GUARDED.has(req.routeOptions.url ?? '') && isCrossSite(req, publicOrigin)
-      ? refusal()
-      : null;
+  return (req) => {
+    const route = req.routeOptions.url ?? '';
+    if (req.method !== 'POST' || !GUARDED.has(route)) return null;
+    return isCrossSite(req, publicOrigin(), REBINDING_SAFE.has(route)) ? refusal(route === '/mcp') : null;
+  };
 }
 
-function isCrossSite(req: FastifyRequest, publicOrigin: () => string): boolean {
+/** True when the browser that sent `req` says it comes from a page of another site. */
+function isCrossSite(req: FastifyRequest, publicOrigin: string, rebindingSafe: boolean): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
   const origin = req.headers.origin;
   if (origin === undefined) return false;
-  return originOf(origin) !== publicOrigin();
+  const from = originOf(origin);
+  if (from === null) return true;
+  if (from === publicOrigin) return false;
+  if (from !== ownOrigin(req)) return true;
+  return rebindingSafe && !unrebindable(new URL(from).hostname);
+}
+
+/** A host no DNS answer can point elsewhere: an IP address, or `localhost` (browsers pin it to loopback). */
+function unrebindable(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return isIP(bare) !== 0 || hostname === 'localhost';
+}
+
+/** The origin the request was addressed to: its Host, with the scheme it arrived by. */
+function ownOrigin(req: FastifyRequest): string | null {
+  const host = req.headers.host;
+  if (!host) return null;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return originOf(`${scheme}://${host}`);
 }
 
 function originOf(header: string): string | null {
   try {
-    return header === 'null' ? null : new URL(header).origin;
+    const origin = header === 'null' ? null : new URL(header).origin;
+    // Only http(s) URLs have a tuple origin; others serialise as "null".
+    return origin === 'null' ? null : origin;
   } catch {
     return null;
   }
 }
 
-const refusal = () =>
+const refusal = (mcp: boolean) =>
   new DomainError(
     'cross_site_request',
-    "This route is not called from pages on other sites: call it from your server, or from this service's own pages.",
+    mcp
+      ? 'MCP requests from pages on other sites are refused: connect from an agent or a server, which send no Origin.'
+      : "This route is not called from pages on other sites: call it from your server, or from this service's own pages.",
   );

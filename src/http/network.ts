@@ -30,9 +30,16 @@ export function networkOf(ip: Parsed): string {
   return `${new ipaddr.IPv6(parts).toString()}/64`;
 }
 
+/**
+ * `onUntrustedForward` is told, once per process, of an X-Forwarded-For from a peer that is not a
+ * trusted proxy: behind a proxy left out of MOD97_TRUST_PROXY, every caller counts as the proxy's
+ * one network (one trial, one keys-a-day limit for all), which nothing else would show.
+ */
 export function createNetworkResolver(
   trustProxy: string[],
+  onUntrustedForward: (peer: string) => void = () => {},
 ): (peer: string | undefined, forwardedFor: string | string[] | undefined) => string {
+  let warned = false;
   const trusted = trustProxy.map((entry) => {
     if (entry.includes('/')) {
       const [range, bits] = ipaddr.parseCIDR(entry);
@@ -68,7 +75,14 @@ export function createNetworkResolver(
 
   return (peer, forwardedFor) => {
     const known = peerOf(peer ?? '');
-    if (!known.proxy || forwardedFor === undefined) return known.network;
+    if (forwardedFor === undefined) return known.network;
+    if (!known.proxy) {
+      if (!warned) {
+        warned = true;
+        onUntrustedForward(peer ?? '');
+      }
+      return known.network;
+    }
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = parse(hops[i]);

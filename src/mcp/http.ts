@@ -17,7 +17,7 @@ import { httpError } from '../http/errors.ts';
 import { ROOT } from '../root.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
-import { buildTools, type Tool } from './tools.ts';
+import { buildTools, type ParamRefusal, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -40,7 +40,7 @@ const QUOTA_HEADERS = [
 ];
 
 const INSTRUCTIONS =
-  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
+  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial, and create_key gives you a free key. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
 
 // The SDK takes about 0.2 s to import: loaded by the first /mcp request, not at start-up.
 const sdk = () =>
@@ -70,19 +70,45 @@ function injectOptions(req: FastifyRequest) {
   return { headers, remoteAddress: req.socket.remoteAddress };
 }
 
+/**
+ * How deep a JSON-RPC message may nest. The SDK's message parsing recurses, so arguments nested
+ * thousands deep overflowed the stack (a -32603 where REST answers): refused here first, clearly.
+ */
+const MAX_DEPTH = 64;
+
+/** True when `value` nests objects or arrays more than `max` levels deep; iterative, never recursing. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** `.` and `..` as a path segment are moved or dropped by every URL parser, encoded or not. */
+const DOT_SEGMENT = /^\.{1,2}$/;
+
+/** The route's answer, or the refusal of an argument that no request to it could carry. */
 async function callTool(
   app: FastifyInstance,
   req: FastifyRequest,
   tool: Tool,
   args: Record<string, unknown>,
   meta: Record<string, unknown> | undefined,
-) {
+): Promise<{ refused: ParamRefusal } | { answer: Awaited<ReturnType<FastifyInstance['inject']>> }> {
   const { route } = tool;
   let url = route.url;
   if (route.input === 'params') {
     for (const param of url.match(/:\w+/g) ?? []) {
-      const value = args[tool.argOf(param.slice(1))];
-      if (typeof value !== 'string' || value === '') return null;
+      const arg = tool.argOf(param.slice(1));
+      const value = args[arg];
+      if (typeof value !== 'string' || value === '')
+        return { refused: { error: 'invalid_request', message: `Send \`${arg}\` as a non-empty string.` } };
+      if (DOT_SEGMENT.test(value)) return { refused: tool.refuseParam(value) };
+      // encodeURIComponent leaves `/`-free values whole; a `/` travels as %2F, a parameter's own.
       url = url.replace(param, encodeURIComponent(value));
     }
   }
@@ -93,34 +119,23 @@ async function callTool(
   if (idempotencyKey !== undefined)
     headers['idempotency-key'] = typeof idempotencyKey === 'string' ? idempotencyKey : '';
   const withBody = route.input === 'body';
-  return app.inject({
+  const answer = await app.inject({
     method: route.method,
     url,
     headers: withBody ? { ...headers, 'content-type': 'application/json' } : headers,
     payload: withBody ? JSON.stringify(args) : undefined,
     remoteAddress: forwarded.remoteAddress,
   });
-}
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * A browser page of another site (a DNS-rebinding page included) sends its own Origin: only the
- * service's origin and loopback ones are let through. Agents and servers send no Origin.
- */
-function foreignOrigin(origin: string | undefined, publicUrl: string): boolean {
-  if (origin === undefined) return false;
-  if (!URL.canParse(origin)) return true;
-  const url = new URL(origin);
-  return url.origin !== new URL(publicUrl).origin && !LOOPBACK.has(url.hostname);
+  return { answer };
 }
 
 export const mcpRoutes =
   (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
   async (app) => {
     let tools: Tool[] | null = null;
+    const exhausted = new WeakSet<ServerResponse>();
     const toolList = () => {
-      tools ??= buildTools(catalogue);
+      tools ??= buildTools(catalogue, services.rails);
       return tools;
     };
 
@@ -133,13 +148,19 @@ export const mcpRoutes =
     ) {
       const tool = toolList().find((t) => t.name === name);
       if (!tool) return null;
-      const answer = await callTool(app, req, tool, args, meta);
-      if (!answer) {
-        const missing = tool.route.url.match(/:\w+/g)?.map((p) => tool.argOf(p.slice(1))) ?? [];
-        const { body } = httpError('invalid_request', `Send \`${missing.join('`, `')}\` as a non-empty string.`);
+      const called = await callTool(app, req, tool, args, meta);
+      if ('refused' in called) {
+        const { error, message, ...details } = called.refused;
+        const { body } = httpError(error, message, details);
         return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
       }
+      const { answer } = called;
       copyQuotaHeaders(answer.headers, res);
+      // X-Quota-Exhausted stays on the /mcp answer when any call of a batch was refused for quota.
+      if (answer.headers['x-quota-exhausted']) exhausted.add(res);
+      if (exhausted.has(res)) res.setHeader('x-quota-exhausted', 'true');
+      // A created key is a secret: the /mcp answer carrying it is not stored either.
+      if (answer.headers['cache-control'] === 'no-store') res.setHeader('cache-control', 'no-store');
       let body: Record<string, unknown>;
       try {
         body = answer.json();
@@ -159,13 +180,15 @@ export const mcpRoutes =
       } satisfies CallToolResult;
     }
 
-    const sameSite = async (req: FastifyRequest) => {
-      if (foreignOrigin(req.headers.origin, services.config.publicUrl))
-        throw new DomainError('cross_site_request', 'MCP requests from another site are refused.');
-    };
-
-    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true }, onRequest: sameSite };
+    // A browser page of another site (DNS rebinding included) is refused by the pipeline's
+    // cross-site rule (http/cross-site.ts), the key routes' own.
+    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true } };
     app.post('/mcp', options, async (req, reply) => {
+      if (deeperThan(req.body, MAX_DEPTH))
+        throw new DomainError(
+          'invalid_request',
+          `An MCP message nests at most ${MAX_DEPTH} levels of objects and arrays; this one goes deeper.`,
+        );
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
       const server = new Server(
         { name: 'mod97', title: 'mod97', version: VERSION },

@@ -2,17 +2,23 @@
  * `mod97 mcp`: an MCP server on stdio that forwards tools/list and tools/call to a mod97 service's
  * /mcp, so an agent on a laptop uses a hosted mod97. It holds no tools of its own: the service
  * meters every call, and its answers (refusals included) come back unchanged.
+ *
+ * A service that cannot be reached does not stop it: it starts anyway, lists the tools the
+ * service would (tool-list.ts), and answers each call with an error naming MOD97_URL, trying the
+ * service again on every request. A service that refuses the key does stop it, with the reason.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
+  type CallToolResult,
   CallToolRequestSchema,
   CallToolResultSchema,
   ListToolsRequestSchema,
   ListToolsResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { offlineToolList } from './tool-list.ts';
 
 interface StdioBridgeOptions {
   /** The service's base address, e.g. https://mod97.example.com. */
@@ -21,23 +27,88 @@ interface StdioBridgeOptions {
   apiKey?: string;
 }
 
-/** Runs until stdin closes. Rejects when the service cannot be reached or refuses the key. */
+const OFFLINE_INSTRUCTIONS =
+  'mod97 validates IBANs and looks up banks. The mod97 service this server forwards to (MOD97_URL) cannot be reached right now: every tool call answers an error saying so until it can.';
+
+/** The service answered with an HTTP refusal (a 401 for an unknown key): its REST error body's words. */
+function refusalOf(err: unknown, url: string): Error | null {
+  if (!(err instanceof StreamableHTTPError) || typeof err.code !== 'number' || err.code < 400) return null;
+  const text = err.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: /, '');
+  try {
+    const body = JSON.parse(text) as { error?: string; message?: string };
+    if (body.error) return new Error(`the service at ${url} refused: ${body.error}: ${body.message ?? ''}`.trim());
+  } catch {
+    /* not the service's JSON error body */
+  }
+  return new Error(`the service at ${url} answered HTTP ${err.code} to POST /mcp`);
+}
+
+/** Why the service could not be reached, in one line naming MOD97_URL. */
+function unreachable(err: unknown, url: string): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (err as Error).message;
+  return `The mod97 service at ${url} (MOD97_URL) cannot be reached (${why}). Start it, or set MOD97_URL to the address of a running mod97 service.`;
+}
+
+/** Runs until stdin closes. Rejects when the service refuses the key. */
 export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
-  const remote = new Client({ name: 'mod97-stdio-bridge', version: '1.0.0' });
   const endpoint = new URL('/mcp', opts.url);
-  await remote.connect(
-    new StreamableHTTPClientTransport(endpoint, {
-      requestInit: opts.apiKey ? { headers: { authorization: `Bearer ${opts.apiKey}` } } : undefined,
-    }),
-  );
-  const info = remote.getServerVersion();
+  let remote: Client | null = null;
+  /** The connected client, or null when the service cannot be reached; throws on a refusal. */
+  const connect = async (): Promise<Client | null> => {
+    if (remote) return remote;
+    const client = new Client({ name: 'mod97-stdio-bridge', version: '1.0.0' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(endpoint, {
+          requestInit: opts.apiKey ? { headers: { authorization: `Bearer ${opts.apiKey}` } } : undefined,
+        }),
+      );
+    } catch (err) {
+      const refused = refusalOf(err, opts.url);
+      if (refused) throw refused;
+      lastFailure = unreachable(err, opts.url);
+      return null;
+    }
+    remote = client;
+    return client;
+  };
+  let lastFailure = '';
+  /** Forwards a request; a service gone away is forgotten, to be tried again next time. */
+  const forward = async <T>(send: (client: Client) => Promise<T>): Promise<T | null> => {
+    const client = await connect();
+    if (!client) return null;
+    try {
+      return await send(client);
+    } catch (err) {
+      if (refusalOf(err, opts.url) || !(err instanceof TypeError || (err as { cause?: unknown }).cause)) throw err;
+      lastFailure = unreachable(err, opts.url);
+      remote = null;
+      void client.close();
+      return null;
+    }
+  };
+
+  const first = await connect();
+  if (!first) process.stderr.write(`mod97 mcp: ${lastFailure} Starting anyway; tool calls answer this error.\n`);
+  const info = first?.getServerVersion();
   const local = new Server(
-    { name: info?.name ?? 'mod97', title: info?.title, version: info?.version ?? '0.0.0' },
-    { capabilities: { tools: {} }, instructions: remote.getInstructions() },
+    { name: info?.name ?? 'mod97', title: info?.title ?? 'mod97', version: info?.version ?? '0.0.0' },
+    { capabilities: { tools: {} }, instructions: first ? first.getInstructions() : OFFLINE_INSTRUCTIONS },
   );
   // Passed through as they are: the client's own checks (output schemas) belong to the agent's side.
-  local.setRequestHandler(ListToolsRequestSchema, (request) => remote.request(request, ListToolsResultSchema));
-  local.setRequestHandler(CallToolRequestSchema, (request) => remote.request(request, CallToolResultSchema));
+  local.setRequestHandler(
+    ListToolsRequestSchema,
+    async (request) =>
+      (await forward((client) => client.request(request, ListToolsResultSchema))) ?? {
+        tools: await offlineToolList(),
+      },
+  );
+  local.setRequestHandler(
+    CallToolRequestSchema,
+    async (request) =>
+      (await forward((client) => client.request(request, CallToolResultSchema))) ?? serviceDown(lastFailure),
+  );
 
   const closed = new Promise<void>((resolve) => {
     local.onclose = resolve;
@@ -46,5 +117,11 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   process.stdin.once('end', () => void local.close());
   await local.connect(new StdioServerTransport());
   await closed;
-  await remote.close();
+  await (remote as Client | null)?.close();
+}
+
+/** A tool result in the REST error body's shape, which every tool's output schema admits. */
+function serviceDown(message: string): CallToolResult {
+  const body = { error: 'service_unreachable', message };
+  return { content: [{ type: 'text', text: message }], structuredContent: body, isError: true };
 }

@@ -1,6 +1,7 @@
 /** GET /llms.txt and, with the x402 rail on, GET /.well-known/x402: the service as agents find it. */
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../errors.ts';
+import { buildTools } from '../mcp/tools.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import type { Services } from '../services.ts';
 import { type CatalogueRoute, priceText, type RouteCatalogue, requestsText } from './catalogue.ts';
@@ -10,7 +11,8 @@ export const agentRoutes =
   async (app) => {
     app.get('/llms.txt', { schema: { hide: true } }, async (_req, reply) => {
       reply.type('text/plain; charset=utf-8');
-      return llmsTxt(services.config.publicUrl, catalogue.all(), services.rails.x402);
+      const tools = buildTools(catalogue, services.rails).map((t) => `\`${t.name}\` (${t.definition.title})`);
+      return llmsTxt(services.config.publicUrl, catalogue.all(), services.rails.x402, tools);
     });
 
     const rail = services.x402;
@@ -47,11 +49,21 @@ function routeLine(base: string, route: CatalogueRoute, x402: boolean): string {
   const price = priceText(route.cost);
   const costs = route.cost.requests > 0 || !price ? [`cost: ${requestsText(route.cost)}`] : [];
   if (price) costs.push(`x402 price: ${price}${x402 ? '' : ' (x402 is not turned on for this server)'}`);
-  return `- ${route.method} ${base}${route.url}: ${route.summary} (${costs.join('; ')})`;
+  return `- ${route.method} ${base}${route.url}: ${route.summary} (${costs.join('; ')})${exampleOf(base, route)}`;
+}
+
+/** The route's example as a request: its body, or its path with the parameters filled in. */
+function exampleOf(base: string, route: CatalogueRoute): string {
+  const { example } = route;
+  if (!example) return '';
+  if (route.input === 'body') return `; example body: \`${JSON.stringify(example)}\``;
+  if (route.input !== 'params') return '';
+  const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(example[name] ?? '')));
+  return `; example: \`${route.method} ${base}${path}\``;
 }
 
 /** llms.txt (llmstxt.org): a title, a summary, then sections of links with notes. */
-function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean): string {
+function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean, tools: string[]): string {
   const data = routes.filter((r) => r.cost.requests > 0);
   const keys = routes.filter((r) => r.url.startsWith('/v1/keys/'));
   const packs = routes.filter((r) => r.url.startsWith('/v1/credits/'));
@@ -63,6 +75,11 @@ function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean): string 
 - [OpenAPI document](${base}/openapi.json): every route, field and error
 - [API reference](${base}/docs): the same, for people
 - MCP server (Streamable HTTP, stateless): POST ${base}/mcp, with the API key in \`Authorization: Bearer\` or \`X-API-Key\`
+
+## MCP
+
+- Tools: ${tools.join(', ')}. Each mirrors the REST route below with the same cost and quota; \`create_key\` gets an agent without a key a free one.
+- Over stdio: \`mod97 mcp\` (mod97's command line) with \`MOD97_URL=${base}\` and the key in \`MOD97_API_KEY\`; it forwards every call here.
 
 ## Keys and quota
 

@@ -35,6 +35,68 @@ describe('cross-site browser requests to the key routes', () => {
     }
   });
 
+  test('a page of the service opened at any address that reaches it may generate (public URL on localhost)', async () => {
+    const svc = await startService();
+    // README's start: MOD97_PUBLIC_URL unset (http://localhost:3000), the page opened at 127.0.0.1.
+    svc.services.config.publicUrl = 'http://localhost:3000';
+    const port = new URL(svc.url).port;
+    let n = 10;
+    const from = () => `127.0.6.${n++}`;
+    const pageAt = (origin: string, host?: string) => ({
+      'sec-fetch-site': 'same-origin',
+      origin,
+      ...(host ? { host } : {}),
+    });
+    for (const headers of [
+      pageAt(svc.url),
+      pageAt(`http://localhost:${port}`, `localhost:${port}`),
+      pageAt(`http://mod97.lan:${port}`, `mod97.lan:${port}`),
+      pageAt('http://localhost:3000', `mod97.lan:${port}`),
+    ]) {
+      const r = await svc.call('/v1/keys/generate', generate(headers, from()));
+      assert.equal(r.status, 201, `${JSON.stringify(headers)}: ${r.text}`);
+    }
+    for (const headers of [
+      { origin: 'http://evil.example', host: `mod97.lan:${port}` },
+      { origin: `http://mod97.lan:${port}`, host: `127.0.0.1:${port}` },
+      { origin: `https://mod97.lan:${port}`, host: `mod97.lan:${port}` },
+      { origin: 'null', host: `127.0.0.1:${port}` },
+      { 'sec-fetch-site': 'cross-site', origin: svc.url },
+      { 'sec-fetch-site': 'same-site' },
+    ] as Record<string, string>[]) {
+      const r = await svc.call('/v1/keys/generate', generate(headers, from()));
+      assert.deepEqual([r.status, r.body.error], [403, 'cross_site_request'], JSON.stringify(headers));
+    }
+  });
+
+  test('/mcp follows the same rule, and its own origin counts only on a host DNS cannot rebind', async () => {
+    const svc = await startService();
+    svc.services.config.publicUrl = 'http://localhost:3000';
+    const port = new URL(svc.url).port;
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const accept = { accept: 'application/json, text/event-stream' };
+    const mcp = (headers: Record<string, string>) =>
+      svc.call('/mcp', { json: initialize, headers: { ...accept, ...headers } });
+    assert.equal((await mcp({ origin: svc.url })).status, 200, 'a page at 127.0.0.1, public URL on localhost');
+    assert.equal((await mcp({ origin: `http://localhost:${port}`, host: `localhost:${port}` })).status, 200);
+    assert.equal((await mcp({})).status, 200);
+    for (const headers of [
+      // DNS rebinding: evil.example made to resolve to this machine sends its own name as both.
+      { origin: `http://evil.example:${port}`, host: `evil.example:${port}` },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'http://evil.example' },
+    ] as Record<string, string>[]) {
+      const r = await mcp(headers);
+      assert.deepEqual([r.status, r.body.error], [403, 'cross_site_request'], JSON.stringify(headers));
+    }
+  });
+
   test('rotate and claim are judged before credentials, and the key is left as it was', async () => {
     const svc = await startService();
     const key = await svc.newKey();

@@ -105,6 +105,7 @@ for (const engine of engines()) {
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       assert.deepEqual(Object.keys(byName).sort(), [
         'check_compliance',
+        'create_key',
         'extract_ibans',
         'get_usage',
         'iban_from_account',
@@ -114,7 +115,8 @@ for (const engine of engines()) {
         'validate_ibans',
       ]);
       for (const tool of tools) {
-        assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+        // Every tool only reads, except create_key, which creates a key.
+        assert.equal(tool.annotations?.readOnlyHint, tool.name !== 'create_key', tool.name);
         assert.ok(tool.outputSchema, tool.name);
         assert.match(tool.description ?? '', /isError/, tool.name);
       }
@@ -128,7 +130,7 @@ for (const engine of engines()) {
         openapi.paths['/v1/bic/{code}'].get.parameters[0].schema.maxLength,
       );
       assert.match(byName.validate_ibans.description ?? '', /1 request per IBAN/);
-      assert.match(byName.check_compliance.description ?? '', /x402 price \$0\.02/);
+      assert.match(byName.check_compliance.description ?? '', /1 request of the API key's quota/);
       assert.match(byName.get_usage.description ?? '', /Free/);
     });
 

@@ -3,6 +3,8 @@
  * StdioClientTransport, forwarding to a real service whose counters it moves.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -78,5 +80,39 @@ describe('mod97 mcp (stdio bridge)', () => {
     await exited;
     assert.match(stderr, /invalid_api_key/);
     assert.doesNotMatch(stderr, /ifk_cd/);
+    // One prefix, then the service's own words: not the SDK's wrappers around them.
+    assert.equal(stderr.match(/error/gi)?.length, 1, stderr);
+    assert.match(stderr, new RegExp(`^error: the service at ${svc.url} refused: invalid_api_key: `));
+  });
+
+  test('starts while the service is down: lists the tools and answers each call with an error naming MOD97_URL', async () => {
+    // A port nothing listens on: a server's, closed.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const url = `http://127.0.0.1:${port}`;
+    const { client, stderr } = await bridge({ MOD97_URL: url });
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    assert.ok(names.includes('validate_iban') && names.includes('create_key'), names.join());
+    assert.ok(tools.every((t) => t.inputSchema && t.outputSchema));
+    const result = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
+    assert.equal(result.isError, true);
+    const text = (result.content as { text: string }[])[0].text;
+    assert.match(text, new RegExp(`${url}.*MOD97_URL`));
+    assert.equal((result.structuredContent as { error: string }).error, 'service_unreachable');
+    assert.match(stderr(), /MOD97_URL/);
+  });
+
+  test('the tools listed without the service are the ones the service lists', async () => {
+    const svc = await startService();
+    const { offlineToolList } = await import('../../src/mcp/tool-list.ts');
+    const { client } = await bridge({ MOD97_URL: svc.url });
+    const served = (await client.listTools()).tools;
+    assert.deepEqual(
+      (await offlineToolList()).map((t) => [t.name, t.inputSchema, t.outputSchema]),
+      served.map((t) => [t.name, t.inputSchema, t.outputSchema]),
+    );
   });
 });

@@ -19,6 +19,14 @@ const paid = (skip ? null : await startPaidService()) as PaidService;
 after(() => paid?.stop());
 
 describe('x402 payment of MCP tool calls', { skip }, () => {
+  test('with the x402 rail on, paid tools name their x402 price; the free ones name no payment', async () => {
+    const mcp = await connectMcp(paid.service.url, { from: '127.0.9.9' });
+    const byName = Object.fromEntries((await mcp.client.listTools()).tools.map((t) => [t.name, t]));
+    assert.match(byName.check_compliance.description ?? '', /or \$0\.02 per call by x402/);
+    assert.match(byName.validate_iban.description ?? '', /pay per call with x402/);
+    for (const free of ['get_usage', 'create_key']) assert.doesNotMatch(byName[free].description ?? '', /x402|credits/);
+  });
+
   test('a refused tool call carries the requirements; paying in _meta serves it and returns the settlement', async () => {
     const payer = await paid.chain.newPayer(1_000_000n);
     const before = await paid.balances(payer);
