@@ -58,7 +58,7 @@ const SPECS: ToolSpec[] = [
     name: 'extract_ibans',
     title: 'Find IBANs in text',
     route: 'POST /v1/iban/extract',
-    note: 'Needs an API key or an x402 payment. Each item gives the text as found, its start and end offsets and the validate answer; an item with ocr_repaired: true has the repaired IBAN first in suggestions. A text over 20,000 characters is text_too_long (not charged): split it at line breaks.',
+    note: 'Needs an API key (the no-key trial covers validate_iban only). Each item gives the text as found, its start and end offsets and the validate answer; an item with ocr_repaired: true has the repaired IBAN first in suggestions. A text over 20,000 characters is text_too_long (not charged): split it at line breaks.',
   },
   {
     name: 'lookup_bic',

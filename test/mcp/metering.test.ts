@@ -222,7 +222,7 @@ for (const engine of engines()) {
       assert.deepEqual([old.status, old.body.error], [401, 'invalid_api_key']);
       await assert.rejects(connectMcp(svc.url, { key, from: '127.0.1.7' }));
       const fresh = await connectMcp(svc.url, { key: rotated.body.api_key, from: '127.0.1.7' });
-      assert.equal((await fresh.client.listTools()).tools.length, 8);
+      assert.equal((await fresh.client.listTools()).tools.length, 9);
       // Every answer on a key carries its quota headers, initialize included.
       assert.deepEqual(quotaHeaders(fresh.answers[0].headers), ['0', '25', '25', '2026-11']);
     });

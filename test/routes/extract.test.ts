@@ -117,7 +117,7 @@ describe('MCP tool extract_ibans', async () => {
     assert.ok(tool, 'extract_ibans is listed');
     assert.deepEqual(tool.inputSchema.required, ['text']);
     assert.equal(tool.annotations?.readOnlyHint, true);
-    assert.match(tool.description ?? '', /x402 price \$0\.005/);
+    assert.match(tool.description ?? '', /Cost: 1 request/);
 
     const result = await mcp.client.callTool({ name: 'extract_ibans', arguments: { text: INVOICE } });
     const rest = await svc.call('/v1/iban/extract', { json: { text: INVOICE }, key: restKey, from: '127.0.8.5' });
