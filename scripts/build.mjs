@@ -18,6 +18,8 @@ await build({
   entryPoints: [
     { in: 'src/server.ts', out: 'server' },
     { in: 'src/cli/main.ts', out: 'cli' },
+    // the daily data update's worker thread (src/data/update-in-worker.ts loads it beside server.js)
+    { in: 'src/data/update-worker.ts', out: 'data-update-worker' },
   ],
   outdir: 'dist',
   bundle: true,
