@@ -58,7 +58,8 @@ async function fetchOnceMore(url: string): Promise<Response> {
 export async function download(url: string, now: number, maxBytes: number): Promise<Download> {
   const res = await fetchOnceMore(url);
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-  const tooLarge = () => new ImportError(`GET ${url}: the file is larger than the ${mib(maxBytes)} bound for one file; nothing changed`);
+  const tooLarge = () =>
+    new ImportError(`GET ${url}: the file is larger than the ${mib(maxBytes)} bound for one file; nothing changed`);
   const declared = Number(res.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
     await res.body?.cancel().catch(() => {});

@@ -57,7 +57,11 @@ export interface ImportOptions {
  * a truncated download or a changed format parses "successfully" into nothing. The live
  * dataset is left as it was.
  */
-async function refuseShrinking(store: DatasetStore, parsed: ParsedDataset<unknown>, opts: ImportOptions): Promise<void> {
+async function refuseShrinking(
+  store: DatasetStore,
+  parsed: ParsedDataset<unknown>,
+  opts: ImportOptions,
+): Promise<void> {
   const count = parsed.records.length;
   const live = (await store.listDatasets()).find((d) => d.kind === parsed.kind);
   const liveWords = live ? `the live dataset has ${live.count}` : 'no dataset of this kind is imported yet';

@@ -81,11 +81,15 @@ export function zipEntry(
         throw new ImportError(
           `${fileName}: ${entry.name} inflates past the ${mib(entry.size)} its archive declares (a ZIP bomb or a damaged archive), bound ${mib(maxBytes)} for one file; nothing changed`,
         );
-      throw new ImportError(`${fileName} is a damaged ZIP archive: ${entry.name} does not inflate (${(err as Error).message})`);
+      throw new ImportError(
+        `${fileName} is a damaged ZIP archive: ${entry.name} does not inflate (${(err as Error).message})`,
+      );
     }
   } else throw new ImportError(`${fileName}: ZIP compression method ${entry.method} is not supported`);
   if (out.length > maxBytes)
-    throw new ImportError(`${fileName}: ${entry.name} inflates past the ${mib(maxBytes)} bound for one file; nothing changed`);
+    throw new ImportError(
+      `${fileName}: ${entry.name} inflates past the ${mib(maxBytes)} bound for one file; nothing changed`,
+    );
   if (out.length !== entry.size || crc32(out) !== entry.crc)
     throw new ImportError(
       `${fileName} is a damaged ZIP archive: ${entry.name} fails its CRC-32 or size check (truncated or altered download); nothing changed`,
