@@ -10,7 +10,7 @@ import type { FetchParsed } from './download.ts';
 import type { UpdateJob } from './update-worker.ts';
 
 /** The worker's JavaScript heap; the file's bytes come on top, bounded per kind (at most 512 MiB). */
-export const WORKER_HEAP_MB = 448;
+export const WORKER_HEAP_MB = 768;
 
 type Reply = { id: number; parsed?: ParsedDataset<unknown>; error?: string };
 

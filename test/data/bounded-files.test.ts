@@ -208,7 +208,7 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     assert.equal(update.ok, false);
     const failures = update.failures.join('\n');
     assert.match(failures, /gleif-bic-lei from \S+: .*inflates past the 30 MiB its archive declares/);
-    assert.match(failures, /eu-fsf from \S+: GET \S+: the file is larger than the 256 MiB bound/);
+    assert.match(failures, /eu-fsf from \S+: GET \S+: the file is larger than the 48 MiB bound/);
     assert.match(failures, /ofac-sdn from \S+: /);
     assert.ok(slowest < 1_000, `/healthz answered within ${Math.round(slowest)} ms`);
     assert.equal((await fetch(`${svc.url}/healthz`)).status, 200, 'still up after the update');

@@ -31,7 +31,7 @@ export const epcRegister: Importer = {
   kind: 'epc-register',
   title: 'EPC Register of Participants (SCT, SCT Inst, SDD Core, SDD B2B)',
   // each EPC export is a few MiB: a file many times larger is not the publisher's
-  maxBytes: 64 * 1024 * 1024,
+  maxBytes: 32 * 1024 * 1024,
   defaultUrls: ['sct', 'sct_inst', 'sdd_core', 'sdd_b2b'].map(
     (s) => `https://www.europeanpaymentscouncil.eu/sites/default/files/participants_export/${s}/${s}.csv`,
   ),
