@@ -1,5 +1,21 @@
-import { crc32, inflateRawSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { ImportError } from './types.ts';
+
+/** CRC-32 (IEEE): zlib's own from Node 20.15; a table otherwise (package.json allows any Node 20). */
+const crc32: (data: Uint8Array) => number =
+  (zlib as { crc32?: (data: Uint8Array) => number }).crc32 ??
+  (() => {
+    const table = new Int32Array(256).map((_, n) => {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      return c;
+    });
+    return (data: Uint8Array) => {
+      let c = -1;
+      for (const byte of data) c = table[(c ^ byte) & 0xff]! ^ (c >>> 8);
+      return (c ^ -1) >>> 0;
+    };
+  })();
 
 interface Entry {
   name: string;
@@ -75,7 +91,7 @@ export function zipEntry(
   else if (entry.method === 8) {
     try {
       // the declared size may lie: the inflater itself stops one byte past it
-      out = inflateRawSync(data, { maxOutputLength: entry.size + 1 });
+      out = zlib.inflateRawSync(data, { maxOutputLength: entry.size + 1 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
         throw new ImportError(
