@@ -1,6 +1,7 @@
 /**
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
- * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs) and the
+ * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
+ * dist/data-update-worker.js, the daily data update's worker thread) and the
  * `mod97/client` package export (dist/client, by tsc with its declarations).
  * `--bundles` builds only the two bundles (`npm start` rebuilds them first, so they are never stale).
  *
