@@ -220,3 +220,11 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     await svc.stop('SIGKILL');
   }
 });
+
+test('OFAC sdn.csv, parsed whole, has a bound of its own below the XML form', () => {
+  const csv = Buffer.alloc(33 * MIB, 0x41);
+  assert.throws(
+    () => importerFor('ofac-sdn').parse({ bytes: csv, name: 'sdn.csv', asOf: '2026-11-01' }),
+    /larger than the 32 MiB bound for OFAC sdn\.csv/,
+  );
+});
