@@ -1,6 +1,7 @@
 /**
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
- * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs) and the
+ * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
+ * dist/data-update-worker.js, the daily data update's worker thread) and the
  * `mod97/client` package export (dist/client, by tsc with its declarations).
  *
  * Flags:
@@ -74,6 +75,8 @@ await esbuild.build({
   entryPoints: [
     { in: 'src/server.ts', out: 'server' },
     { in: 'src/cli/main.ts', out: 'cli' },
+    // the daily data update's worker thread (src/data/update-in-worker.ts loads it beside server.js)
+    { in: 'src/data/update-worker.ts', out: 'data-update-worker' },
   ],
   outdir: 'dist',
   bundle: true,

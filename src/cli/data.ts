@@ -1,19 +1,20 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { DEFAULT_DATABASE_URL } from '../config.ts';
-import { dated, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
-import { AS_OF_BASIS_WORDS, ImportError, importFile } from '../data/importers/index.ts';
+import { dated, type UpdateOptions, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
+import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importFile } from '../data/importers/index.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
 
 export const DATA_USAGE = `usage:
-  mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP]
-  mod97 data update [kind...]
+  mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP] [--force]
+  mod97 data update [kind...] [--force]
   mod97 data list
 kinds: ${updatableKinds().join(', ')}
+--force: take a file that yields no records, or fewer than half of the dataset it replaces (refused otherwise; a sanctions list is never replaced by an empty one)
 --as-of: required when the file states no date of its own (sdn.csv, EPC, BLZ, GLEIF without a dated name); a date in the file wins
 database: MOD97_DATABASE_URL (default ${DEFAULT_DATABASE_URL})
 download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
@@ -27,7 +28,12 @@ export async function dataCommand(
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'as-of': { type: 'string' }, scheme: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      'as-of': { type: 'string' },
+      scheme: { type: 'string' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     io.out(DATA_USAGE);
@@ -47,17 +53,20 @@ export async function dataCommand(
     if (command === 'list') return await list(store, io);
     if (command === 'import') {
       const [kind, file] = rest as [string, string];
+      // a file past its bound is refused before it is read
+      checkFileSize(kind, file, statSync(file).size);
       // no file date here: a local file's modification time says when it was copied, not issued
       const parsed = await importFile(
         store,
         kind,
         { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme },
         now(),
+        { force: values.force },
       );
       io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
       return EXIT.ok;
     }
-    return await update(store, rest.length ? rest : updatableKinds(), env, io, now, asOf);
+    return await update(store, rest.length ? rest : updatableKinds(), env, io, now, { asOf, force: values.force });
   } catch (e) {
     io.err(e instanceof ImportError ? e.message : `error: ${(e as Error).message}`);
     return EXIT.failed;
@@ -87,9 +96,9 @@ async function update(
   env: NodeJS.ProcessEnv,
   io: CliIo,
   now: () => number,
-  asOf?: string,
+  opts: UpdateOptions,
 ): Promise<number> {
-  const report = await updateDatasets(store, kinds, env, now, asOf);
+  const report = await updateDatasets(store, kinds, env, now, opts);
   for (const line of report.updated) io.out(`updated ${line}`);
   for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
   return report.failures.length ? EXIT.failed : EXIT.ok;

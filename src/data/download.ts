@@ -1,6 +1,16 @@
 /** Downloads of the publishers' files for `mod97 data update` and the daily schedule. */
 import type { DatasetStore } from '../store/types.ts';
-import { AS_OF_BASIS_WORDS, IMPORTERS, type ImportInput, importFile, importerFor } from './importers/index.ts';
+import {
+  AS_OF_BASIS_WORDS,
+  fileBound,
+  IMPORTERS,
+  ImportError,
+  type ImportInput,
+  type ImportOptions,
+  importerFor,
+  mib,
+  storeDataset,
+} from './importers/index.ts';
 import type { ParsedDataset } from './types.ts';
 
 interface Download {
@@ -41,10 +51,37 @@ async function fetchOnceMore(url: string): Promise<Response> {
   }
 }
 
-export async function download(url: string, now: number): Promise<Download> {
+/**
+ * Downloads one file, refusing it past `maxBytes` as it streams in (a Content-Length past it is
+ * refused before the body is read): a server cannot make an import hold more than that.
+ */
+export async function download(url: string, now: number, maxBytes: number): Promise<Download> {
   const res = await fetchOnceMore(url);
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  const tooLarge = () =>
+    new ImportError(`GET ${url}: the file is larger than the ${mib(maxBytes)} bound for one file; nothing changed`);
+  const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = Buffer.concat(chunks, received);
+  chunks.length = 0;
   const disposition = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
   const modified = Date.parse(res.headers.get('last-modified') ?? '');
   const date: Download['date'] = Number.isNaN(modified)
@@ -61,28 +98,55 @@ export interface UpdateReport {
   failures: string[];
 }
 
+/** One file downloaded and parsed, not yet stored. */
+export type FetchParsed = (
+  kind: string,
+  url: string,
+  now: number,
+  asOf: string | undefined,
+  maxBytes: number | undefined,
+) => Promise<ParsedDataset<unknown>>;
+
+/** Downloads and parses in this process (`mod97 data update`; the service runs it in a worker). */
+export const fetchAndParse: FetchParsed = async (kind, url, now, asOf, maxBytes) => {
+  const bound = fileBound(kind, maxBytes);
+  const file = await download(url, now, bound);
+  return importerFor(kind).parse({
+    bytes: file.bytes,
+    name: file.name,
+    download: file.date,
+    asOf,
+    maxBytes: bound,
+  });
+};
+
+export interface UpdateOptions extends ImportOptions {
+  asOf?: string;
+  /** A bound below the kinds' own, per file (tests). */
+  maxBytes?: number;
+  /** Where download and parse run: here by default. */
+  fetchParsed?: FetchParsed;
+}
+
 /**
  * Downloads and imports each kind (all when `kinds` is undefined). One failing download does
- * not stop the others, and changes nothing: a dataset is replaced only once its file parsed.
+ * not stop the others, and changes nothing: a dataset is replaced only once its file parsed
+ * and passed the checks of storeDataset (no emptying, no halving without --force).
  */
 export async function updateDatasets(
   store: DatasetStore,
   kinds: string[] | undefined,
   env: NodeJS.ProcessEnv,
   now: () => number,
-  asOf?: string,
+  opts: UpdateOptions = {},
 ): Promise<UpdateReport> {
   const report: UpdateReport = { updated: [], failures: [] };
+  const fetchParsed = opts.fetchParsed ?? fetchAndParse;
   for (const kind of kinds ?? updatableKinds()) {
     for (const url of urlsFor(kind, env)) {
       try {
-        const file = await download(url, now());
-        const parsed = await importFile(
-          store,
-          kind,
-          { bytes: file.bytes, name: file.name, download: file.date, asOf },
-          now(),
-        );
+        const parsed = await fetchParsed(kind, url, now(), opts.asOf, opts.maxBytes);
+        await storeDataset(store, parsed, now(), opts);
         report.updated.push(`${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
       } catch (e) {
         report.failures.push(`${kind} from ${url}: ${(e as Error).message}`);

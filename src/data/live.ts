@@ -7,6 +7,7 @@
  */
 import type { DatasetStore, SettingStore } from '../store/types.ts';
 import { type UpdateReport, updateDatasets } from './download.ts';
+import { workerFetch } from './update-in-worker.ts';
 import { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
 
 /** How often each process looks for an import made elsewhere. */
@@ -135,9 +136,23 @@ export class LiveDataPlane implements DataPlane {
     this.timers.push(setTimeout(tick, 0).unref(), setInterval(tick, UPDATE_CHECK_MS).unref());
   }
 
-  /** One update of every kind now; what failed is logged and kept for /readyz. */
-  async runUpdate(env: NodeJS.ProcessEnv, log: DataLog): Promise<UpdateReport> {
-    const report = await updateDatasets(this.store, undefined, env, () => this.now());
+  /**
+   * One update of every kind now; what failed is logged and kept for /readyz. Files are
+   * downloaded and parsed in a worker thread with its own heap limit, so that no file can stall
+   * or exhaust the thread answering requests; the checks before storing (no emptying, no
+   * halving) hold as for the command line, without --force.
+   */
+  async runUpdate(env: NodeJS.ProcessEnv, log: DataLog, maxBytes?: number): Promise<UpdateReport> {
+    const worker = workerFetch();
+    let report: UpdateReport;
+    try {
+      report = await updateDatasets(this.store, undefined, env, () => this.now(), {
+        fetchParsed: worker.fetchParsed,
+        maxBytes,
+      });
+    } finally {
+      await worker.close();
+    }
     for (const line of report.updated) log.info({}, `data update: ${line}`);
     for (const line of report.failures) log.warn({}, `data update failed, nothing changed: ${line}`);
     this.lastUpdate = { at: iso(this.now()), ok: report.failures.length === 0, failures: report.failures };

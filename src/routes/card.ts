@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
-import { logFailure, toHttpError } from '../http/errors.ts';
+import { logFailure, sendError, toHttpError } from '../http/errors.ts';
 import { errorResponses, Open, orNull } from '../http/schemas.ts';
 import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
-import type { CheckoutOutcome } from '../payments/stripe/success.ts';
+import { REVEAL_COOKIE, revealCookieOf } from '../payments/stripe/reveal-cookie.ts';
+import type { SuccessAnswer } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
 import { sendPage } from '../web/render.ts';
 
@@ -88,10 +89,20 @@ export const cardRoutes =
       async (req, reply) => {
         // The answer may hold a secret shown once: no cache may keep it, no referer may carry the session id.
         reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+        // A prefetch (link preview, speculative load) is declined: a browser uses no non-2xx
+        // prefetch and loads the page for real when the buyer opens it.
+        if (isPrefetch(req)) {
+          const declined = 'This page shows a bought key once and is not served to prefetches. Open it to see the key.';
+          return sendError(req, reply, new DomainError('unavailable', declined));
+        }
         const html = wantsHtml(req);
-        let outcome: CheckoutOutcome;
+        let answer: SuccessAnswer;
         try {
-          outcome = await rail().outcome(req.query.session_id);
+          // HEAD looks without using up the one-time display
+          answer = await rail().outcome(req.query.session_id, {
+            consume: req.method === 'GET',
+            cookie: revealCookieOf(req.headers.cookie),
+          });
         } catch (err) {
           if (!html) throw err;
           const { status, body } = toHttpError(err);
@@ -99,6 +110,14 @@ export const cardRoutes =
           // The typed reply lists only the success statuses; errors are shaped by toHttpError.
           reply.code(status as 200);
           return sendPage(reply, 'checkout', { ...pageBase, heading: 'Checkout', message: body.message });
+        }
+        const { outcome, setCookie } = answer;
+        if (setCookie) {
+          const secure = req.protocol === 'https' ? '; Secure' : '';
+          reply.header(
+            'Set-Cookie',
+            `${REVEAL_COOKIE}=${setCookie.value}; Path=/v1/card/success; Max-Age=${setCookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`,
+          );
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
         if (!html) return outcome;
@@ -143,6 +162,14 @@ export const cardRoutes =
       );
     });
   };
+
+/** `Sec-Purpose: prefetch` (Fetch standard) or the older `Purpose: prefetch` / `X-Purpose: preview`. */
+function isPrefetch(req: FastifyRequest): boolean {
+  const purpose = [req.headers['sec-purpose'], req.headers.purpose, req.headers['x-purpose'], req.headers['x-moz']]
+    .filter((v): v is string => typeof v === 'string')
+    .join(',');
+  return /\b(prefetch|preview)\b/i.test(purpose);
+}
 
 function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importFile, importerFor } from '../../src/data/importers/index.ts';
 import type { SanctionRecord, SchemeParticipant } from '../../src/data/types.ts';
@@ -214,6 +214,7 @@ function zipOf(name: string, content: Buffer): Buffer {
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
   central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc32(content), 16);
   central.writeUInt32LE(data.length, 20);
   central.writeUInt32LE(content.length, 24);
   central.writeUInt16LE(fname.length, 28);

@@ -34,6 +34,8 @@ function extras(
 export const bundesbankBlz: Importer = {
   kind: 'bundesbank-blz',
   title: 'Deutsche Bundesbank Bankleitzahlendatei (German BLZ)',
+  // the Bundesbank's file is a few MiB: a file many times larger is not the publisher's
+  maxBytes: 32 * 1024 * 1024,
   defaultUrls: [
     'https://www.bundesbank.de/resource/blob/602632/931479c71c7da90686c23b941148d83b/mL/blz-aktuell-txt-data.txt',
   ],

@@ -57,6 +57,8 @@ function dateOf(row: Record<string, string>, column: string, name: string): stri
 export const epcRegister: Importer = {
   kind: 'epc-register',
   title: 'EPC Register of Participants (SCT, SCT Inst, SDD Core, SDD B2B, VOP)',
+  // each EPC export is a few MiB: a file many times larger is not the publisher's
+  maxBytes: 32 * 1024 * 1024,
   defaultUrls: ['sct', 'sct_inst', 'sdd_core', 'sdd_b2b', 'vop'].map(
     (s) => `https://www.europeanpaymentscouncil.eu/sites/default/files/participants_export/${s}/${s}.csv`,
   ),

@@ -20,6 +20,8 @@ function isoDate(value: string | undefined): string | null {
 export const euFsf: Importer = {
   kind: 'eu-fsf',
   title: 'EU consolidated financial sanctions list (FSF CSV, entities with a BIC)',
+  // the EU file is tens of MiB: a file many times larger is not the publisher's
+  maxBytes: 48 * 1024 * 1024,
   defaultUrls: [
     'https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw',
   ],

@@ -6,11 +6,18 @@ import { euFsf } from './eu-fsf.ts';
 import { gleifBicLei } from './gleif-bic-lei.ts';
 import { ofacSdn } from './ofac-sdn.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
-import { type ImportInput, ImportError, type Importer } from './types.ts';
+import { type ImportInput, ImportError, type Importer, MAX_FILE_BYTES } from './types.ts';
 
 export { epcDatasetKind } from './epc-register.ts';
 export type { BlzRecord } from './bundesbank-blz.ts';
-export { AS_OF_BASIS_WORDS, downloadDateNote, ImportError, type ImportInput, type Importer } from './types.ts';
+export {
+  AS_OF_BASIS_WORDS,
+  downloadDateNote,
+  ImportError,
+  type ImportInput,
+  type Importer,
+  MAX_FILE_BYTES,
+} from './types.ts';
 
 export const IMPORTERS: readonly Importer[] = [sixBankmaster, bundesbankBlz, epcRegister, ofacSdn, euFsf, gleifBicLei];
 
@@ -21,14 +28,78 @@ export function importerFor(kind: string): Importer {
   return importer;
 }
 
+/** The most bytes one file of `kind` may be, read or inflated; `cap` lowers it (tests, operators). */
+export function fileBound(kind: string, cap?: number): number {
+  return Math.min(importerFor(kind).maxBytes ?? MAX_FILE_BYTES, cap ?? Number.POSITIVE_INFINITY);
+}
+
+/** Refuses a file past its bound before anything reads it as text. */
+export function checkFileSize(kind: string, name: string, size: number, cap?: number): void {
+  const bound = fileBound(kind, cap);
+  if (size > bound)
+    throw new ImportError(
+      `${name} is ${mib(size)}, past the ${mib(bound)} bound for one ${kind} file; nothing changed`,
+    );
+}
+
+export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
+
+/** Sanctions lists: an empty one would answer every listed bank as clean. */
+const SANCTIONS_KINDS = new Set(['ofac-sdn', 'eu-fsf']);
+
+export interface ImportOptions {
+  /** Takes a file that yields no records or shrinks the dataset by half or more (never an empty sanctions list). */
+  force?: boolean;
+}
+
+/**
+ * Refuses a file that would empty a dataset, or shrink it to less than half, unless forced:
+ * a truncated download or a changed format parses "successfully" into nothing. The live
+ * dataset is left as it was.
+ */
+async function refuseShrinking(
+  store: DatasetStore,
+  parsed: ParsedDataset<unknown>,
+  opts: ImportOptions,
+): Promise<void> {
+  const count = parsed.records.length;
+  const live = (await store.listDatasets()).find((d) => d.kind === parsed.kind);
+  const liveWords = live ? `the live dataset has ${live.count}` : 'no dataset of this kind is imported yet';
+  if (count === 0 && SANCTIONS_KINDS.has(parsed.kind)) {
+    throw new ImportError(
+      `refused: this ${parsed.kind} file yields 0 records where ${liveWords}; a sanctions list is never replaced by an empty one (not even with --force). Nothing changed.`,
+    );
+  }
+  if (opts.force) return;
+  if (count === 0 || (live && count * 2 < live.count)) {
+    throw new ImportError(
+      `refused: this ${parsed.kind} file yields ${count} records where ${liveWords}; nothing changed. If the publisher's file really is this small, import it with --force.`,
+    );
+  }
+}
+
 /** Parses one publisher file and stores it as a whole dataset, with what its date rests on. */
 export async function importFile(
   store: DatasetStore,
   kind: string,
   input: ImportInput,
   now: number,
+  opts: ImportOptions = {},
 ): Promise<ParsedDataset<unknown>> {
-  const parsed = importerFor(kind).parse(input);
+  checkFileSize(kind, input.name, input.bytes.byteLength, input.maxBytes);
+  const parsed = importerFor(kind).parse({ ...input, maxBytes: fileBound(kind, input.maxBytes) });
+  await storeDataset(store, parsed, now, opts);
+  return parsed;
+}
+
+/** Stores a parsed file as the whole dataset of its kind, unless it would empty or halve it (refuseShrinking). */
+export async function storeDataset(
+  store: DatasetStore,
+  parsed: ParsedDataset<unknown>,
+  now: number,
+  opts: ImportOptions = {},
+): Promise<void> {
+  await refuseShrinking(store, parsed, opts);
   await store.putDataset(
     {
       kind: parsed.kind,
@@ -40,5 +111,4 @@ export async function importFile(
     },
     parsed.records,
   );
-  return parsed;
 }

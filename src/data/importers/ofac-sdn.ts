@@ -3,6 +3,9 @@ import { readSdnAdvancedXml } from './ofac-sdn-xml.ts';
 import { dateInName, decodeText, parseDelimited } from './text.ts';
 import { ImportError, type ImportInput, type Importer, resolveAsOf } from './types.ts';
 
+/** OFAC's sdn.csv is a few MiB. */
+const SDN_CSV_MAX_BYTES = 32 * 1024 * 1024;
+
 const SWIFT_IN_REMARKS = /SWIFT\/BIC\s+([A-Z0-9]{8}(?:[A-Z0-9]{3})?)\b/g;
 
 /** True when the bytes open like an XML document (after a BOM and white space), whatever the file is called. */
@@ -17,6 +20,12 @@ function looksLikeXml(bytes: Uint8Array): boolean {
  * remarks short in sdn.csv, so a few BICs may be missed. The file carries no date.
  */
 function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
+  // sdn.csv is parsed whole (the XML is streamed): its own bound keeps that under 1 GiB
+  if (input.bytes.byteLength > SDN_CSV_MAX_BYTES) {
+    throw new ImportError(
+      `${input.name} is larger than the ${SDN_CSV_MAX_BYTES / 1048576} MiB bound for OFAC sdn.csv (sdn_advanced.xml may be up to 512 MiB); nothing changed`,
+    );
+  }
   const rows = parseDelimited(decodeText(input.bytes), ',');
   if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0]!.trim()))) {
     throw new ImportError(

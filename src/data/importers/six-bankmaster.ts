@@ -7,6 +7,8 @@ import { ImportError, type Importer, resolveAsOf } from './types.ts';
 export const sixBankmaster: Importer = {
   kind: 'six-bankmaster',
   title: 'SIX BankMaster V3 (Swiss and Liechtenstein IIDs)',
+  // SIX's file is a few MiB: a file many times larger is not the publisher's
+  maxBytes: 32 * 1024 * 1024,
   defaultUrls: ['https://api.six-group.com/api/epcd/bankmaster/v3/bankmaster_V3.csv'],
   parse(input) {
     const [header, ...rows] = parseDelimited(decodeText(input.bytes), ';');

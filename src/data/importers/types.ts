@@ -15,13 +15,20 @@ export interface ImportInput {
   download?: { date: string; basis: 'last_modified' | 'download_time' };
   /** Explicit EPC register (`SCT`, `SCT_INST`, `SDD_CORE`, `SDD_B2B`, `VOP`) when the name does not say. */
   scheme?: string;
+  /** The most bytes this file may be, read or inflated (set by importFile: the kind's bound, or a smaller one). */
+  maxBytes?: number;
 }
+
+/** The most any one file may be, read or inflated: past it an import ends with an error. */
+export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 export interface Importer {
   kind: string;
   title: string;
   /** Public publisher URLs that `mod97 data update` downloads (override: MOD97_DATA_URL_<KIND>). */
   defaultUrls: string[];
+  /** A bound below MAX_FILE_BYTES where the publisher's files are much smaller. */
+  maxBytes?: number;
   parse(input: ImportInput): ParsedDataset<unknown>;
 }
 

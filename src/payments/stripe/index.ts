@@ -9,7 +9,7 @@ import { cancelPro, type Cancelled } from './cancel.ts';
 import { createCheckout, type CheckoutCreated } from './checkout.ts';
 import type { CardProduct, StripeSettings } from './config.ts';
 import { CardFulfilment } from './fulfil.ts';
-import { checkoutOutcome, type CheckoutOutcome } from './success.ts';
+import { checkoutOutcome, type SuccessAnswer, type Visit } from './success.ts';
 import { receiveWebhook, type WebhookReceipt } from './webhook.ts';
 
 interface CardDeps {
@@ -38,7 +38,8 @@ export interface CardRail {
   checkout(product: CardProduct, presented: KeyRow | null): Promise<CheckoutCreated>;
   /** `raw` is the exact request body: the signature covers its bytes. */
   webhook(raw: Buffer, signature: string | undefined): Promise<WebhookReceipt>;
-  outcome(sessionId: string): Promise<CheckoutOutcome>;
+  /** The success page's answer; `visit` says whether it may use up the one-time display. */
+  outcome(sessionId: string, visit: Visit): Promise<SuccessAnswer>;
   /** Stops a Pro key's subscription from renewing. */
   cancel(key: KeyRow): Promise<Cancelled>;
 }
@@ -55,7 +56,7 @@ export function createCardRail(settings: StripeSettings, deps: CardDeps): CardRa
   return {
     checkout: (product, presented) => createCheckout(ctx, product, presented),
     webhook: (raw, signature) => receiveWebhook(ctx, raw, signature),
-    outcome: (sessionId) => checkoutOutcome(ctx, sessionId),
+    outcome: (sessionId, visit) => checkoutOutcome(ctx, sessionId, visit),
     cancel: (key) => cancelPro(ctx, key),
   };
 }

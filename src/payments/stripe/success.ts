@@ -1,9 +1,25 @@
 /**
  * The success page's answer. A bought key was created by the webhook with a secret nobody
- * knows; the first visit reveals it by rotating it, once per checkout (store.markDone).
+ * knows; the first visit reveals it by rotating it, once per checkout (store.markDone). Only
+ * the buyer's page reading it uses that display up: HEAD and prefetches look without touching
+ * it, and the browser that saw it may see it again for 10 minutes (reveal-cookie.ts).
  */
 import { DomainError } from '../../errors.ts';
 import type { CardContext } from './index.ts';
+import { openReveal, REVEAL_AGAIN_MS, sealReveal } from './reveal-cookie.ts';
+
+export interface Visit {
+  /** False for HEAD and prefetches: the answer's status only, the one-time display left unused. */
+  consume: boolean;
+  /** The reveal cookie this browser sent, if any. */
+  cookie?: string;
+}
+
+export interface SuccessAnswer {
+  outcome: CheckoutOutcome;
+  /** Set on the first display: the cookie that lets this browser see the key again. */
+  setCookie?: { value: string; maxAgeSeconds: number };
+}
 
 export type CheckoutOutcome =
   | { status: 'pending'; session_id: string; message: string }
@@ -20,14 +36,16 @@ export type CheckoutOutcome =
       message: string;
     };
 
-export async function checkoutOutcome(ctx: CardContext, sessionId: string): Promise<CheckoutOutcome> {
+export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit: Visit): Promise<SuccessAnswer> {
   const checkout = await ctx.store.checkoutBySession(sessionId);
   if (!checkout) throw new DomainError('checkout_not_found', 'No checkout with this session id was started here.');
   if (!checkout.keyId) {
     return {
-      status: 'pending',
-      session_id: sessionId,
-      message: 'Your payment is being confirmed. Reload this page in a few seconds.',
+      outcome: {
+        status: 'pending',
+        session_id: sessionId,
+        message: 'Your payment is being confirmed. Reload this page in a few seconds.',
+      },
     };
   }
   const key = await ctx.store.keyById(checkout.keyId);
@@ -42,12 +60,38 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string): Prom
   };
   if (!checkout.newKey) {
     return {
-      ...summary,
-      key_prefix: key.keyPrefix,
-      message: `Your key ${key.keyPrefix}… now has ${key.tier === 'pro' ? 'Pro' : key.tier}. Keep using it as before.`,
+      outcome: {
+        ...summary,
+        key_prefix: key.keyPrefix,
+        message: `Your key ${key.keyPrefix}… now has ${key.tier === 'pro' ? 'Pro' : key.tier}. Keep using it as before.`,
+      },
     };
   }
-  if (!(await ctx.store.markDone('stripe_reveal', sessionId, ctx.clock()))) {
+  if (!visit.consume) {
+    return {
+      outcome: {
+        ...summary,
+        key_prefix: key.keyPrefix,
+        message: 'Your key is ready. Open this page to see it: it is shown once.',
+      },
+    };
+  }
+  const derive = (label: string) => ctx.keys.hash(label);
+  const now = ctx.clock();
+  if (!(await ctx.store.markDone('stripe_reveal', sessionId, now))) {
+    // the same browser, within 10 minutes of the first display, and the key not rotated since
+    const again = openReveal(derive, sessionId, visit.cookie, now);
+    if (again && !key.revokedAt && ctx.keys.hash(again) === key.keyHash) {
+      return {
+        outcome: {
+          ...summary,
+          api_key: again,
+          key_prefix: key.keyPrefix,
+          message:
+            'Store this key now: this browser can see it again only for 10 minutes after it was first shown. Send it as Authorization: Bearer <api_key>.',
+        },
+      };
+    }
     throw new DomainError(
       'key_already_shown',
       `The key bought in this checkout (${key.keyPrefix}…) was already shown once and is never shown again. If it may have leaked, replace it with POST /v1/keys/rotate, sending the key as Authorization: Bearer <key>.`,
@@ -57,10 +101,16 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string): Prom
   try {
     const { secret, prefix } = await ctx.keys.rotate(key);
     return {
-      ...summary,
-      api_key: secret,
-      key_prefix: prefix,
-      message: 'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
+      outcome: {
+        ...summary,
+        api_key: secret,
+        key_prefix: prefix,
+        message: 'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
+      },
+      setCookie: {
+        value: sealReveal(derive, sessionId, secret, now + REVEAL_AGAIN_MS),
+        maxAgeSeconds: REVEAL_AGAIN_MS / 1000,
+      },
     };
   } catch (err) {
     await ctx.store.unmarkDone('stripe_reveal', sessionId);

@@ -1,11 +1,17 @@
 /**
  * Stripe webhooks: verified against STRIPE_WEBHOOK_SECRET, each event id processed exactly
  * once (store.markDone), and given back to Stripe's retries if processing fails.
+ *
+ * Stripe delivers events in no set order and retries them for days, so an event's copy of a
+ * subscription may be older than another already applied. Every event about a subscription is
+ * therefore applied by the subscription's state as Stripe gives it now (read back before
+ * acting), never by the copy the event carries: a deleted subscription never leaves Pro on,
+ * and an old "unpaid" never downgrades a subscription paid since.
  */
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
 import { isCardProduct, packOf } from './catalogue.ts';
-import type { CardContext } from './index.ts';
+import { type CardContext, stripeFailed } from './index.ts';
 
 export interface WebhookReceipt {
   received: true;
@@ -48,9 +54,8 @@ async function processEvent(ctx: CardContext, event: Stripe.Event): Promise<void
     case 'checkout.session.async_payment_succeeded':
       return fulfilCheckout(ctx, event.data.object);
     case 'customer.subscription.deleted':
-      return subscriptionChanged(ctx, event.data.object, 'canceled');
     case 'customer.subscription.updated':
-      return subscriptionChanged(ctx, event.data.object, event.data.object.status);
+      return subscriptionChanged(ctx, event.data.object);
     default:
       // Other events (invoice.paid among them) change nothing here; they are acknowledged.
       return;
@@ -72,7 +77,7 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
       const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
       if (!subscriptionId) throw new Error(`checkout ${session.id} completed without a subscription`);
       if (newKey) await ctx.fulfil.ensureNewKey(keyId, 'pro');
-      await ctx.fulfil.startPro(keyId, subscriptionId);
+      await startProIfCurrent(ctx, keyId, subscriptionId);
     } else {
       await ctx.fulfil.ensureNewKey(keyId, { credits: packOf(product).credits });
       if (meta.mod97_claim_key_id) await ctx.fulfil.claimByPack(meta.mod97_claim_key_id);
@@ -84,15 +89,43 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
   }
 }
 
-/** Pro follows its subscription: ended or unpaid falls back, paid again comes back. */
-async function subscriptionChanged(
-  ctx: CardContext,
-  subscription: Stripe.Subscription,
-  status: Stripe.Subscription.Status,
-): Promise<void> {
-  const keyId = subscription.metadata?.mod97_key_id;
-  if (!keyId) return;
-  if (status === 'canceled' || status === 'incomplete_expired') await ctx.fulfil.endPro(keyId, subscription.id, true);
+/** A subscription still running (paid, in trial, or Stripe retrying the card). */
+const RUNNING = new Set<Stripe.Subscription.Status>(['active', 'trialing', 'past_due']);
+const ENDED = new Set<Stripe.Subscription.Status>(['canceled', 'incomplete_expired']);
+
+/** The subscription as Stripe has it now; unreachable Stripe gives the event back to Stripe's retries. */
+async function currentSubscription(ctx: CardContext, id: string): Promise<Stripe.Subscription> {
+  try {
+    return await ctx.stripe.subscriptions.retrieve(id);
+  } catch (err) {
+    throw stripeFailed('confirm the state of a subscription; the event will be processed when Stripe retries it', err);
+  }
+}
+
+/**
+ * A completed Pro checkout starts Pro only if its subscription still runs, and does not take a
+ * key from another subscription that runs (a late checkout of an older subscription).
+ */
+async function startProIfCurrent(ctx: CardContext, keyId: string, subscriptionId: string): Promise<void> {
+  const subscription = await currentSubscription(ctx, subscriptionId);
+  if (ENDED.has(subscription.status)) return; // ended before its checkout reached us: no Pro
+  const key = await ctx.store.keyById(keyId);
+  if (key?.tier === 'pro' && key.subscriptionId && key.subscriptionId !== subscriptionId) {
+    const held = await currentSubscription(ctx, key.subscriptionId);
+    if (RUNNING.has(held.status)) return;
+  }
+  await ctx.fulfil.startPro(keyId, subscriptionId);
+  // paid late or not at all: the key keeps the subscription id, so that paying brings Pro back
+  if (!RUNNING.has(subscription.status)) await ctx.fulfil.endPro(keyId, subscriptionId, false);
+}
+
+/** Pro follows its subscription as Stripe has it now: ended or unpaid falls back, paid again comes back. */
+async function subscriptionChanged(ctx: CardContext, described: Stripe.Subscription): Promise<void> {
+  const keyId = described.metadata?.mod97_key_id;
+  if (!keyId) return; // not a mod97 subscription
+  const subscription = await currentSubscription(ctx, described.id);
+  const { status } = subscription;
+  if (ENDED.has(status)) await ctx.fulfil.endPro(keyId, subscription.id, true);
   else if (status === 'unpaid') await ctx.fulfil.endPro(keyId, subscription.id, false);
-  else if (status === 'active') await ctx.fulfil.resumePro(keyId, subscription.id);
+  else if (status === 'active' || status === 'trialing') await ctx.fulfil.resumePro(keyId, subscription.id);
 }

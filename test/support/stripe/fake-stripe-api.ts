@@ -1,6 +1,7 @@
 /**
  * A small stand-in for api.stripe.com on 127.0.0.1, answering only what mod97 calls:
- * POST /v1/checkout/sessions and POST /v1/subscriptions/{id} (cancel at period end). Sessions are kept so a test can complete them the way Stripe
+ * POST /v1/checkout/sessions, POST /v1/subscriptions/{id} (cancel at period end) and
+ * GET /v1/subscriptions/{id} (the subscription's state now, whatever events say). Sessions are kept so a test can complete them the way Stripe
  * would, and the webhook events for that come from ./events.ts.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,8 +25,13 @@ export interface FakeStripeApi {
   failNext(status: number): void;
   /** The session as Stripe sends it once paid (`checkout.session.completed`). */
   complete(sessionId: string): StripeObject;
-  /** The subscription a completed Pro session started, in the given status. */
+  /**
+   * The subscription a completed Pro session started, moved to `status` in Stripe (what
+   * GET /v1/subscriptions/{id} answers from now on), as an event carries it.
+   */
   subscription(sessionId: string, status: string): StripeObject;
+  /** Subscriptions by id, as Stripe has them now. */
+  subscriptions: Map<string, StripeObject>;
 }
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
@@ -50,6 +56,7 @@ export async function startFakeStripeApi(
   const created: Params[] = [];
   const sessions = new Map<string, StripeObject>();
   const subscriptionUpdates: { id: string; params: Params }[] = [];
+  const subscriptions = new Map<string, StripeObject>();
   let failure: number | null = null;
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -61,6 +68,19 @@ export async function startFakeStripeApi(
     };
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
+    }
+    const read = req.method === 'GET' ? /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? '') : null;
+    if (read) {
+      const found = subscriptions.get(read[1]!);
+      if (!found)
+        return send(404, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such subscription: '${read[1]}'`,
+          },
+        });
+      return send(200, found);
     }
     const update = req.method === 'POST' ? /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? '') : null;
     if (update && failure !== null) {
@@ -134,14 +154,17 @@ export async function startFakeStripeApi(
     created,
     sessions,
     subscriptionUpdates,
+    subscriptions,
     failNext: (status) => {
       failure = status;
     },
     complete(sessionId) {
       const s = find(sessionId);
       s.customer ??= id('cus');
-      if (s.mode === 'subscription') s.subscription ??= id('sub');
-      else s.payment_intent ??= id('pi');
+      if (s.mode === 'subscription' && !s.subscription) {
+        s.subscription = id('sub');
+        subscriptions.set(s.subscription, subscriptionObject(s, 'active'));
+      } else if (s.mode !== 'subscription') s.payment_intent ??= id('pi');
       Object.assign(s, { status: 'complete', payment_status: 'paid' });
       const { subscription_data_metadata: _kept, ...completed } = s;
       return structuredClone(completed);
@@ -149,20 +172,26 @@ export async function startFakeStripeApi(
     subscription(sessionId, status) {
       const s = find(sessionId);
       if (!s.subscription) throw new Error(`${sessionId} has not started a subscription`);
-      const now = Math.floor(Date.now() / 1000);
-      return {
-        id: s.subscription,
-        object: 'subscription',
-        customer: s.customer,
-        status,
-        metadata: structuredClone(s.subscription_data_metadata),
-        cancel_at_period_end: false,
-        canceled_at: status === 'canceled' ? now : null,
-        ended_at: status === 'canceled' ? now : null,
-        created: s.created,
-        livemode: false,
-      };
+      const object = subscriptionObject(s, status);
+      subscriptions.set(s.subscription, object);
+      return structuredClone(object);
     },
+  };
+}
+
+function subscriptionObject(session: StripeObject, status: string): StripeObject {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    id: session.subscription,
+    object: 'subscription',
+    customer: session.customer,
+    status,
+    metadata: structuredClone(session.subscription_data_metadata),
+    cancel_at_period_end: false,
+    canceled_at: status === 'canceled' ? now : null,
+    ended_at: status === 'canceled' ? now : null,
+    created: session.created,
+    livemode: false,
   };
 }
 

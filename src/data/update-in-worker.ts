@@ -1,0 +1,84 @@
+/**
+ * Download and parse in a worker thread with a heap limit of its own: a hostile or broken file
+ * (a ZIP bomb, millions of rows) ends that worker with an error, and the service goes on
+ * answering on its own thread. One worker serves a whole update; a worker that died is
+ * replaced for the next file.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ParsedDataset } from './types.ts';
+import type { FetchParsed } from './download.ts';
+import type { UpdateJob } from './update-worker.ts';
+
+/** The worker's JavaScript heap; the file's bytes come on top, bounded per kind (at most 512 MiB). */
+export const WORKER_HEAP_MB = 768;
+
+type Reply = { id: number; parsed?: ParsedDataset<unknown>; error?: string };
+
+function startWorker(): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 };
+  if (import.meta.url.endsWith('.ts')) {
+    // from source (tests, tsx): the worker registers the TypeScript loader before loading its module
+    const entry = new URL('./update-worker.ts', import.meta.url).href;
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+    return new Worker(boot, { eval: true, resourceLimits });
+  }
+  // the bundle: dist/data-update-worker.js beside dist/server.js
+  return new Worker(new URL('./data-update-worker.js', import.meta.url), { resourceLimits });
+}
+
+export interface WorkerFetch {
+  fetchParsed: FetchParsed;
+  close(): Promise<void>;
+}
+
+export function workerFetch(): WorkerFetch {
+  let worker: Worker | null = null;
+  let next = 0;
+  const pending = new Map<number, { resolve: (p: ParsedDataset<unknown>) => void; reject: (e: Error) => void }>();
+  const failAll = (message: string) => {
+    for (const p of pending.values()) p.reject(new Error(message));
+    pending.clear();
+  };
+  const ensure = (): Worker => {
+    if (worker) return worker;
+    const w = startWorker();
+    w.unref();
+    w.on('message', (reply: Reply) => {
+      const p = pending.get(reply.id);
+      if (!p) return;
+      pending.delete(reply.id);
+      if (reply.parsed) p.resolve(reply.parsed);
+      else p.reject(new Error(reply.error ?? 'the import worker answered nothing'));
+    });
+    w.on('error', (err) => {
+      const oom = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (worker === w) worker = null;
+      failAll(
+        oom
+          ? `the file needed more than the import's ${WORKER_HEAP_MB} MiB of memory; the import stopped and nothing changed`
+          : `the import worker failed (${err.message}); nothing changed`,
+      );
+    });
+    w.on('exit', (code) => {
+      if (worker === w) worker = null;
+      failAll(`the import worker stopped (exit ${code}); nothing changed`);
+    });
+    worker = w;
+    return w;
+  };
+  return {
+    fetchParsed: (kind, url, now, asOf, maxBytes) =>
+      new Promise((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, { resolve, reject });
+        const job: UpdateJob = { id, kind, url, now, asOf, maxBytes };
+        ensure().postMessage(job);
+      }),
+    async close() {
+      const w = worker;
+      worker = null;
+      if (w) await w.terminate();
+    },
+  };
+}

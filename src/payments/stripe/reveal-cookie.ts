@@ -1,0 +1,55 @@
+/**
+ * The second look at a bought key: the first display of a card purchase's key sets a cookie
+ * that holds the key sealed (AES-256-GCM, bound to the checkout session) under a key derived
+ * from the server's key pepper. Only the browser that saw the key can show it again, for 10
+ * minutes; nothing of it is stored on the server.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+export const REVEAL_COOKIE = 'mod97_card_reveal';
+/** How long the same browser may see a bought key again after its first display. */
+export const REVEAL_AGAIN_MS = 10 * 60_000;
+
+/** `derive(label)` is the server's keyed hash (HMAC-SHA256, hex): the cookie key never leaves the server. */
+const cookieKey = (derive: (label: string) => string): Buffer =>
+  Buffer.from(derive('mod97 card reveal cookie v1'), 'hex').subarray(0, 32);
+
+export function sealReveal(
+  derive: (label: string) => string,
+  sessionId: string,
+  secret: string,
+  until: number,
+): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', cookieKey(derive), iv);
+  cipher.setAAD(Buffer.from(sessionId));
+  const body = Buffer.concat([cipher.update(JSON.stringify({ s: secret, u: until })), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** The key the cookie holds for this session, or null when it is absent, altered, for another session or expired. */
+export function openReveal(
+  derive: (label: string) => string,
+  sessionId: string,
+  cookie: string | undefined,
+  now: number,
+): string | null {
+  if (!cookie) return null;
+  try {
+    const raw = Buffer.from(cookie, 'base64url');
+    if (raw.length < 12 + 16 + 2) return null;
+    const decipher = createDecipheriv('aes-256-gcm', cookieKey(derive), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(sessionId));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const text = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString();
+    const { s, u } = JSON.parse(text) as { s: unknown; u: unknown };
+    return typeof s === 'string' && typeof u === 'number' && now < u ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The cookie value from a Cookie header. */
+export function revealCookieOf(header: string | undefined): string | undefined {
+  return new RegExp(`(?:^|;\\s*)${REVEAL_COOKIE}=([^;]+)`).exec(header ?? '')?.[1];
+}
