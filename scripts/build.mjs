@@ -5,7 +5,7 @@
  * `mod97/client` package export (dist/client, by tsc with its declarations).
  *
  * Flags:
- * - `--bundles` builds only the two bundles.
+ * - `--bundles` builds only the bundles.
  * - `--if-stale` builds only when a source (src/, package.json, this script) is newer than the
  *   bundles: `npm start` in a checkout runs it first, so a changed source is never served stale,
  *   and an unchanged checkout starts without building.
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const flags = new Set(process.argv.slice(2));
-const bundles = ['dist/server.js', 'dist/cli.js'].map((f) => join(root, f));
+const bundles = ['dist/server.js', 'dist/cli.js', 'dist/data-update-worker.js'].map((f) => join(root, f));
 
 if (!existsSync(join(root, 'src/server.ts'))) {
   // An installed release: dist/ came built in the tarball.
