@@ -4,6 +4,7 @@ import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { ibanFromAccount } from '../iban/from-account.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 import {
   BatchAnswer,
   BatchBody,
@@ -42,8 +43,13 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/validate',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, trial: true, priceKey: 'validate' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, trial: true, priceKey: 'validate' } },
+          errors: ['invalid_bic'],
+          example: examples.validate,
+        },
         schema: {
+          operationId: 'validateIban',
           body: ValidateBody,
           response: { 200: ValidateAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
@@ -61,8 +67,13 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/batch',
       {
-        config: { access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } },
+          errors: ['invalid_bic', 'batch_too_large'],
+          example: examples.batch,
+        },
         schema: {
+          operationId: 'validateIbanBatch',
           body: BatchBody,
           response: { 200: BatchAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
@@ -96,8 +107,13 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/from-account',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'fromAccount' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, priceKey: 'fromAccount' } },
+          errors: ['unsupported_country'],
+          example: examples.fromAccount,
+        },
         schema: {
+          operationId: 'ibanFromAccount',
           body: FromAccountBody,
           response: { 200: FromAccountAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
