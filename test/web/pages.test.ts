@@ -60,6 +60,8 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await b.page.keyboard.press('Enter');
     await b.page.getByText('Not a valid IBAN').waitFor();
     await name('textbox', 'IBAN').fill('DE89 3704 0044 0532 0130 00');
+    // Past the optional "API key" field to the button.
+    await b.page.keyboard.press('Tab');
     await b.page.keyboard.press('Tab');
     await b.page.keyboard.press('Space');
     await b.page.getByText('Valid IBAN', { exact: true }).waitFor();
@@ -220,7 +222,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     assert.match((await section.getByRole('tabpanel').textContent()) ?? '', /curl -X POST/);
     await section.getByRole('button', { name: 'Copy the curl example' }).click();
     await section
-      .getByRole('button', { name: /^(Copied|Selected)$/ })
+      .locator('.copy-code', { hasText: /^(Copied|Selected)$/ })
       .first()
       .waitFor();
     assert.match((await section.locator('pre').last().textContent()) ?? '', /"valid": true/);
@@ -331,7 +333,7 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     const sessionId = started.body.session_id as string;
     // The page's waits, shortened for the test (a minute and every 3 s in use).
     await b.page.addInitScript(() => {
-      (window as unknown as { mod97CheckoutPoll: object }).mod97CheckoutPoll = { everyMs: 50, forMs: 400 };
+      (window as unknown as { mod97CheckoutPoll: object }).mod97CheckoutPoll = { everyMs: 50, forMs: 1500 };
     });
     const asked: string[] = [];
     b.page.on('request', (r) => {
@@ -339,7 +341,8 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     });
     await b.page.goto(`${cardOrigin}/v1/card/success?session_id=${sessionId}`);
     await b.page.getByText('This page has stopped checking.', { exact: false }).waitFor();
-    assert.ok(asked.length >= 2 && asked.length <= 9, `asked ${asked.length} times`);
+    // Asked again and again, but only while the (shortened) minute lasted.
+    assert.ok(asked.length >= 1 && asked.length <= 31, `asked ${asked.length} times`);
     assert.ok(await b.page.locator('#pending').isHidden());
     await checkPage(b, cardOrigin, 'checkout-stopped');
   });

@@ -312,6 +312,17 @@ const pages = {
   usage() {
     const err = $('usage-error');
     let key = null;
+    // The chart is drawn at the width it has, and again when that width changes (a phone turned).
+    let report = null;
+    let drawnWidth = 0;
+    const drawChart = (r) => {
+      report = r;
+      drawnWidth = $('chart').clientWidth;
+      chart($('chart'), r);
+    };
+    new ResizeObserver(() => {
+      if (report && $('chart').clientWidth !== drawnWidth) drawChart(report);
+    }).observe($('chart'));
     const show = async () => {
       const [u, d] = await Promise.all([
         api('GET', '/v1/keys/usage', { key }),
@@ -340,7 +351,7 @@ const pages = {
         ['Basis', a.basis],
         ['Period', period],
       ]);
-      if (d.status === 200) chart($('chart'), d.body);
+      if (d.status === 200) drawChart(d.body);
       const actions = $('usage-actions');
       actions.replaceChildren();
       if (a.claim)
