@@ -230,7 +230,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     const key = await mail.svc.newKey('127.0.0.23');
     await name('textbox', 'API key').fill(key);
     await section.getByRole('button', { name: 'Send request' }).click();
-    await section.getByText('Answer 200').waitFor();
+    await section.locator('.try-result .status', { hasText: 'Answer 200' }).waitFor();
     assert.match((await section.locator('.try-result').textContent()) ?? '', /x-quota-remaining: 24/);
     assert.equal((await mail.svc.call('/v1/keys/usage', { key })).body.used, 1);
     // A body that is not JSON is said so, and nothing is sent.
