@@ -636,8 +636,8 @@ function chart(target, report) {
   const W = Math.max(260, Math.round(target.clientWidth || 720));
   const H = W < 480 ? 180 : 220;
   const pad = { l: 40, r: 8, t: 12, b: 28 };
-  // As many day labels as fit without touching (about 52 px each), always the first and last.
-  const labelEvery = Math.max(1, Math.ceil((days.length * 52) / (W - pad.l - pad.r)));
+  // As many day labels as fit without touching (70 px apart), always the first and last.
+  const labelEvery = Math.max(1, Math.ceil((days.length * 70) / (W - pad.l - pad.r)));
   const max = Math.max(1, ...days.map((d) => d.used));
   const step = (W - pad.l - pad.r) / Math.max(days.length, 1);
   const root = svg('svg', {
