@@ -35,7 +35,10 @@ after(() => svc.close());
 
 test('every operation has a unique operationId and a declared tag', () => {
   const ids = operations.map(([, op]) => op.operationId);
-  assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)), ids.join(', '));
+  assert.ok(
+    ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)),
+    ids.join(', '),
+  );
   assert.equal(new Set(ids).size, ids.length, 'operationIds repeat');
   const declared = new Set(doc.tags.map((t: { name: string }) => t.name));
   for (const [where, op] of operations) {
