@@ -32,6 +32,7 @@ function javascriptOf(ex: RouteExample, base: string): string {
     ].join('\n');
   }
   const headers = [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own JavaScript template literal
     ...(ex.key ? ['Authorization: `Bearer ${process.env.MOD97_KEY}`'] : []),
     ...(sendsBody(ex) ? [`'Content-Type': 'application/json'`] : []),
   ];

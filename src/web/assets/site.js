@@ -525,7 +525,7 @@ const pages = {
           }
           const bodyField = box.querySelector('.try-body');
           let body;
-          if (bodyField && bodyField.value.trim()) {
+          if (bodyField?.value.trim()) {
             try {
               body = JSON.parse(bodyField.value);
             } catch {
