@@ -597,7 +597,8 @@ function pollCheckout() {
       pending.hidden = true;
       notice(
         $('checkout-stopped'),
-        'bad',
+        // Not an error: a plain notice, calm.
+        'info',
         'The payment is still being confirmed.',
         'This page has stopped checking. Reload it in a minute to see your key; if you paid and no key appears within an hour, write to the operator of this service with the checkout session shown in the address bar. You were charged at most once.',
       );
