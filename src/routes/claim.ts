@@ -31,6 +31,7 @@ export const claimRoutes =
             'disposable_email',
             'undeliverable_email',
             'unused_key',
+            'verification_required',
             'verification_failed',
             'already_claimed',
             'already_claimed_elsewhere',
