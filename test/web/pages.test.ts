@@ -222,7 +222,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     assert.match((await section.getByRole('tabpanel').textContent()) ?? '', /curl -X POST/);
     await section.getByRole('button', { name: 'Copy the curl example' }).click();
     await section
-      .locator('.copy-code', { hasText: /^(Copied|Selected)$/ })
+      .locator('.copy-state', { hasText: /^(Copied|Selected)/ })
       .first()
       .waitFor();
     assert.match((await section.locator('pre').last().textContent()) ?? '', /"valid": true/);

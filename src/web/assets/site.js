@@ -494,19 +494,18 @@ const pages = {
     for (const button of document.querySelectorAll('.copy-code')) {
       button.addEventListener('click', async () => {
         const code = button.parentElement.querySelector('code');
+        // Said beside the button, whose name stays "Copy …" (its visible text is part of its name).
+        const state = button.parentElement.querySelector('.copy-state');
         try {
           await navigator.clipboard.writeText(code.textContent);
-          button.textContent = 'Copied';
+          state.textContent = 'Copied';
         } catch {
           const range = document.createRange();
           range.selectNodeContents(code);
           getSelection().removeAllRanges();
           getSelection().addRange(range);
-          button.textContent = 'Selected';
+          state.textContent = 'Selected: press Ctrl+C';
         }
-        setTimeout(() => {
-          button.textContent = 'Copy';
-        }, 2000);
       });
     }
     // Try it: the request goes to this service (a relative URL, whatever origin the page has),
