@@ -6,7 +6,7 @@ import { loggerOptions } from './http/logging.ts';
 import { collectDataRoutes } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
-import { documentBodies, documentRoute } from './http/openapi.ts';
+import { API_DESCRIPTION, documentBodies, documentRoute, SECURITY_SCHEMES } from './http/openapi.ts';
 import { opsPlugin } from './ops/index.ts';
 import { LIMITS } from './plans.ts';
 import { mcpRoutes } from './mcp/http.ts';
@@ -61,14 +61,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     transformObject: (doc) => ('openapiObject' in doc ? documentBodies(doc.openapiObject) : doc.swaggerObject),
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'mod97', version: '1', description: 'IBAN validation and bank lookups. See docs/api.md.' },
+      info: { title: 'mod97', version: '1', description: API_DESCRIPTION },
       servers: [{ url: services.config.publicUrl }],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -63,6 +63,68 @@ export const STATUS: Record<ErrorCode, number> = {
   storage_unavailable: 503,
 };
 
+/**
+ * What each code means, for people: the /docs page lists every code with its status and this
+ * sentence, and each route links its codes here. Partial so that a code added elsewhere compiles;
+ * test/web/docs-page.test.ts asks for a sentence for every code.
+ */
+export const MEANING: Partial<Record<ErrorCode, string>> = {
+  invalid_json: 'a body that is present but not JSON',
+  invalid_request:
+    'a body of the wrong shape (`field` names the member at fault), a URL that cannot be decoded, or a request the HTTP parser refuses',
+  invalid_email: '`email` is not an address',
+  disposable_email: 'the address is at a disposable-mail domain',
+  undeliverable_email: 'on claim: the domain has no MX, a null MX, or does not exist',
+  key_in_url: 'a key-shaped value in the URL; it is not used',
+  key_in_body: 'a key-shaped value in the JSON body; it is not used',
+  invalid_signature: 'a Stripe webhook delivery whose signature does not verify',
+  batch_too_large: 'a batch of more than 1000 IBANs',
+  text_too_long: 'a text for `POST /v1/iban/extract` over 20,000 characters; not charged',
+  invalid_bic: 'a BIC that is not 8 or 11 letters and digits in its format',
+  unsupported_country: 'from-account for a country whose IBAN it cannot build',
+  invalid_payment: 'a `PAYMENT-SIGNATURE` that is not a decodable x402 payment (`cause.reason` `malformed_payment`)',
+  missing_api_key: 'a route that needs a key got none',
+  metrics_token_required: '`/metrics` without its bearer token',
+  invalid_api_key: 'an unknown, rotated or revoked key, or an `Authorization` that is not `Bearer <token>`',
+  payment_required:
+    'no key and no payment, the no-key trial used up, or a refused x402 payment (`cause.reason` says which)',
+  quota_exhausted: "the key's quota cannot hold the call's cost",
+  verification_required: 'a mailed code is needed; one was sent to the address',
+  verification_failed: 'a wrong, expired or locked code (`reason` says which)',
+  unused_key: 'a claim for a key that has not served a call yet',
+  cross_site_request: 'a key route called from a page on another site',
+  metrics_forbidden: '`/metrics` with a wrong token',
+  not_found: 'no such route (or a rail that is off)',
+  bic_not_found: 'a well-formed BIC that no source lists',
+  clearing_not_found: 'a well-formed IID that the clearing data does not list',
+  checkout_not_found: 'a checkout session this server never started',
+  method_not_allowed:
+    'a method a data route does not serve (`HEAD`, `GET` on a `POST` route, `PUT`, ...), or `GET`/`DELETE` on `/mcp`; `Allow` names the method',
+  request_timeout: 'headers or body too slow (30 s)',
+  idempotency_in_progress: 'the first request with this `Idempotency-Key` is still being answered; `Retry-After: 1`',
+  already_claimed: 'the key is already claimed',
+  already_claimed_elsewhere: 'the address already holds a free key with proof, or claimed one in the last 24 hours',
+  already_subscribed: 'Pro bought for a key that already has it',
+  not_subscribed: 'Pro cancelled on a key that is not Pro by card',
+  key_already_shown: 'a later visit to a card success page; the key was shown once',
+  idempotency_key_reused: 'this `Idempotency-Key` was used in the last 24 hours for another method, path or body',
+  payload_too_large: 'a body over 1 MiB',
+  unsupported_media_type: 'a body that is not `application/json`',
+  expectation_failed: 'an `Expect` other than `100-continue`',
+  key_creation_limit: 'the network has created its 3 free keys this UTC day; existing keys keep working',
+  rate_limited: 'the address already got a key this UTC day (one key per address per day)',
+  verification_rate_limited: '5 codes were already mailed to the address this UTC day',
+  claim_rate_limited: "3 keys were already claimed from the caller's network this UTC day",
+  headers_too_large: 'more than 200 header lines or 16 KiB of headers',
+  internal_error: 'a fault of ours; nothing was charged',
+  invalid_config: 'a setting refused at start-up; the server never listens, so no client sees it',
+  payments_unavailable: 'the x402 facilitator or Stripe could not be reached; nothing was charged',
+  verification_unavailable: 'the mail server cannot take the code now; nothing was counted',
+  card_payments_unavailable: 'the card rail is off (`STRIPE_SECRET_KEY` unset) or its webhook secret is missing',
+  unavailable: '`/readyz`: the database cannot be reached or written',
+  storage_unavailable: 'the database cannot be reached or written; `Retry-After: 5`, nothing counted',
+};
+
 export type ErrorBody = Record<string, unknown> & { error: ErrorCode; message: string };
 
 /** Seconds a client should wait before retrying, sent as Retry-After with these codes. */

@@ -1,41 +1,149 @@
 /**
  * What the OpenAPI document says about every route beyond its schemas, derived in one place:
- * `security` from the route's access rule (so generated clients send the key), the error answers
- * every route (or every JSON route) can give, a summary, and the few facts a JSON Schema of the body
- * cannot state by itself (an optional body, "exactly one of", the raw webhook body, a page for browsers).
+ * `security` from the route's access rule (so generated clients send the key), an operationId
+ * and a tag, the error answers with `error` as the enum of the codes the route can answer (its
+ * own, declared in its `config.errors`, and those the pipeline adds from its access rule), its
+ * example request and answer (`config.example`), the quota headers, and the few facts a JSON
+ * Schema of the body cannot state by itself (an optional body, "exactly one of", the raw webhook
+ * body, a page for browsers).
  */
 import type { RouteOptions } from 'fastify';
+import { Type } from 'typebox';
+import type { ErrorCode } from '../errors.ts';
 import { guideOf } from '../routes/guides.ts';
-import { documentHeaders } from './openapi-headers.ts';
-import { ErrorBody } from './schemas.ts';
+import { codeSamples } from './code-samples.ts';
+import { MEANING, STATUS } from './errors.ts';
+import { StringEnum } from './schemas.ts';
 
-const KEY_SCHEMES = [{ bearer: [] }, { apiKey: [] }];
+/** One request and its answer, shown by /openapi.json, /docs and docs/api.md. */
+export interface RouteExample {
+  method: string;
+  /** The path as sent, parameters and query filled in. */
+  path: string;
+  body?: unknown;
+  /** Whether the example sends a key (`Authorization: Bearer`). */
+  key: boolean;
+  status: number;
+  answer: unknown;
+  /** The same call with mod97/client, when the client has a method for it: `await mod97.x(...)`. */
+  js?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The codes this route's handler and its own steps can answer. The codes every route can
+     * answer (timeouts, the key checks, payment, body parsing) are added here from its access rule.
+     */
+    errors?: readonly ErrorCode[];
+    example?: RouteExample;
+  }
+}
+
+const KEY_SCHEMES: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+const EXAMPLE = 'x-mod97-example';
 
 /**
- * Answers any route can give whatever its input: a request or headers too slow (408), an
- * `Expect` it cannot meet (417), headers too large (431), a fault of ours (500), and a database
- * that cannot be reached or written (503 `storage_unavailable` with Retry-After).
+ * Answers any route can give whatever its input: a key-shaped value in its URL or a URL that
+ * cannot be decoded (400), a request or headers too slow (408), an `Expect` it cannot meet (417),
+ * headers too large (431), a fault of ours (500), and a database that cannot be reached (503).
  */
-const ANY_ROUTE_ERRORS = [408, 417, 431, 500, 503];
+const ANY_ROUTE: ErrorCode[] = [
+  'key_in_url',
+  'invalid_request',
+  'request_timeout',
+  'expectation_failed',
+  'headers_too_large',
+  'internal_error',
+  'storage_unavailable',
+];
+
+/** The codes the pipeline (src/http/pipeline.ts) can answer on this route, from its config. */
+function pipelineCodes(route: RouteOptions): ErrorCode[] {
+  const config = route.config ?? {};
+  const codes: ErrorCode[] = [...ANY_ROUTE];
+  if (route.method === 'POST') {
+    codes.push('payload_too_large', 'invalid_json');
+    // A route sold only by x402 reads no body, so it never answers 415.
+    if (!config.x402Required) codes.push('unsupported_media_type');
+  }
+  const access = config.access;
+  if (access) codes.push('key_in_body');
+  if (access?.auth === 'key') codes.push('missing_api_key');
+  if (access && access.auth !== 'none') codes.push('invalid_api_key');
+  if (access?.meter) codes.push('payment_required', 'quota_exhausted');
+  // Every metered POST takes an Idempotency-Key (http/idempotency.ts).
+  if (access?.meter && route.method === 'POST') codes.push('idempotency_in_progress', 'idempotency_key_reused');
+  if (config.x402Required || (access?.meter && config.x402Price)) {
+    codes.push('payment_required', 'invalid_payment', 'payments_unavailable');
+  }
+  return codes;
+}
+
+const errorAnswer = (codes: ErrorCode[]) =>
+  Type.Object(
+    { error: StringEnum(codes), message: Type.String() },
+    { additionalProperties: true, description: 'An error: a machine code and a sentence for people.' },
+  );
+
+/** "Key optional" only where a call without a key succeeds: the validate trial and the free routes. */
+function securityOf(route: RouteOptions): Record<string, string[]>[] {
+  const config = route.config ?? {};
+  const auth = config.access?.auth ?? 'none';
+  if (config.x402Required) return [{ x402: [] }, ...KEY_SCHEMES.map((s) => ({ x402: [], ...s }))];
+  if (auth === 'key') return KEY_SCHEMES;
+  if (auth === 'none') return [];
+  const meter = config.access?.meter;
+  if (!meter || meter.trial) return [{}, ...KEY_SCHEMES];
+  // A metered route without a trial: a key, or an x402 payment when that rail is on.
+  return config.x402Price ? [...KEY_SCHEMES, { x402: [] }] : KEY_SCHEMES;
+}
+
+/** `POST /v1/keys/generate` → `postKeysGenerate`, `GET /v1/bic/:code` → `getBicByCode`. */
+function operationIdOf(method: string, url: string): string {
+  const words = url
+    .split('/')
+    .filter((s) => s && s !== 'v1')
+    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s))
+    .flatMap((s) => s.split(/[-_]/));
+  return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/** The tags, in the order /docs and generated clients show them. */
+export const TAGS = [
+  { name: 'IBAN', description: 'Validate IBANs, one or many, and build them from national account details.' },
+  { name: 'Lookups', description: 'Banks by BIC, Swiss clearing members, and compliance screening.' },
+  { name: 'Keys', description: 'Free keys: create, see usage, rotate, claim with an e-mail address.' },
+  { name: 'Payments', description: 'Credit packs and Pro by card (Stripe), credits by x402.' },
+];
+
+function tagOf(url: string): string {
+  const [, , area, second] = url.split('/');
+  if (area === 'iban') return second === 'compliance' ? 'Lookups' : 'IBAN';
+  if (area === 'bic' || area === 'ch') return 'Lookups';
+  if (area === 'keys') return 'Keys';
+  if (area === 'card' || area === 'credits') return 'Payments';
+  return area ? area.charAt(0).toUpperCase() + area.slice(1) : 'Other';
+}
 
 export function documentRoute(route: RouteOptions): void {
   const schema = route.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide) return;
   const method = String(route.method);
-  const auth = route.config?.access?.auth ?? 'none';
-  schema.security ??= auth === 'key' ? KEY_SCHEMES : auth === 'optional' ? [{}, ...KEY_SCHEMES] : [];
+  schema.security ??= securityOf(route);
+  schema.operationId ??= operationIdOf(method, route.url);
+  schema.tags ??= [tagOf(route.url)];
   const guide = guideOf(method, route.url);
   schema.summary ??= guide?.title;
   schema.description ??= guide?.purpose;
+  if (route.config?.example) schema[EXAMPLE] = route.config.example;
   if (!schema.response) return;
   const responses = schema.response as Record<string, unknown>;
-  for (const status of ANY_ROUTE_ERRORS) responses[status] ??= ErrorBody;
-  if (method === 'POST') {
-    responses[413] ??= ErrorBody;
-    // A route sold only by x402 reads no body, so it never answers 415.
-    if (!route.config?.x402Required) responses[415] ??= ErrorBody;
-  }
-  if (method === 'POST' && route.config?.access?.meter) documentIdempotencyKey(route, responses);
+  const codes = new Set([...pipelineCodes(route), ...(route.config?.errors ?? [])]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(STATUS[code], [...(byStatus.get(STATUS[code]) ?? []), code]);
+  for (const [status, list] of byStatus) responses[status] = errorAnswer(list);
+  if (method === 'POST' && route.config?.access?.meter) documentIdempotencyKey(route);
 }
 
 const IDEMPOTENCY_KEY_HEADER = {
@@ -56,9 +164,7 @@ const IDEMPOTENCY_KEY_HEADER = {
  * document only (a swagger transform), so Fastify does not validate headers on every call: the
  * pipeline judges it, with its own message.
  */
-function documentIdempotencyKey(route: RouteOptions, responses: Record<string, unknown>): void {
-  responses[409] ??= ErrorBody;
-  responses[422] ??= ErrorBody;
+function documentIdempotencyKey(route: RouteOptions): void {
   route.config = {
     ...route.config,
     swaggerTransform: ({ schema, url }) => ({
@@ -86,11 +192,192 @@ function withReplayHeader(response: unknown): unknown {
 }
 
 type JsonSchema = Record<string, unknown>;
-type RequestBody = { required?: boolean; description?: string; content?: Record<string, { schema?: JsonSchema }> };
-type Doc = { paths?: Record<string, Record<string, { requestBody?: RequestBody }>> };
+type Media = {
+  schema?: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; value: unknown }>;
+};
+type Response = { description?: string; headers?: Record<string, unknown>; content?: Record<string, Media> };
+type RequestBody = { required?: boolean; description?: string; content?: Record<string, Media> };
+type Operation = {
+  parameters?: { name: string; in: string; example?: unknown }[];
+  'x-codeSamples'?: unknown;
+  requestBody?: RequestBody;
+  responses?: Record<string, Response>;
+  security?: Record<string, unknown>[];
+  [EXAMPLE]?: RouteExample;
+};
+type Doc = {
+  info?: Record<string, unknown>;
+  tags?: unknown[];
+  servers?: { url: string }[];
+  components?: Record<string, Record<string, unknown>>;
+  paths?: Record<string, Record<string, Operation>>;
+};
 
+const plain = (text: string) => text.replace(/`/g, '');
+
+/** The description the document carries: it stands alone (no file of the repository named). */
+export const API_DESCRIPTION =
+  'IBAN validation and bank lookups with the source and date of every answer. ' +
+  'Send a key as `Authorization: Bearer <key>` (or `X-API-Key`), never in a URL or a body; a free key comes from ' +
+  '`POST /v1/keys/generate`. `POST /v1/iban/validate` also answers without a key, 25 times a day per network. ' +
+  'Every error answers `{"error": "<code>", "message": "<sentence>"}`; each operation lists the codes it can answer. ' +
+  'Answers to a request with a valid key carry the X-Quota-* headers.';
+
+/** The quota headers (docs/api.md, "Quota headers"), declared once and referred to by each answer. */
+const QUOTA_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+  'X-Quota-Used': {
+    description: 'Units used in the governing period (credits keys: credits spent). Only with a valid key.',
+    schema: { type: 'integer' },
+  },
+  'X-Quota-Limit': {
+    description: 'The governing cap (credits keys: credits bought in total). Only with a valid key.',
+    schema: { type: 'integer' },
+  },
+  'X-Quota-Remaining': {
+    description: '`limit - used` (credits keys: the balance). Only with a valid key.',
+    schema: { type: 'integer' },
+  },
+  'X-Quota-Month': {
+    description: 'The current UTC month, YYYY-MM. Only with a valid key.',
+    schema: { type: 'string' },
+  },
+};
+const EXHAUSTED_HEADER = {
+  'X-Quota-Exhausted': {
+    description: '`true`, only on a quota-exhausted 402.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+/** The IETF rate-limit headers (docs/api.md, "Rate-limit headers"), beside the quota headers. */
+const RATE_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+  'RateLimit-Limit': {
+    description: "The governing cap of the key, or the no-key trial's daily 25.",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': { description: 'Units left before the cap.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': {
+    description:
+      'Seconds until the balance resets: the next UTC month for monthly bases, the next UTC day for the trial. Absent where it never resets (lifetime, credits).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+const RETRY_AFTER = {
+  description: 'Seconds until the limit lifts (the next UTC day: every 429 refuses a per-day limit).',
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/** The ways a caller proves it may call: a key in one of two headers, or an x402 payment. */
+export const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: 'The API key: `Authorization: Bearer <key>`.' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, in the other header.' },
+  x402: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'PAYMENT-SIGNATURE',
+    description: 'An x402 payment for this one call, when the x402 rail is on; a 402 answer carries the requirements.',
+  },
+} as const;
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const STATUS_DESCRIPTION: Record<string, string> = {
+  400: 'Bad request: the request cannot be used as sent.',
+  401: 'The key is missing or not valid.',
+  402: 'Payment or quota needed.',
+  403: 'Refused.',
+  404: 'Not found.',
+  405: 'Method not allowed.',
+  408: 'The request was too slow.',
+  409: 'Conflict with the state of the key or address.',
+  410: 'Gone: shown once already.',
+  413: 'The body is too large.',
+  415: 'The body is not JSON.',
+  417: 'The Expect header cannot be met.',
+  429: 'Too many for today.',
+  431: 'The headers are too large.',
+  500: 'A fault of ours; nothing was charged.',
+  502: 'A payment provider failed; nothing was charged.',
+  503: 'Unavailable for now; try again.',
+};
+
+/** The whole document, finished: components, tags, examples, error answers, headers. */
 export function documentBodies<T>(doc: T): T {
-  const paths = (doc as Doc).paths ?? {};
+  const d = doc as Doc;
+  d.info = { ...d.info, description: API_DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } };
+  d.tags = TAGS;
+  const components = (d.components ??= {});
+  components.schemas = {
+    ...components.schemas,
+    Error: {
+      type: 'object',
+      required: ['error', 'message'],
+      additionalProperties: true,
+      description: 'Every error: a machine code and a sentence for people, with the extra fields its code names.',
+      properties: {
+        error: { type: 'string', description: 'The code; the operation lists those it can answer.' },
+        message: { type: 'string', description: 'What went wrong and what to do, for people.' },
+      },
+    },
+  };
+  components.headers = { ...components.headers, ...QUOTA_HEADERS, ...EXHAUSTED_HEADER, ...RATE_HEADERS };
+  for (const operations of Object.values(d.paths ?? {})) {
+    for (const op of Object.values(operations)) finishOperation(op, d.servers?.[0]?.url ?? '');
+  }
+  specialCases(d);
+  return doc;
+}
+
+function finishOperation(op: Operation, base: string): void {
+  const example = op[EXAMPLE];
+  delete op[EXAMPLE];
+  const keyed = op.security?.some((s) => 'bearer' in s) ?? false;
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    const media = response.content?.['application/json'];
+    const enumOf = (media?.schema?.properties as Record<string, { enum?: string[] }> | undefined)?.error?.enum;
+    if (media && enumOf && Number(status) >= 400) {
+      response.description = STATUS_DESCRIPTION[status] ?? response.description;
+      media.schema = { allOf: [ref('schemas', 'Error'), { properties: { error: { enum: enumOf } } }] };
+      media.examples = Object.fromEntries(
+        enumOf.map((code) => [
+          code,
+          { summary: plain(MEANING[code as ErrorCode] ?? code), value: { error: code, message: exampleMessage(code) } },
+        ]),
+      );
+    }
+    if (status === '429') response.headers = { ...response.headers, 'Retry-After': RETRY_AFTER };
+    if (keyed) {
+      const names = [...Object.keys(QUOTA_HEADERS), ...Object.keys(RATE_HEADERS)];
+      if (status === '402') names.push('X-Quota-Exhausted');
+      response.headers = { ...response.headers, ...Object.fromEntries(names.map((n) => [n, ref('headers', n)])) };
+    }
+  }
+  if (!example) return;
+  const answer = op.responses?.[String(example.status)]?.content?.['application/json'];
+  if (answer) answer.example = example.answer;
+  const body = op.requestBody?.content?.['application/json'];
+  if (body && example.body !== undefined) body.example = example.body;
+  const sent = new URL(example.path, 'http://x');
+  for (const parameter of op.parameters ?? []) {
+    const value = parameter.in === 'query' ? sent.searchParams.get(parameter.name) : sent.pathname.split('/').at(-1);
+    if (value !== null && value !== undefined && (parameter.in === 'query' || parameter.in === 'path')) {
+      parameter.example = value;
+    }
+  }
+  op['x-codeSamples'] = codeSamples(example, base);
+}
+
+function exampleMessage(code: string): string {
+  const meaning = MEANING[code as ErrorCode];
+  if (!meaning) return 'See the code.';
+  const sentence = plain(meaning);
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+}
+
+function specialCases(d: Doc): void {
+  const paths = d.paths ?? {};
   // An absent body is valid on these: the anonymous path, and "mail me a code".
   for (const path of ['/v1/keys/generate', '/v1/keys/claim']) {
     const body = paths[path]?.post?.requestBody;
@@ -99,7 +386,7 @@ export function documentBodies<T>(doc: T): T {
   const compliance = paths['/v1/iban/compliance']?.post?.requestBody?.content?.['application/json']?.schema;
   // Checked by the handler (its own error message), stated here for clients: exactly one of the two.
   if (compliance) compliance.oneOf = [{ required: ['iban'] }, { required: ['bic'] }];
-  const success = paths['/v1/card/success']?.get as { responses?: Record<string, { content?: object }> } | undefined;
+  const success = paths['/v1/card/success']?.get;
   // A browser (Accept with text/html) gets every answer of the success page as a page of the site.
   for (const response of Object.values(success?.responses ?? {})) {
     if (response.content) Object.assign(response.content, { 'text/html': { schema: { type: 'string' } } });
@@ -109,8 +396,16 @@ export function documentBodies<T>(doc: T): T {
     webhook.requestBody = {
       required: true,
       description: 'A Stripe event, verified against the Stripe-Signature header over the exact bytes sent.',
-      content: { 'application/json': { schema: { type: 'object', required: ['id', 'type', 'data'] } } },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['id', 'type', 'data'],
+            properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object' } },
+          },
+          example: { id: 'evt_1', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1b2c3' } } },
+        },
+      },
     };
   }
-  return documentHeaders(doc);
 }

@@ -68,6 +68,7 @@ export class MailboxVerification {
 
   /** Accepts the right code once; anything else is 403 verification_failed with its reason. */
   async verify(purpose: Challenge['purpose'], subject: string, address: string, code: string): Promise<void> {
+    let attempts: number = LIMITS.codeAttempts;
     const result = await this.store.tryCode(
       purpose,
       subject,
@@ -75,8 +76,14 @@ export class MailboxVerification {
       this.codeHash(purpose, subject, code),
       this.clock(),
       LIMITS.codeAttempts,
+      (counted) => {
+        attempts = counted;
+      },
     );
-    if (result !== 'ok') throw new DomainError('verification_failed', REASONS[result], { reason: result });
+    if (result === 'ok') return;
+    // How many more codes may be tried before this one locks: 0 once it is locked or gone.
+    const attemptsLeft = result === 'wrong_code' ? Math.max(LIMITS.codeAttempts - attempts, 0) : 0;
+    throw new DomainError('verification_failed', REASONS[result], { reason: result, attempts_left: attemptsLeft });
   }
 
   private codeHash(purpose: string, subject: string, code: string): string {

@@ -9,6 +9,7 @@ import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import { REVEAL_COOKIE, revealCookieOf } from '../payments/stripe/reveal-cookie.ts';
 import type { SuccessAnswer } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 import { sendPage } from '../web/render.ts';
 
 /** The success page is a page of the site: same layout and headers. */
@@ -44,8 +45,13 @@ export const cardRoutes =
     app.post(
       '/v1/card/checkout',
       {
-        config: { access: { auth: 'optional' } },
+        config: {
+          access: { auth: 'optional' },
+          errors: ['already_subscribed', 'payments_unavailable', 'card_payments_unavailable'],
+          example: examples.cardCheckout,
+        },
         schema: {
+          operationId: 'createCardCheckout',
           body: CheckoutBody,
           response: { 201: CheckoutCreated, ...errorResponses(400, 401, 409, 415, 502, 503) },
         },
@@ -61,8 +67,13 @@ export const cardRoutes =
     app.post(
       '/v1/card/cancel',
       {
-        config: { access: { auth: 'key' } },
+        config: {
+          access: { auth: 'key' },
+          errors: ['not_subscribed', 'payments_unavailable', 'card_payments_unavailable'],
+          example: examples.cardCancel,
+        },
         schema: {
+          operationId: 'cancelPro',
           response: {
             200: Type.Object({
               key_prefix: Type.String(),
@@ -80,8 +91,13 @@ export const cardRoutes =
     app.get(
       '/v1/card/success',
       {
-        config: { access: { auth: 'none' } },
+        config: {
+          access: { auth: 'none' },
+          errors: ['checkout_not_found', 'key_already_shown', 'payments_unavailable', 'card_payments_unavailable'],
+          example: examples.cardSuccess,
+        },
         schema: {
+          operationId: 'getCheckoutOutcome',
           querystring: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }) }),
           response: { 200: Outcome, 202: Outcome, ...errorResponses(400, 404, 410, 503) },
         },
@@ -149,8 +165,15 @@ export const cardRoutes =
       raw.post(
         '/v1/card/webhook',
         {
-          config: { access: { auth: 'none' } },
-          schema: { response: { 200: Open({ received: Type.Boolean() }), ...errorResponses(400, 415, 503) } },
+          config: {
+            access: { auth: 'none' },
+            errors: ['invalid_signature', 'card_payments_unavailable'],
+            example: examples.cardWebhook,
+          },
+          schema: {
+            operationId: 'receiveStripeEvent',
+            response: { 200: Open({ received: Type.Boolean() }), ...errorResponses(400, 415, 503) },
+          },
         },
         async (req) => {
           const signature = req.headers['stripe-signature'];

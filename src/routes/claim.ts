@@ -5,6 +5,7 @@ import { monthOf } from '../clock.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 import { Claimed, CodeSent } from './keys-schemas.ts';
 
 const ClaimBody = Type.Object({
@@ -22,11 +23,29 @@ export const claimRoutes =
     app.post(
       '/v1/keys/claim',
       {
-        config: { access: { auth: 'key' } },
+        config: {
+          access: { auth: 'key' },
+          errors: [
+            'cross_site_request',
+            'invalid_email',
+            'disposable_email',
+            'undeliverable_email',
+            'unused_key',
+            'verification_required',
+            'verification_failed',
+            'already_claimed',
+            'already_claimed_elsewhere',
+            'claim_rate_limited',
+            'verification_rate_limited',
+            'verification_unavailable',
+          ],
+          example: examples.claim,
+        },
         preValidation: async (req) => {
           req.body ??= {};
         },
         schema: {
+          operationId: 'claimKey',
           body: ClaimBody,
           response: { 200: Claimed, 202: CodeSent, ...errorResponses(400, 401, 403, 409, 429, 503) },
         },

@@ -8,6 +8,7 @@ import { errorResponses, Open } from '../http/schemas.ts';
 import { cardCheckoutRequired } from '../payments/refusals.ts';
 import { LIMITS, PACKS, type Pack } from '../plans.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,8 +60,13 @@ export const creditsRoutes =
             x402Required: true,
             x402Price: () => pack.priceUsd,
             x402Unsettled: revokeUnpaid,
+            errors: ['not_found', 'payment_required', 'card_payments_unavailable'],
+            example: examples.creditsBuy(pack.pack, pack.credits, pack.priceUsd),
           },
-          schema: { response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) } },
+          schema: {
+            operationId: `buyCredits${pack.pack}`,
+            response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) },
+          },
         },
         async (req, reply) => {
           if (!services.x402) {

@@ -6,6 +6,7 @@ import { extractIbans } from '../iban/extract.ts';
 import { ibanFromAccount } from '../iban/from-account.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 import {
   BatchAnswer,
   BatchBody,
@@ -46,8 +47,13 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/validate',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, trial: true, priceKey: 'validate' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, trial: true, priceKey: 'validate' } },
+          errors: ['invalid_bic'],
+          example: examples.validate,
+        },
         schema: {
+          operationId: 'validateIban',
           body: ValidateBody,
           response: { 200: ValidateAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
@@ -65,8 +71,13 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/batch',
       {
-        config: { access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } },
+          errors: ['invalid_bic', 'batch_too_large'],
+          example: examples.batch,
+        },
         schema: {
+          operationId: 'validateIbanBatch',
           body: BatchBody,
           response: { 200: BatchAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
@@ -100,8 +111,13 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/from-account',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'fromAccount' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, priceKey: 'fromAccount' } },
+          errors: ['unsupported_country'],
+          example: examples.fromAccount,
+        },
         schema: {
+          operationId: 'ibanFromAccount',
           body: FromAccountBody,
           response: { 200: FromAccountAnswer, ...errorResponses(400, 401, 402, 413, 415) },
         },
@@ -124,7 +140,11 @@ export const ibanRoutes =
     app.post(
       '/v1/iban/extract',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'extract' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, priceKey: 'extract' } },
+          errors: ['text_too_long'],
+          example: examples.extract,
+        },
         schema: {
           body: ExtractBody,
           response: { 200: ExtractAnswer, ...errorResponses(400, 401, 402, 413, 415) },

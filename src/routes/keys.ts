@@ -4,6 +4,7 @@ import { setTrialRateLimit } from '../http/rate-headers.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
 
 export const keysRoutes =
@@ -14,12 +15,32 @@ export const keysRoutes =
     app.post(
       '/v1/keys/generate',
       {
-        config: { access: { auth: 'none' } },
+        config: {
+          access: { auth: 'none' },
+          errors: [
+            'cross_site_request',
+            'invalid_email',
+            'disposable_email',
+            'undeliverable_email',
+            'verification_required',
+            'verification_failed',
+            'already_claimed_elsewhere',
+            'key_creation_limit',
+            'rate_limited',
+            'verification_rate_limited',
+            'verification_unavailable',
+          ],
+          example: examples.generate,
+        },
         // Only an absent body means the anonymous path; a JSON null, array or number fails the schema.
         preValidation: async (req) => {
           if (req.body === undefined) req.body = {};
         },
-        schema: { body: GenerateBody, response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) } },
+        schema: {
+          operationId: 'generateKey',
+          body: GenerateBody,
+          response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) },
+        },
       },
       async (req, reply) => {
         const { body } = req;
@@ -37,8 +58,8 @@ export const keysRoutes =
     app.get(
       '/v1/keys/usage',
       {
-        config: { access: { auth: 'optional' } },
-        schema: { response: { 200: Usage, ...errorResponses(400, 401) } },
+        config: { access: { auth: 'optional' }, errors: [], example: examples.usage },
+        schema: { operationId: 'getUsage', response: { 200: Usage, ...errorResponses(400, 401) } },
       },
       async (req, reply) => {
         const { key, network } = req.caller;
@@ -58,8 +79,8 @@ export const keysRoutes =
     app.post(
       '/v1/keys/rotate',
       {
-        config: { access: { auth: 'key' } },
-        schema: { response: { 200: Rotated, ...errorResponses(400, 401, 403) } },
+        config: { access: { auth: 'key' }, errors: ['cross_site_request'], example: examples.rotate },
+        schema: { operationId: 'rotateKey', response: { 200: Rotated, ...errorResponses(400, 401, 403) } },
       },
       async (req) => {
         const key = req.caller.key!;

@@ -5,6 +5,7 @@ import { DomainError } from '../errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 import { BicAnswer, ClearingAnswer, ComplianceAnswer } from './lookup-schemas.ts';
 import { attributionFor } from './presentation.ts';
 
@@ -18,8 +19,13 @@ export const lookupRoutes =
     app.get(
       '/v1/bic/:code',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'bic' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, priceKey: 'bic' } },
+          errors: ['invalid_bic', 'bic_not_found'],
+          example: examples.bic,
+        },
         schema: {
+          operationId: 'getBic',
           params: Type.Object({
             code: Type.String({ maxLength: 32, description: 'A BIC (ISO 9362), 8 or 11 characters.' }),
           }),
@@ -42,8 +48,13 @@ export const lookupRoutes =
     app.post(
       '/v1/iban/compliance',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'compliance' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, priceKey: 'compliance' } },
+          errors: ['invalid_bic'],
+          example: examples.compliance,
+        },
         schema: {
+          operationId: 'checkCompliance',
           body: Type.Object({
             iban: Type.Optional(Type.String({ maxLength: LIMITS.ibanMaxChars })),
             bic: Type.Optional(Type.String({ maxLength: 32 })),
@@ -64,8 +75,13 @@ export const lookupRoutes =
     app.get(
       '/v1/ch/clearing/:iid',
       {
-        config: { access: { auth: 'optional', meter: { cost: one, priceKey: 'clearing' } } },
+        config: {
+          access: { auth: 'optional', meter: { cost: one, priceKey: 'clearing' } },
+          errors: ['clearing_not_found'],
+          example: examples.clearing,
+        },
         schema: {
+          operationId: 'getClearing',
           params: Type.Object({
             iid: Type.String({
               pattern: '^[0-9]{1,5}$',

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.ts';
 import type { Services } from '../services.ts';
+import * as examples from './examples.ts';
 
 const DailyReport = Type.Object({
   key_prefix: Type.String(),
@@ -21,8 +22,9 @@ export const usageDailyRoutes =
     app.get(
       '/v1/keys/usage/daily',
       {
-        config: { access: { auth: 'key' } },
+        config: { access: { auth: 'key' }, errors: [], example: examples.usageDaily },
         schema: {
+          operationId: 'getDailyUsage',
           response: { 200: DailyReport, ...errorResponses(400, 401) },
         },
       },

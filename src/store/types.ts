@@ -241,6 +241,8 @@ export interface MailboxStore {
     codeHash: string,
     now: number,
     maxAttempts: number,
+    /** Told the attempts counted so far after a wrong code, so the refusal can say how many are left. */
+    onWrongCode?: (attempts: number) => void,
   ): Promise<CodeCheck>;
   /** A free-tier key was created from this network at or after `since`. */
   freeKeyFromNetworkSince(network: string, since: number): Promise<boolean>;

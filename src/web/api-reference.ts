@@ -1,83 +1,175 @@
 /**
  * The API reference page, rendered on the server from the same OpenAPI document /openapi.json
- * serves: no client bundle, no CDN, nothing to load but our stylesheet.
+ * serves: no client bundle, no CDN, nothing to load but our stylesheet and script. Text is
+ * rendered (inline code, emphasis, links), never shown as raw Markdown.
  */
+import type { ErrorCode } from '../errors.ts';
+import { MEANING, STATUS } from '../http/errors.ts';
+
 type Schema = { type?: unknown; description?: string; properties?: Record<string, Schema>; required?: string[] };
+type Media = { schema?: Schema & { allOf?: { properties?: { error?: { enum?: string[] } } }[] }; example?: unknown };
 type Operation = {
+  operationId?: string;
   summary?: string;
   description?: string;
+  tags?: string[];
   security?: Record<string, unknown>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: Schema; description?: string }[];
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+  requestBody?: { required?: boolean; content?: Record<string, Media> };
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+  'x-codeSamples'?: { lang: string; label: string; source: string }[];
 };
 export interface OpenApiDoc {
   info: { title: string; version: string; description?: string };
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
 }
 
+/** Every status any route answers, in words. */
 const STATUS_TEXT: Record<string, string> = {
   200: 'OK',
   201: 'Created',
-  202: 'Accepted',
+  202: 'Accepted: not finished yet',
   400: 'Bad request',
   401: 'Key missing or not valid',
   402: 'Payment or quota needed',
-  403: 'Forbidden',
+  403: 'Refused',
   404: 'Not found',
+  405: 'Method not allowed',
+  408: 'Request too slow',
   409: 'Conflict',
-  410: 'Gone',
+  410: 'Gone: shown once already',
   413: 'Body too large',
-  415: 'Not JSON',
-  429: 'Too many',
+  415: 'Body not JSON',
+  417: 'Expectation failed',
+  422: 'Unprocessable',
+  429: 'Too many today',
+  431: 'Headers too large',
+  500: 'Fault of ours, not charged',
   502: 'Payment provider failed',
-  503: 'Unavailable',
+  503: 'Unavailable for now',
 };
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * The small Markdown the descriptions use, as HTML: `code`, **strong**, [text](link). The text is
+ * escaped first, so nothing in it can become markup of its own.
+ */
+export function inlineHtml(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/\[([^\]]+)\]\(((?:https?:\/\/|\/|#)[^)\s]*)\)/g, '<a href="$2">$1</a>');
+}
 
 const fieldsOf = (schema: Schema | undefined) =>
   Object.entries(schema?.properties ?? {}).map(([name, s]) => ({
     name,
     type: typeOf(s),
     required: new Set(schema?.required ?? []).has(name),
-    description: s.description ?? '',
+    description: inlineHtml(s.description ?? ''),
   }));
 
 const typeOf = (s: Schema | undefined) => (Array.isArray(s?.type) ? s.type.join(' or ') : String(s?.type ?? 'object'));
 
-/** The first success answer, field by field: what a client reads back. */
+function authOf(op: Operation): string {
+  const security = op.security ?? [];
+  if (security.length === 0) return 'No key';
+  if (security.some((s) => Object.keys(s).length === 0)) return 'Key optional';
+  if (security.every((s) => 'x402' in s)) return 'x402 payment (key optional)';
+  if (security.some((s) => 'x402' in s)) return 'Key or x402 payment';
+  return 'Key required';
+}
+
+/** The first success answer, field by field, and its example. */
 function firstSuccess(op: Operation) {
-  const [status, answer] = Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2')) ?? [];
-  const fields = fieldsOf(answer?.content?.['application/json']?.schema);
-  return status && fields.length ? { status, fields } : null;
+  const answers = Object.entries(op.responses ?? {}).filter(([s]) => s.startsWith('2'));
+  const [status, answer] = answers.find(([, a]) => a.content?.['application/json']?.example !== undefined) ??
+    answers[0] ?? [undefined, undefined];
+  const media = answer?.content?.['application/json'];
+  const fields = fieldsOf(media?.schema);
+  if (!status) return null;
+  return {
+    status,
+    label: STATUS_TEXT[status] ?? '',
+    fields,
+    example: media?.example === undefined ? '' : JSON.stringify(media.example, null, 2),
+  };
+}
+
+const anchor = (code: string) => `error-${code.replace(/_/g, '-')}`;
+
+/** Every code of the one error table, with its status and meaning, for the list the routes link to. */
+export function errorCodes() {
+  return (Object.entries(STATUS) as [ErrorCode, number][])
+    .filter(([code]) => code !== 'invalid_config')
+    .sort(([, a], [, b]) => a - b)
+    .map(([code, status]) => ({
+      code,
+      status,
+      anchor: anchor(code),
+      meaning: inlineHtml(MEANING[code] ?? ''),
+    }));
 }
 
 export function apiReference(doc: OpenApiDoc) {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
-      const body = op.requestBody?.content?.['application/json']?.schema;
+      const body = op.requestBody?.content?.['application/json'];
+      const result = firstSuccess(op);
+      const samples = (op['x-codeSamples'] ?? []).map((s, i) => ({ ...s, id: `${op.operationId}-sample-${i}` }));
       return {
-        id: `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-'),
+        id: op.operationId ?? `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-'),
         method: method.toUpperCase(),
         path,
-        summary: op.summary ?? '',
-        description: op.description ?? '',
-        auth: !op.security?.length
-          ? 'No key'
-          : op.security.some((s) => Object.keys(s).length === 0)
-            ? 'Key optional'
-            : 'Key required',
+        tag: op.tags?.[0] ?? '',
+        summary: inlineHtml(op.summary ?? ''),
+        description: inlineHtml(op.description ?? ''),
+        auth: authOf(op),
         params: (op.parameters ?? []).map((p) => ({
           name: p.name,
           where: p.in,
           type: typeOf(p.schema),
           required: Boolean(p.required),
-          description: p.description ?? p.schema?.description ?? '',
+          description: inlineHtml(p.description ?? p.schema?.description ?? ''),
         })),
-        body: body?.properties ? { required: Boolean(op.requestBody?.required), fields: fieldsOf(body) } : null,
-        statuses: Object.keys(op.responses ?? {}).map((status) => ({ status, label: STATUS_TEXT[status] ?? '' })),
-        result: firstSuccess(op),
+        body: body?.schema?.properties
+          ? { required: Boolean(op.requestBody?.required), fields: fieldsOf(body.schema) }
+          : null,
+        samples,
+        result,
+        statuses: Object.entries(op.responses ?? {}).map(([status, r]) => {
+          const codes = r.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.enum ?? [];
+          return {
+            status,
+            label: STATUS_TEXT[status] ?? r.description ?? '',
+            codes: codes.map((code) => ({ code, anchor: anchor(code) })),
+          };
+        }),
+        tryIt: {
+          method: method.toUpperCase(),
+          path: samplePath(op, path),
+          body: body?.example === undefined ? null : JSON.stringify(body.example, null, 2),
+        },
       };
     }),
   );
-  return { title: doc.info.title, version: doc.info.version, operations };
+  return {
+    title: doc.info.title,
+    version: doc.info.version,
+    intro: inlineHtml(doc.info.description ?? ''),
+    operations,
+    errors: errorCodes(),
+  };
+}
+
+/** The path of the example request (parameters filled in), or the template when there is none. */
+function samplePath(op: Operation, path: string): string {
+  const curl = op['x-codeSamples']?.find((s) => s.lang === 'curl')?.source ?? '';
+  const url = /https?:\/\/[^\s]+/.exec(curl)?.[0];
+  if (!url) return path;
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
 }

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
+import { KEY_PATTERN } from '../keys/secret.ts';
 import { ROOT } from '../root.ts';
 
 const WEB = join(ROOT, 'src/web');
@@ -17,8 +18,14 @@ export const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 } as const;
 
+/** What a key looks like, said once (src/keys/secret.ts) and rendered into every page for its script. */
+export const KEY_SHAPE = {
+  keyPattern: KEY_PATTERN.source,
+  keyShape: 'A key is ifk_ followed by 64 lower-case hexadecimal characters (0-9 and a-f).',
+};
+
 export function sendPage(reply: FastifyReply, template: string, data: Record<string, unknown>): FastifyReply {
-  const html = eta.render(`./${template}`, data);
+  const html = eta.render(`./${template}`, { ...KEY_SHAPE, ...data });
   return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
 }
 

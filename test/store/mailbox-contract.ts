@@ -36,6 +36,18 @@ export function mailboxContract(current: () => Store): void {
     assert.equal(await store.tryCode(c.purpose, c.subject, c.emailHash, 'right', 2000, 5), 'too_many_attempts');
   });
 
+  test('a wrong code tells how many attempts were counted, one by one', async () => {
+    const store = current();
+    const c = challenge();
+    await store.putChallenge(c);
+    const counted: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await store.tryCode(c.purpose, c.subject, c.emailHash, 'wrong', 2000, 5, (n) => counted.push(n));
+      assert.equal(result, 'wrong_code');
+    }
+    assert.deepEqual(counted, [1, 2, 3]);
+  });
+
   test('a new challenge voids the old code and starts the attempts again', async () => {
     const store = current();
     const c = challenge();

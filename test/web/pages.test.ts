@@ -60,6 +60,8 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await b.page.keyboard.press('Enter');
     await b.page.getByText('Not a valid IBAN').waitFor();
     await name('textbox', 'IBAN').fill('DE89 3704 0044 0532 0130 00');
+    // Past the optional "API key" field to the button.
+    await b.page.keyboard.press('Tab');
     await b.page.keyboard.press('Tab');
     await b.page.keyboard.press('Space');
     await b.page.getByText('Valid IBAN', { exact: true }).waitFor();
@@ -127,13 +129,14 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await name('textbox', 'API key').fill(unused);
     await name('textbox', 'E-mail address').fill(`someone@${MAIL_DOMAINS.deliverable}`);
     await name('button', 'Send code').click();
-    await b.page.getByText('This key has not made a call yet.', { exact: false }).waitFor();
+    // The server's own words, not a rewording kept in the page.
+    await b.page.getByText('Use this key for at least one call before claiming it.', { exact: false }).waitFor();
     const used = await mail.svc.newKey('127.0.0.10');
     await mail.svc.call('/v1/iban/validate', { key: used, json: { iban: 'DE89370400440532013000' } });
     await name('textbox', 'API key').fill(used);
     await name('textbox', 'E-mail address').fill(`someone@${MAIL_DOMAINS.noMx}`);
     await name('button', 'Send code').click();
-    await b.page.getByText('That domain cannot receive mail', { exact: false }).waitFor();
+    await b.page.getByText('has no mail server, so no code can reach this address', { exact: false }).waitFor();
     await name('textbox', 'E-mail address').fill('someone@mailinator.com');
     await name('button', 'Send code').click();
     await b.page.getByText('throwaway or placeholder domains', { exact: false }).waitFor();
@@ -156,6 +159,107 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     assert.match(((await b.page.locator('#secret').textContent()) ?? '').trim(), KEY);
     assert.match((await b.page.locator('#created-facts').textContent()) ?? '', /email/);
     await checkPage(b, origin, 'keys-new-created');
+  });
+
+  test("home: a key typed beside the IBAN makes the key's first call, and /claim then takes it", async () => {
+    const key = await mail.svc.newKey('127.0.0.21');
+    await b.page.goto(`${origin}/`);
+    await name('textbox', 'IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await name('textbox', 'API key').fill(key);
+    await name('button', 'Validate').click();
+    await b.page.getByText('Counted on your key', { exact: false }).waitFor();
+    assert.doesNotMatch((await b.page.locator('#validate-result').textContent()) ?? '', /validations left today/);
+    const usage = (await mail.svc.call('/v1/keys/usage', { key })).body;
+    assert.equal(usage.used, 1);
+    await checkPage(b, origin, 'home-keyed');
+    const email = `first-${Date.now()}@${MAIL_DOMAINS.deliverable}`;
+    await b.page.getByRole('link', { name: 'Claim this key' }).click();
+    await name('textbox', 'API key').fill(key);
+    await name('textbox', 'E-mail address').fill(email);
+    await name('button', 'Send code').click();
+    await b.page.getByText('Code sent.').waitFor();
+    await mail.smtp.nextCode(email);
+    await assertNothingStored(b);
+    // A typed value that is not a key is refused on the page, with the shape the server gave it.
+    await b.page.goto(`${origin}/`);
+    await name('textbox', 'IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await name('textbox', 'API key').fill('ifk_ABC');
+    await name('button', 'Validate').click();
+    await b.page.getByText('64 lower-case hexadecimal characters', { exact: false }).waitFor();
+  });
+
+  test('usage rotates the key shown: the new key once, the old one refused', async () => {
+    const key = await mail.svc.newKey('127.0.0.22');
+    await mail.svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } });
+    await b.page.goto(`${origin}/usage`);
+    await name('textbox', 'API key').fill(key);
+    await name('button', 'Show usage').click();
+    await name('button', 'Rotate key').click();
+    await b.page.getByRole('button', { name: /Confirm: rotate now/ }).click();
+    const fresh = ((await b.page.locator('#rotated-secret').textContent()) ?? '').trim();
+    assert.match(fresh, KEY);
+    assert.notEqual(fresh, key);
+    await name('button', 'Copy').click();
+    await b.page
+      .locator('#copy-status')
+      .filter({ hasText: /Cop|Select/ })
+      .waitFor();
+    assert.equal((await mail.svc.call('/v1/keys/usage', { key })).status, 401);
+    const now = (await mail.svc.call('/v1/keys/usage', { key: fresh })).body;
+    assert.equal(now.used, 1, 'the counters carry over');
+    await checkPage(b, origin, 'usage-rotated');
+    await assertNothingStored(b);
+  });
+
+  test('docs: examples in tabs, copy buttons, try it against this service, linked codes, no raw Markdown', async () => {
+    await b.page.goto(`${origin}/docs`);
+    const section = b.page.locator('#validateIban');
+    await section.getByRole('tab', { name: 'Python' }).click();
+    const python = section.getByRole('tabpanel');
+    assert.match((await python.textContent()) ?? '', /urllib\.request/);
+    assert.equal(await section.locator('[role="tabpanel"]:not([hidden])').count(), 1);
+    await section.getByRole('tab', { name: 'Python' }).press('ArrowRight');
+    assert.match((await section.getByRole('tabpanel').textContent()) ?? '', /curl -X POST/);
+    await section.getByRole('button', { name: 'Copy the curl example' }).click();
+    await section
+      .locator('.copy-state', { hasText: /^(Copied|Selected)/ })
+      .first()
+      .waitFor();
+    assert.match((await section.locator('pre').last().textContent()) ?? '', /"valid": true/);
+
+    const key = await mail.svc.newKey('127.0.0.23');
+    await name('textbox', 'API key').fill(key);
+    await section.getByRole('button', { name: 'Send request' }).click();
+    await section.locator('.try-result .status', { hasText: 'Answer 200' }).waitFor();
+    assert.match((await section.locator('.try-result').textContent()) ?? '', /x-quota-remaining: 24/);
+    assert.equal((await mail.svc.call('/v1/keys/usage', { key })).body.used, 1);
+    // A body that is not JSON is said so, and nothing is sent.
+    await section.getByRole('textbox', { name: /JSON body of POST/ }).fill('{"iban": ');
+    await section.getByRole('button', { name: 'Send request' }).click();
+    await section.getByText('The body is not valid JSON.').waitFor();
+
+    // Each code of a route links to its explanation, which names its status and meaning.
+    await b.page.locator('#getBic').getByRole('link', { name: 'bic_not_found' }).click();
+    const target = b.page.locator('#error-bic-not-found');
+    assert.ok(await target.isVisible());
+    assert.match((await b.page.locator('#error-bic-not-found + dd').textContent()) ?? '', /404/);
+    for (const status of ['408', '417', '431', '500']) {
+      const labels = await b.page.locator(`#validateIban dt:has(code:text-is("${status}")) + dd`).textContent();
+      assert.ok(labels?.trim(), `${status} is labelled`);
+    }
+    // Rendered text: no backtick outside the code examples, no "Key optional" on a route that
+    // answers 402 without a key.
+    const prose = await b.page.evaluate(() => {
+      const main = document.querySelector('main')!.cloneNode(true) as HTMLElement;
+      for (const pre of main.querySelectorAll('pre, textarea')) pre.remove();
+      return main.textContent ?? '';
+    });
+    assert.doesNotMatch(prose, /`/);
+    assert.match((await b.page.locator('#validateIbanBatch .badge').textContent()) ?? '', /^Key/);
+    assert.notEqual(await b.page.locator('#validateIbanBatch .badge').textContent(), 'Key optional');
+    assert.equal(await b.page.locator('#validateIban .badge').textContent(), 'Key optional');
+    await checkPage(b, origin, 'docs-tried');
+    await assertNothingStored(b);
   });
 
   test('pricing shows the numbers of the price table, and says card payment is off', async () => {
@@ -218,5 +322,47 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     assert.equal(card.api.subscriptionUpdates.length, 1);
     assert.equal(card.api.subscriptionUpdates[0].params.cancel_at_period_end, 'true');
     await checkPage(b, cardOrigin, 'usage-pro');
+  });
+
+  test('a checkout still pending is checked for a while, then the page stops and says what to do', async () => {
+    const card = await startCardService();
+    const cardOrigin = card.service.url;
+    const b = await openBrowser(cardOrigin);
+    after(() => b.close());
+    const started = await card.checkout('pack_1k');
+    const sessionId = started.body.session_id as string;
+    // The page's waits, shortened for the test (a minute and every 3 s in use).
+    await b.page.addInitScript(() => {
+      (window as unknown as { mod97CheckoutPoll: object }).mod97CheckoutPoll = { everyMs: 50, forMs: 1500 };
+    });
+    const asked: string[] = [];
+    b.page.on('request', (r) => {
+      if (r.url().includes('/v1/card/success') && r.resourceType() === 'fetch') asked.push(r.url());
+    });
+    await b.page.goto(`${cardOrigin}/v1/card/success?session_id=${sessionId}`);
+    await b.page.getByText('This page has stopped checking.', { exact: false }).waitFor();
+    // Asked again and again, but only while the (shortened) minute lasted.
+    assert.ok(asked.length >= 1 && asked.length <= 31, `asked ${asked.length} times`);
+    assert.ok(await b.page.locator('#pending').isHidden());
+    await checkPage(b, cardOrigin, 'checkout-stopped');
+  });
+
+  test('a pending checkout that completes shows the key on the same page, once', async () => {
+    const card = await startCardService();
+    const cardOrigin = card.service.url;
+    const b = await openBrowser(cardOrigin);
+    after(() => b.close());
+    const started = await card.checkout('pack_1k');
+    const sessionId = started.body.session_id as string;
+    await b.page.addInitScript(() => {
+      (window as unknown as { mod97CheckoutPoll: object }).mod97CheckoutPoll = { everyMs: 50, forMs: 60000 };
+    });
+    await b.page.goto(`${cardOrigin}/v1/card/success?session_id=${sessionId}`);
+    await b.page.locator('#pending').waitFor();
+    await card.deliver('checkout.session.completed', card.api.complete(sessionId));
+    await b.page.locator('#paid-key').waitFor();
+    assert.match(((await b.page.locator('#paid-key-secret').textContent()) ?? '').trim(), KEY);
+    assert.equal((await card.success(sessionId)).status, 410, 'shown once');
+    await checkPage(b, cardOrigin, 'checkout-polled');
   });
 });

@@ -22,7 +22,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
     },
     // Each write re-checks its WHERE on the newest row version, so a right code is won once and
     // parallel wrong codes never push `attempts` past the limit.
-    async tryCode(purpose, subject, emailHash, codeHash, now, max) {
+    async tryCode(purpose, subject, emailHash, codeHash, now, max, onWrongCode) {
       const result = await once(() =>
         sql.begin(async (tx) => {
           const won = await tx`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}
@@ -32,7 +32,10 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
           const missed = await tx`UPDATE verification_challenges SET attempts = attempts + 1 WHERE purpose = ${purpose}
           AND subject = ${subject} AND email_hash = ${emailHash} AND attempts < ${max}::integer AND expires_at > ${now}::bigint
           RETURNING attempts`;
-          if (missed.length > 0) return 'wrong_code';
+          if (missed.length > 0) {
+            onWrongCode?.(Number(missed[0].attempts));
+            return 'wrong_code';
+          }
           const rows = await tx<{ emailHash: string; attempts: number }[]>`SELECT email_hash AS "emailHash", attempts
           FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}`;
           if (rows.length === 0 || rows[0].emailHash !== emailHash) return 'no_challenge';

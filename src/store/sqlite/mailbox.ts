@@ -47,9 +47,15 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Du
       codeHash: string;
       now: number;
       max: number;
+      onWrongCode?: (attempts: number) => void;
     }): CodeCheck => {
-      if (consume.all(p).length > 0) return 'ok';
-      if (miss.all(p).length > 0) return 'wrong_code';
+      const { onWrongCode, ...args } = p;
+      if (consume.all(args).length > 0) return 'ok';
+      const missed = miss.all(args) as { attempts: number }[];
+      if (missed.length > 0) {
+        onWrongCode?.(missed[0]!.attempts);
+        return 'wrong_code';
+      }
       const row = state.get(p.purpose, p.subject) as
         | { emailHash: string; attempts: number; expiresAt: number }
         | undefined;
@@ -65,8 +71,8 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Du
     async dropChallenge(purpose, subject, codeHash) {
       drop.run(purpose, subject, codeHash);
     },
-    async tryCode(purpose, subject, emailHash, codeHash, now, maxAttempts) {
-      return tryCode.immediate({ purpose, subject, emailHash, codeHash, now, max: maxAttempts });
+    async tryCode(purpose, subject, emailHash, codeHash, now, maxAttempts, onWrongCode) {
+      return tryCode.immediate({ purpose, subject, emailHash, codeHash, now, max: maxAttempts, onWrongCode });
     },
     async freeKeyFromNetworkSince(network, since) {
       return recentFree.get(network, since) !== undefined;

@@ -35,7 +35,14 @@ async function api(method, path, { key, body } = {}) {
   } catch {
     data = { error: 'bad_answer', message: `The service answered ${res.status} without a readable body.` };
   }
-  return { status: res.status, body: data };
+  return { status: res.status, body: data, headers: res.headers };
+}
+
+/** A sentence of the API as text nodes, its `code` spans as <code>: never parsed as HTML. */
+function inline(text) {
+  return String(text)
+    .split('`')
+    .map((part, i) => (i % 2 ? el('code', {}, part) : part));
 }
 
 function notice(target, kind, title, ...lines) {
@@ -44,7 +51,7 @@ function notice(target, kind, title, ...lines) {
       'div',
       { class: `notice ${kind}`, role: kind === 'bad' ? 'alert' : 'status' },
       el('p', { class: 'status' }, title),
-      ...lines.filter(Boolean).map((l) => (typeof l === 'string' ? el('p', {}, l) : l)),
+      ...lines.filter(Boolean).map((l) => (typeof l === 'string' ? el('p', {}, ...inline(l)) : l)),
     ),
   );
 }
@@ -57,16 +64,15 @@ function facts(target, pairs) {
   );
 }
 
-const KEY_SHAPE = /^ifk_[0-9a-f]{64}$/;
-function readKey(input, errorTarget) {
+// The key's shape and its description come from the server (src/keys/secret.ts), rendered
+// into the page: one place says what a key looks like.
+const KEY_SHAPE = new RegExp(document.body.dataset.keyPattern);
+const KEY_SHAPE_TEXT = document.body.dataset.keyShape;
+function readKey(input, errorTarget, { optional = false } = {}) {
   const key = input.value.trim();
+  if (optional && key === '') return '';
   if (!KEY_SHAPE.test(key)) {
-    notice(
-      errorTarget,
-      'bad',
-      'That is not an API key.',
-      'A key starts with ifk_ followed by 64 letters and digits. Paste the whole key.',
-    );
+    notice(errorTarget, 'bad', 'That is not an API key.', `${KEY_SHAPE_TEXT} Paste the whole key.`);
     input.focus();
     return null;
   }
@@ -84,42 +90,21 @@ async function busy(button, run) {
 
 const fmt = (n) => Number(n).toLocaleString('en-US');
 
-/** A sentence a person understands, for each refusal of the keys routes. */
-function explain(body, context = {}) {
-  const reason = body.reason || body.cause?.reason;
-  const m = {
-    invalid_email: 'That does not look like an e-mail address. Check it and try again.',
-    disposable_email: 'Addresses at throwaway or placeholder domains cannot be used. Please use an address you keep.',
-    undeliverable_email:
-      'That domain cannot receive mail (it has no mail server). Check the spelling or use another address.',
-    unused_key: 'This key has not made a call yet. Use it once (validate an IBAN, for example), then claim it.',
-    already_claimed: 'This key is already claimed: it already has the full free quota.',
-    already_claimed_elsewhere: 'This address already holds a free key, or claimed another key in the last 24 hours.',
-    claim_rate_limited:
-      'Too many keys were claimed from your network today. Try again tomorrow; your key keeps working meanwhile.',
-    verification_rate_limited: 'Too many codes were sent to this address today. Try again tomorrow.',
-    verification_unavailable: 'We could not send the mail just now. Nothing was counted; try again in a minute.',
-    key_creation_limit:
-      'Your network has created the most free keys allowed today. Existing keys keep working; try again tomorrow.',
-    rate_limited: 'This address already received a key today. Try again tomorrow.',
-    invalid_api_key: 'That key is unknown, rotated or revoked. Check that you pasted the whole key.',
-    missing_api_key: 'Paste your API key first.',
-    not_subscribed: 'This key has no card subscription to cancel.',
-    network: body.message,
-  }[body.error];
-  if (body.error === 'verification_failed') {
-    if (reason === 'wrong_code') {
-      const left = context.attemptsLeft;
-      return left > 0
-        ? `That code is not right. You have ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`
-        : 'That code is not right, and the code is now locked. Press "Send code" for a new one.';
-    }
-    if (reason === 'expired') return 'That code has expired (codes last 15 minutes). Press "Send code" for a new one.';
-    if (reason === 'too_many_attempts')
-      return 'Too many wrong codes were tried, so this code is locked. Press "Send code" for a new one.';
-    if (reason === 'no_challenge') return 'There is no code waiting for this key and address. Press "Send code" first.';
+/**
+ * A refusal in the server's own words: its `message`, and for a refused code how many tries are
+ * left (`attempts_left`, counted by the server). Nothing is reworded here.
+ */
+function explain(body) {
+  const lines = [body.message || `The service answered ${body.error || 'an error'}.`];
+  if (typeof body.attempts_left === 'number') {
+    const left = body.attempts_left;
+    lines.push(
+      left > 0
+        ? `You have ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`
+        : 'No attempts are left for this code: press "Send code" for a new one.',
+    );
   }
-  return m || body.message || 'Something went wrong. Please try again.';
+  return lines.join(' ');
 }
 
 /** The "Copy" button: the clipboard when allowed, else the text selected for Ctrl+C. */
@@ -142,8 +127,7 @@ const pages = {
   checkout() {
     const code = document.querySelector('.secret code');
     if (code) copyButton(() => code.textContent, code);
-    // Stripe's confirmation usually arrives within seconds of the redirect.
-    if ($('pending')) setTimeout(() => location.reload(), 3000);
+    if ($('pending')) pollCheckout();
   },
 
   index() {
@@ -164,8 +148,11 @@ const pages = {
         notice(out, 'bad', 'Type an IBAN first.');
         return;
       }
-      busy(form.querySelector('button'), async () => {
-        const r = await api('POST', '/v1/iban/validate', { body: { iban } });
+      // Optional: with a key the call counts on that key (its first call makes it claimable).
+      const key = readKey($('api-key'), out, { optional: true });
+      if (key === null) return;
+      busy(form.querySelector('button[type=submit]'), async () => {
+        const r = await api('POST', '/v1/iban/validate', { body: { iban }, key: key || undefined });
         if (r.status !== 200) {
           notice(
             out,
@@ -203,6 +190,18 @@ const pages = {
               ' for more.',
             )
           : null;
+        const remaining = r.headers.get('x-quota-remaining');
+        const keyed = key
+          ? el(
+              'p',
+              { class: 'small muted' },
+              `Counted on your key ${key.slice(0, 8)}…${remaining === null ? '' : `: ${fmt(remaining)} requests left`}. `,
+              el('a', { href: '/claim' }, 'Claim this key'),
+              ' to raise its limit, or ',
+              el('a', { href: '/usage' }, 'see its usage'),
+              '.',
+            )
+          : null;
         notice(
           out,
           a.valid ? 'good' : 'bad',
@@ -211,6 +210,7 @@ const pages = {
           suggestions,
           details,
           trial,
+          keyed,
         );
       });
     });
@@ -220,7 +220,6 @@ const pages = {
     const form = $('create-form');
     const err = $('create-error');
     let secret = null;
-    let attemptsLeft = 5;
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const email = $('email').value.trim();
@@ -232,19 +231,18 @@ const pages = {
         const r = await api('POST', '/v1/keys/generate', { body });
         if (r.status === 403 && r.body.error === 'verification_required') {
           $('code-field').hidden = false;
-          attemptsLeft = 5;
           notice(
             err,
             'good',
             'Check your mail.',
-            `A key was created from your network recently, so we mailed a 6-digit code to ${email}. Type it in the Code field and press "Create key" again.`,
+            r.body.message,
+            'Type the code in the Code field and press "Create key" again.',
           );
           $('code').focus();
           return;
         }
         if (r.status !== 201) {
-          if (r.body.reason === 'wrong_code') attemptsLeft = Math.max(attemptsLeft - 1, 0);
-          notice(err, 'bad', 'No key was created.', explain(r.body, { attemptsLeft }));
+          notice(err, 'bad', 'No key was created.', explain(r.body));
           return;
         }
         err.replaceChildren();
@@ -267,7 +265,6 @@ const pages = {
 
   claim() {
     const out = $('claim-result');
-    let attemptsLeft = 5;
     const send = async (withCode) => {
       const key = readKey($('api-key'), out);
       if (!key) return;
@@ -281,14 +278,8 @@ const pages = {
       if (withCode) body.code = $('code').value.trim();
       const r = await api('POST', '/v1/keys/claim', { key, body });
       if (r.status === 202) {
-        attemptsLeft = 5;
         $('code-step').hidden = false;
-        notice(
-          out,
-          'good',
-          'Code sent.',
-          `We mailed a 6-digit code to ${email}. It is valid for ${r.body.expires_in_minutes} minutes.`,
-        );
+        notice(out, 'good', 'Code sent.', r.body.message);
         $('code').focus();
         return;
       }
@@ -303,8 +294,7 @@ const pages = {
         );
         return;
       }
-      if (r.body.reason === 'wrong_code') attemptsLeft = Math.max(attemptsLeft - 1, 0);
-      notice(out, 'bad', withCode ? 'Not claimed.' : 'No code was sent.', explain(r.body, { attemptsLeft }));
+      notice(out, 'bad', withCode ? 'Not claimed.' : 'No code was sent.', explain(r.body));
     };
     $('claim-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -322,6 +312,17 @@ const pages = {
   usage() {
     const err = $('usage-error');
     let key = null;
+    // The chart is drawn at the width it has, and again when that width changes (a phone turned).
+    let report = null;
+    let drawnWidth = 0;
+    const drawChart = (r) => {
+      report = r;
+      drawnWidth = $('chart').clientWidth;
+      chart($('chart'), r);
+    };
+    new ResizeObserver(() => {
+      if (report && $('chart').clientWidth !== drawnWidth) drawChart(report);
+    }).observe($('chart'));
     const show = async () => {
       const [u, d] = await Promise.all([
         api('GET', '/v1/keys/usage', { key }),
@@ -350,7 +351,7 @@ const pages = {
         ['Basis', a.basis],
         ['Period', period],
       ]);
-      if (d.status === 200) chart($('chart'), d.body);
+      if (d.status === 200) drawChart(d.body);
       const actions = $('usage-actions');
       actions.replaceChildren();
       if (a.claim)
@@ -363,6 +364,7 @@ const pages = {
             '.',
           ),
         );
+      actions.append(rotateCard());
       if (a.tier === 'pro') {
         const cancel = el('button', { type: 'button', class: 'danger' }, 'Cancel Pro');
         const out = el('div', { 'aria-live': 'polite' });
@@ -412,11 +414,145 @@ const pages = {
       }
       $('usage').hidden = false;
     };
+    /** Rotate: a new secret for the same quota, shown once; the old one stops working at once. */
+    const rotateCard = () => {
+      const rotate = el('button', { type: 'button', class: 'secondary' }, 'Rotate key');
+      const out = el('div', { 'aria-live': 'polite' });
+      rotate.addEventListener('click', () =>
+        busy(rotate, async () => {
+          if (!rotate.dataset.confirm) {
+            rotate.dataset.confirm = '1';
+            rotate.textContent = 'Confirm: rotate now (the current key stops working)';
+            return;
+          }
+          const r = await api('POST', '/v1/keys/rotate', { key });
+          if (r.status !== 200) {
+            notice(out, 'bad', 'The key was not rotated.', explain(r.body));
+            return;
+          }
+          key = r.body.api_key;
+          $('api-key').value = '';
+          rotate.hidden = true;
+          const secret = el('code', { id: 'rotated-secret' }, r.body.api_key);
+          const copy = el('button', { type: 'button', id: 'copy' }, 'Copy');
+          const status = el('span', { id: 'copy-status', class: 'muted small', 'aria-live': 'polite' });
+          notice(
+            out,
+            'good',
+            `New key ${r.body.key_prefix}… (replaces ${r.body.previous_key_prefix}…)`,
+            el('p', { class: 'secret' }, secret),
+            el('p', { class: 'row' }, copy, ' ', status),
+            r.body.message,
+          );
+          copyButton(() => r.body.api_key, secret);
+          $('usage-prefix').textContent = `${r.body.key_prefix}…`;
+        }),
+      );
+      return el(
+        'div',
+        { class: 'card section' },
+        el('h3', {}, 'Rotate this key'),
+        el(
+          'p',
+          { class: 'muted' },
+          'Rotating gives a new secret for the same quota and counters. The current key stops working at once: update your software first.',
+        ),
+        rotate,
+        out,
+      );
+    };
     $('usage-form').addEventListener('submit', (e) => {
       e.preventDefault();
       key = readKey($('api-key'), err);
       if (key) busy($('usage-form').querySelector('button'), show);
     });
+  },
+
+  docs() {
+    // Tabs: one example language shown at a time; arrows move between them (WAI-ARIA tabs).
+    for (const list of document.querySelectorAll('[role="tablist"]')) {
+      const tabs = [...list.querySelectorAll('[role="tab"]')];
+      const select = (tab) => {
+        for (const t of tabs) {
+          const on = t === tab;
+          t.setAttribute('aria-selected', String(on));
+          t.tabIndex = on ? 0 : -1;
+          $(t.getAttribute('aria-controls')).hidden = !on;
+        }
+      };
+      for (const [i, tab] of tabs.entries()) {
+        tab.addEventListener('click', () => select(tab));
+        tab.addEventListener('keydown', (e) => {
+          const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+          if (!step) return;
+          const next = tabs[(i + step + tabs.length) % tabs.length];
+          select(next);
+          next.focus();
+        });
+      }
+    }
+    for (const button of document.querySelectorAll('.copy-code')) {
+      button.addEventListener('click', async () => {
+        const code = button.parentElement.querySelector('code');
+        // Said beside the button, whose name stays "Copy …" (its visible text is part of its name).
+        const state = button.parentElement.querySelector('.copy-state');
+        try {
+          await navigator.clipboard.writeText(code.textContent);
+          state.textContent = 'Copied';
+        } catch {
+          const range = document.createRange();
+          range.selectNodeContents(code);
+          getSelection().removeAllRanges();
+          getSelection().addRange(range);
+          state.textContent = 'Selected: press Ctrl+C';
+        }
+      });
+    }
+    // Try it: the request goes to this service (a relative URL, whatever origin the page has),
+    // with the key typed above in the Authorization header only.
+    for (const box of document.querySelectorAll('.try')) {
+      const send = box.querySelector('.try-send');
+      const out = box.querySelector('.try-result');
+      send.addEventListener('click', () =>
+        busy(send, async () => {
+          const key = readKey($('api-key'), out, { optional: true });
+          if (key === null) return;
+          const path = box.querySelector('.try-path').value.trim();
+          if (!path.startsWith('/') || path.startsWith('//')) {
+            notice(out, 'bad', 'The path must start with a single /, as in /v1/iban/validate.');
+            return;
+          }
+          const bodyField = box.querySelector('.try-body');
+          let body;
+          if (bodyField?.value.trim()) {
+            try {
+              body = JSON.parse(bodyField.value);
+            } catch {
+              notice(out, 'bad', 'The body is not valid JSON.', 'Check the quotes and commas, then send again.');
+              bodyField.focus();
+              return;
+            }
+          }
+          const r = await api(box.dataset.method, path, { key: key || undefined, body });
+          const quota = ['x-quota-used', 'x-quota-limit', 'x-quota-remaining']
+            .map((h) => (r.headers?.get(h) == null ? '' : `${h}: ${r.headers.get(h)}`))
+            .filter(Boolean);
+          out.replaceChildren(
+            el('p', { class: 'status' }, `${r.status === 0 ? 'No answer' : `Answer ${r.status}`}`),
+            ...(quota.length ? [el('p', { class: 'small muted' }, quota.join(' · '))] : []),
+            el(
+              'div',
+              { class: 'example' },
+              el(
+                'pre',
+                { tabindex: '0', 'aria-label': `Answer ${r.status}` },
+                el('code', {}, JSON.stringify(r.body, null, 2)),
+              ),
+            ),
+          );
+        }),
+      );
+    }
   },
 
   pricing() {
@@ -441,6 +577,52 @@ const pages = {
   },
 };
 
+/**
+ * Stripe's confirmation usually arrives within seconds of the redirect: ask the API every few
+ * seconds (the answer that carries the key is shown here, once), and stop after a minute with
+ * what to do. `window.mod97CheckoutPoll` lets a test shorten the waits.
+ */
+function pollCheckout() {
+  const { everyMs = 3000, forMs = 60000 } = window.mod97CheckoutPoll ?? {};
+  const pending = $('pending');
+  const session = new URLSearchParams(location.search).get('session_id') ?? '';
+  const started = Date.now();
+  const ask = async () => {
+    const r = await api('GET', `/v1/card/success?session_id=${encodeURIComponent(session)}`);
+    if (r.status === 200 && r.body.api_key) return showPaidKey(r.body);
+    if (r.status === 200) return notice(pending, 'good', 'Payment received.', r.body.message);
+    if (r.status !== 202) return notice(pending, 'bad', 'The payment could not be confirmed here.', r.body.message);
+    if (Date.now() - started + everyMs > forMs) {
+      pending.hidden = true;
+      notice(
+        $('checkout-stopped'),
+        // Not an error: a plain notice, calm.
+        'info',
+        'The payment is still being confirmed.',
+        'This page has stopped checking. Reload it in a minute to see your key; if you paid and no key appears within an hour, write to the operator of this service with the checkout session shown in the address bar. You were charged at most once.',
+      );
+      return;
+    }
+    setTimeout(ask, everyMs);
+  };
+  setTimeout(ask, everyMs);
+}
+
+function showPaidKey(answer) {
+  const section = $('paid-key');
+  $('paid-key-secret').textContent = answer.api_key;
+  facts($('paid-key-facts'), [
+    ['Prefix', answer.key_prefix],
+    ['Tier', answer.tier],
+    [answer.basis === 'credits' ? 'Credits' : 'Requests a month', fmt(answer.limit)],
+  ]);
+  $('pending').hidden = true;
+  $('checkout-message').textContent = answer.message;
+  section.hidden = false;
+  copyButton(() => answer.api_key, $('paid-key-secret'));
+  section.focus();
+}
+
 /** Bars per day, drawn as SVG with attributes only (no inline styles, no HTML strings). */
 function chart(target, report) {
   const NS = 'http://www.w3.org/2000/svg';
@@ -450,13 +632,18 @@ function chart(target, report) {
     return n;
   };
   const days = report.days;
-  const W = 720;
-  const H = 220;
+  // Drawn at the width it is shown at, so its text is the page's size at 360 px as at 1280 px.
+  const W = Math.max(260, Math.round(target.clientWidth || 720));
+  const H = W < 480 ? 180 : 220;
   const pad = { l: 40, r: 8, t: 12, b: 28 };
+  // As many day labels as fit without touching (70 px apart), always the first and last.
+  const labelEvery = Math.max(1, Math.ceil((days.length * 70) / (W - pad.l - pad.r)));
   const max = Math.max(1, ...days.map((d) => d.used));
   const step = (W - pad.l - pad.r) / Math.max(days.length, 1);
   const root = svg('svg', {
     viewBox: `0 0 ${W} ${H}`,
+    width: W,
+    height: H,
     class: 'chart',
     role: 'img',
     'aria-label': `Daily usage from ${report.from} to ${report.to}: ${fmt(report.total)} calls in total, at most ${fmt(Math.max(0, ...days.map((d) => d.used)))} on one day.`,
@@ -482,8 +669,13 @@ function chart(target, report) {
     title.textContent = `${d.day}: ${fmt(d.used)}`;
     bar.append(title);
     root.append(bar);
-    if (i === 0 || i === days.length - 1 || (days.length > 10 && i % 7 === 0)) {
-      const label = svg('text', { x: pad.l + i * step + step / 2, y: H - 8, 'text-anchor': 'middle' });
+    const last = days.length - 1;
+    if (i === 0 || i === last || (i % labelEvery === 0 && last - i >= labelEvery && i >= labelEvery)) {
+      // The last label ends at the right edge, so it is never cut off.
+      const label =
+        i === last && i > 0
+          ? svg('text', { x: W - pad.r, y: H - 8, 'text-anchor': 'end' })
+          : svg('text', { x: pad.l + i * step + step / 2, y: H - 8, 'text-anchor': i === 0 ? 'start' : 'middle' });
       label.textContent = d.day.slice(5);
       root.append(label);
     }

