@@ -36,6 +36,16 @@ describe('verification mail over SMTP', () => {
     assert.equal(mail.from, 'no-reply@mod97-fixture.eu');
     assert.match(mail.text, /email tier/);
     assert.match(mail.text, /valid for 15 minutes/);
+    assert.match(
+      mail.text,
+      /On the mod97 web pages: type it in the "Code" field/,
+      'a person on the pages is told where to type it',
+    );
+    assert.match(
+      mail.text,
+      /mod97 keys generate --email ADDRESS --code CODE/,
+      'an API or CLI caller is told where to send it',
+    );
     assert.ok(!log.lines.some((l) => l.includes(code)), 'a log line holds the code');
   });
 
