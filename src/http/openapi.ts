@@ -12,22 +12,9 @@ import { Type } from 'typebox';
 import type { ErrorCode } from '../errors.ts';
 import { guideOf } from '../routes/guides.ts';
 import { codeSamples } from './code-samples.ts';
+import type { RouteExample } from './route-example.ts';
 import { MEANING, STATUS } from './errors.ts';
 import { StringEnum } from './schemas.ts';
-
-/** One request and its answer, shown by /openapi.json, /docs and docs/api.md. */
-export interface RouteExample {
-  method: string;
-  /** The path as sent, parameters and query filled in. */
-  path: string;
-  body?: unknown;
-  /** Whether the example sends a key (`Authorization: Bearer`). */
-  key: boolean;
-  status: number;
-  answer: unknown;
-  /** The same call with mod97/client, when the client has a method for it: `await mod97.x(...)`. */
-  js?: string;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,7 +3,7 @@
  * the OpenAPI document, the /docs page (curl, JavaScript and Python) and docs/api.md all show these.
  * The answers are real answers of the service, with the base URL and the key replaced.
  */
-import type { RouteExample } from '../http/openapi.ts';
+import type { RouteExample } from '../http/route-example.ts';
 
 export const generate: RouteExample = {
   method: 'POST',

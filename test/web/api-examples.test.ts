@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../../src/root.ts';
-import { withExamples } from '../../src/web/api-examples.ts';
+import { withExamples } from '../../scripts/api-examples.ts';
 import { startService } from '../support/app.ts';
 
 const markdown = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');

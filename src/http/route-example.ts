@@ -1,0 +1,13 @@
+/** One request and its answer, shown by /openapi.json, /docs and docs/api.md. */
+export interface RouteExample {
+  method: string;
+  /** The path as sent, parameters and query filled in. */
+  path: string;
+  body?: unknown;
+  /** Whether the example sends a key (`Authorization: Bearer`). */
+  key: boolean;
+  status: number;
+  answer: unknown;
+  /** The same call with mod97/client, when the client has a method for it: `await mod97.x(...)`. */
+  js?: string;
+}
