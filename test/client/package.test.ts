@@ -1,10 +1,13 @@
 /**
  * `mod97/client` as a user gets it: the package's build step (`npm run build`, which `prepare`
- * runs on npm install) writes dist/, and plain `node` (no TypeScript loader) imports it by name.
+ * runs on npm install, and scripts/test.sh before the tests) writes dist/, and plain `node` (no
+ * TypeScript loader) imports it by name. The test does not build again itself: a full build
+ * empties dist/, which other test files are running at the same time.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { before, test } from 'node:test';
@@ -13,8 +16,9 @@ import { startService } from '../support/app.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
-before(async () => {
-  await run('npm', ['run', '--silent', 'build'], { cwd: ROOT });
+before(() => {
+  for (const built of ['dist/client/index.js', 'dist/client/index.d.ts'])
+    assert.ok(existsSync(join(ROOT, built)), `${built} is missing: run \`npm run build\` first`);
 });
 
 test('plain node imports mod97/client and calls the service with it', async () => {

