@@ -123,7 +123,7 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
   if (positionals.length !== 1)
     throw new UsageError(positionals.length ? 'give one CSV file, not several' : 'give a CSV file', BATCH_USAGE);
   requireKey(env, BATCH_USAGE);
-  const input = positionals[0]!;
+  const input = positionals[0];
   checkReadable(input);
   const output = values.out ?? join(dirname(input), `${basename(input, extname(input))}.mod97.csv`);
   if (resolve(output) === resolve(input)) throw new UsageError('--out must not be the input file', BATCH_USAGE);
@@ -360,7 +360,7 @@ class BatchRun {
       try {
         const answer = await this.client.batch(ibans);
         answer.results.forEach((r, i) => {
-          this.answers.set(keys[i]!, this.added(r, ibans[i]!));
+          this.answers.set(keys[i], this.added(r, ibans[i]));
         });
         if (answer.quota) this.remaining = answer.quota.remaining;
         else this.remaining -= ibans.length;
@@ -384,7 +384,7 @@ class BatchRun {
       }
       this.sent[added[0] === 'true' ? 'valid' : 'invalid']++;
       const matches =
-        bic === undefined ? [] : [key === null ? '' : bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]!];
+        bic === undefined ? [] : [key === null ? '' : bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]];
       return [...cells, ...added.slice(0, 5), ...matches].map((c, i) => (i < cells.length ? c : inertCell(c)));
     });
     await this.write(this.csv(lines));

@@ -104,7 +104,7 @@ function shortParseError(e: Error & { code?: string }): string {
     return `unknown option ${/'([^']+)'/.exec(e.message)?.[1] ?? ''}`.trim();
   if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
     return `unexpected argument ${/'([^']+)'/.exec(e.message)?.[1] ?? ''}`.trim();
-  return e.message.split('\n')[0]!;
+  return e.message.split('\n')[0];
 }
 
 const USAGES: Record<string, string> = {

@@ -127,7 +127,7 @@ const plain = (bank: Spec, account: Spec, bankName?: string): Builder =>
 
 /** The check characters (from `candidates`) that make `cc`'s national check pass at `at` in the BBAN. */
 function solve(cc: string, before: string, after: string, candidates: readonly string[]): string {
-  const check = NATIONAL_CHECKS[cc]!.check;
+  const check = NATIONAL_CHECKS[cc].check;
   const found = candidates.find((c) => check(`${cc}00${before}${c}${after}`));
   if (found === undefined) throw new Error(`no ${cc} check digits fit`); // cannot happen for well-formed parts
   return found;
@@ -359,7 +359,7 @@ function hintOf(hint: PartHint): string {
 export function fromAccountHints(): string[] {
   const lines = new Map<string, string[]>();
   for (const cc of FROM_ACCOUNT_COUNTRIES) {
-    const { layout } = BUILDERS[cc]!;
+    const { layout } = BUILDERS[cc];
     const parts = (['bank_code', 'branch_code', 'account'] as const)
       .filter((field) => layout[field])
       .map((field) => `${field} = ${hintOf(layout[field]!)}`);

@@ -136,7 +136,7 @@ export interface Range {
 function parseRange(text: string): Range | null {
   if (text === '') return null;
   const [start, end] = text.split('-').map(Number);
-  return { start: start!, end: end! };
+  return { start: start, end: end };
 }
 
 function compile(code: string, entry: string): CountrySpec {

@@ -12,7 +12,7 @@ const crc32: (data: Uint8Array) => number =
     });
     return (data: Uint8Array) => {
       let c = -1;
-      for (const byte of data) c = table[(c ^ byte) & 0xff]! ^ (c >>> 8);
+      for (const byte of data) c = table[(c ^ byte) & 0xff] ^ (c >>> 8);
       return (c ^ -1) >>> 0;
     };
   })();
@@ -75,7 +75,7 @@ export function zipEntry(
       `${fileName}: expected exactly one ${opts.what} in the ZIP archive, found ${found.length} (entries: ${names.slice(0, 300)})`,
     );
   }
-  const entry = found[0]!;
+  const entry = found[0];
   if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff)
     throw new ImportError(`${fileName}: ${entry.name} is a ZIP64 entry (over 4 GiB), past the ${mib(maxBytes)} bound`);
   if (entry.size > maxBytes)

@@ -36,7 +36,7 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     try {
       const results =
         group.length === 1
-          ? [(await once(() => admitStatement(sql, group[0]!)))[0]?.used ?? null]
+          ? [(await once(() => admitStatement(sql, group[0])))[0]?.used ?? null]
           : await admitGroup(once, sql, group);
       for (const [i, p] of group.entries()) p.resolve(results[i]!);
     } catch (err) {

@@ -55,7 +55,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
           AND b.email_hash = k.email_hash AND b.proved = 1) THEN 1 ELSE 0 END) AS proved
         FROM api_keys k WHERE k.email_hash = ${emailHash} AND k.revoked_at IS NULL AND k.tier IN ${sql.unsafe(sqlList(ADDRESS_TIER_LIST))}`,
       );
-      return row!.keys === 0 ? null : row!.proved ? 'proved' : 'unproved';
+      return row.keys === 0 ? null : row.proved ? 'proved' : 'unproved';
     },
     async bindEmail(emailHash, keyId, at, proved) {
       await idempotent(
