@@ -8,6 +8,7 @@ import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importFile } from '../da
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
+import { messageOf } from '../thrown.ts';
 
 export const DATA_USAGE = `usage:
   mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP] [--force]
@@ -68,7 +69,7 @@ export async function dataCommand(
     }
     return await update(store, rest.length ? rest : updatableKinds(), env, io, now, { asOf, force: values.force });
   } catch (e) {
-    io.err(e instanceof ImportError ? e.message : `error: ${(e as Error).message}`);
+    io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
   } finally {
     await store.close();

@@ -12,6 +12,7 @@ import {
   storeDataset,
 } from './importers/index.ts';
 import type { ParsedDataset } from './types.ts';
+import { messageOf } from '../thrown.ts';
 
 interface Download {
   url: string;
@@ -149,7 +150,7 @@ export async function updateDatasets(
         await storeDataset(store, parsed, now(), opts);
         report.updated.push(`${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
       } catch (e) {
-        report.failures.push(`${kind} from ${url}: ${(e as Error).message}`);
+        report.failures.push(`${kind} from ${url}: ${messageOf(e)}`);
       }
     }
   }
