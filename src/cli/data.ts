@@ -53,7 +53,7 @@ export async function dataCommand(
   try {
     if (command === 'list') return await list(store, io);
     if (command === 'import') {
-      const [kind, file] = rest as [string, string];
+      const [kind, file] = rest;
       // a file past its bound is refused before it is read
       checkFileSize(kind, file, statSync(file).size);
       // no file date here: a local file's modification time says when it was copied, not issued

@@ -270,7 +270,7 @@ const finnish: Builder = described(
     const written = /^(\d{6})[-\u2010-\u2015\s]?(\d{2,8})$/.exec(raw);
     let account: string;
     if (written && clean(raw).length < 14) {
-      const [, head, tail] = written as unknown as [string, string, string];
+      const [, head, tail] = written;
       account =
         head[0] === '4' || head[0] === '5'
           ? head + tail[0] + tail.slice(1).padStart(7, '0')
@@ -360,9 +360,10 @@ export function fromAccountHints(): string[] {
   const lines = new Map<string, string[]>();
   for (const cc of FROM_ACCOUNT_COUNTRIES) {
     const { layout } = BUILDERS[cc];
-    const parts = (['bank_code', 'branch_code', 'account'] as const)
-      .filter((field) => layout[field])
-      .map((field) => `${field} = ${hintOf(layout[field]!)}`);
+    const parts = (['bank_code', 'branch_code', 'account'] as const).flatMap((field) => {
+      const part = layout[field];
+      return part ? [`${field} = ${hintOf(part)}`] : [];
+    });
     if (!layout.branch_code) parts.push('no branch_code');
     if (layout.computed) parts.push(`computed by the service: ${layout.computed}`);
     const line = parts.join('; ');

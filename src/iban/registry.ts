@@ -140,7 +140,7 @@ function parseRange(text: string): Range | null {
 }
 
 function compile(code: string, entry: string): CountrySpec {
-  const [name, structure, bank, branch, account] = entry.split('|') as [string, string, string, string, string];
+  const [name, structure, bank, branch, account] = entry.split('|');
   const classes: number[] = [];
   for (const [, count, cls] of structure.matchAll(/(\d+)([nac])/g)) {
     const value = cls === 'n' ? ACCEPTS_DIGIT : cls === 'a' ? ACCEPTS_LETTER : ACCEPTS_DIGIT | ACCEPTS_LETTER;

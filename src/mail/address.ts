@@ -31,7 +31,7 @@ export function checkAddressSyntax(email: string): string {
   if (address.length > MAX_ADDRESS || /\s/.test(address)) throw invalid();
   const parts = address.split('@');
   if (parts.length !== 2) throw invalid();
-  const [local, rawDomain] = parts as [string, string];
+  const [local, rawDomain] = parts;
   if (local.length === 0 || local.length > MAX_LOCAL) throw invalid();
   if (!local.split('.').every((atom) => LOCAL_ATOM.test(atom))) throw invalid();
 

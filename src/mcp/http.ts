@@ -79,8 +79,8 @@ const MAX_DEPTH = 64;
 /** True when `value` nests objects or arrays more than `max` levels deep; iterative, never recursing. */
 function deeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
     if (node === null || typeof node !== 'object') continue;
     if (depth >= max) return true;
     for (const child of Object.values(node)) stack.push([child, depth + 1]);

@@ -24,7 +24,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
     // parallel wrong codes never push `attempts` past the limit.
     async tryCode(purpose, subject, emailHash, codeHash, now, max) {
       const result = await once(() =>
-        sql.begin(async (tx) => {
+        sql.begin(async (tx): Promise<CodeCheck> => {
           const won = await tx`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}
           AND email_hash = ${emailHash} AND code_hash = ${codeHash} AND attempts < ${max}::integer AND expires_at > ${now}::bigint
           RETURNING attempts`;
@@ -39,7 +39,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
           return rows[0].attempts >= max ? 'too_many_attempts' : 'expired';
         }),
       );
-      return result as CodeCheck;
+      return result;
     },
     async freeKeyFromNetworkSince(network, since) {
       const rows = await idempotent(
