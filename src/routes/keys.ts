@@ -5,6 +5,7 @@ import { errorResponses } from '../http/schemas.ts';
 import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
 import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
+import { requiredKey } from '../http/caller.ts';
 
 export const keysRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -62,7 +63,7 @@ export const keysRoutes =
         schema: { response: { 200: Rotated, ...errorResponses(400, 401, 403) } },
       },
       async (req) => {
-        const key = req.caller.key!;
+        const key = requiredKey(req.caller);
         const { secret, prefix } = await keys.rotate(key);
         req.caller.key = { ...key, keyPrefix: prefix };
         const { plan } = await meter.balance(key);
