@@ -205,7 +205,9 @@ export const mcpRoutes =
 
       // An authenticated answer carries the key's X-Quota-* headers; a tool call's are its route's.
       const messages = Array.isArray(req.body) ? req.body : [req.body];
-      const callsTool = messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/call');
+      const callsTool = messages.some(
+        (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'tools/call',
+      );
       if (req.caller.key && !callsTool) {
         const usage = await app.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
         copyQuotaHeaders(usage.headers, reply.raw);
