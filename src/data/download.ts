@@ -47,7 +47,7 @@ async function fetchOnceMore(url: string): Promise<Response> {
   try {
     return await get();
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw err;
+    if (err instanceof Error && err.name === 'TimeoutError') throw err; // AbortSignal.timeout's DOMException is an Error
     return get();
   }
 }
