@@ -118,7 +118,9 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   process.stdin.once('end', () => void local.close());
   await local.connect(new StdioServerTransport());
   await closed;
-  await (remote as Client | null)?.close();
+  // Read through a function: the compiler does not see that connect() above may have set it.
+  const connected = (): Client | null => remote;
+  await connected()?.close();
 }
 
 /** A tool result in the REST error body's shape, which every tool's output schema admits. */
