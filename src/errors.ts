@@ -68,7 +68,8 @@ export class DomainError extends Error {
 
   /** Why: `details.cause.reason` where a 402 names one (trial_exhausted, ...), else the code. */
   get reason(): string {
-    const cause = this.details.cause as { reason?: unknown } | undefined;
-    return typeof cause?.reason === 'string' ? cause.reason : this.code;
+    const { cause } = this.details;
+    const reason = typeof cause === 'object' && cause !== null && 'reason' in cause ? cause.reason : undefined;
+    return typeof reason === 'string' ? reason : this.code;
   }
 }

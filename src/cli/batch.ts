@@ -123,7 +123,7 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
   if (positionals.length !== 1)
     throw new UsageError(positionals.length ? 'give one CSV file, not several' : 'give a CSV file', BATCH_USAGE);
   requireKey(env, BATCH_USAGE);
-  const input = positionals[0]!;
+  const input = positionals[0];
   checkReadable(input);
   const output = values.out ?? join(dirname(input), `${basename(input, extname(input))}.mod97.csv`);
   if (resolve(output) === resolve(input)) throw new UsageError('--out must not be the input file', BATCH_USAGE);
@@ -177,7 +177,7 @@ class BatchRun {
         ? await scanWritten(this.output, this.dialect.delimiter, !this.options.dryRun)
         : null;
       const plan = await this.check(done?.rows ?? 0);
-      if (done?.header) this.checkResume(done, plan);
+      if (done?.header) this.checkResume(done, done.header, plan);
       const skip = done?.rows ?? 0;
       if (!(await this.announce(plan, skip))) return EXIT.usage;
       if (this.options.dryRun) return EXIT.ok;
@@ -227,9 +227,13 @@ class BatchRun {
   }
 
   /** An output from another file, or changed since, would be continued wrongly: refused, naming what differs. */
-  private checkResume(done: Written, plan: { header: string[]; rows: number; rowAtSkip: string[] | null }): void {
+  private checkResume(
+    done: Written,
+    doneHeader: string[],
+    plan: { header: string[]; rows: number; rowAtSkip: string[] | null },
+  ): void {
     const again = 'choose another --out, or start it again with --force';
-    if (done.header!.join('\u0000') !== plan.header.join('\u0000'))
+    if (doneHeader.join('\u0000') !== plan.header.join('\u0000'))
       throw new Refusal(`${this.output} was not written from ${this.input} (its header differs); ${again}`);
     if (done.rows > plan.rows)
       throw new Refusal(
@@ -354,13 +358,13 @@ class BatchRun {
     if (keys.length) {
       // A BIC that is not one is never sent (the service would refuse the whole batch for it).
       const ibans = keys.map((key) => {
-        const [iban, bic] = key.split('\u0000') as [string, string?];
+        const [iban, bic] = key.split('\u0000');
         return bic ? { iban, bic } : iban;
       });
       try {
         const answer = await this.client.batch(ibans);
         answer.results.forEach((r, i) => {
-          this.answers.set(keys[i]!, this.added(r, ibans[i]!));
+          this.answers.set(keys[i], this.added(r, ibans[i]));
         });
         if (answer.quota) this.remaining = answer.quota.remaining;
         else this.remaining -= ibans.length;
@@ -376,7 +380,9 @@ class BatchRun {
         this.sent.empty++;
         return [...cells, ...this.addedColumns().map(() => '')];
       }
-      const added = key === null ? TOO_LONG : this.answers.get(key)!;
+      const added = key === null ? TOO_LONG : this.answers.get(key);
+      // every key of the batch was answered above, and kept until its last row
+      if (added === undefined) throw new Error(`no answer kept for row ${number}`);
       if (key !== null && this.lastRowOf.get(key) === number) {
         // no later row holds this IBAN: its answer is not kept
         this.answers.delete(key);
@@ -384,7 +390,7 @@ class BatchRun {
       }
       this.sent[added[0] === 'true' ? 'valid' : 'invalid']++;
       const matches =
-        bic === undefined ? [] : [key === null ? '' : bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]!];
+        bic === undefined ? [] : [key === null ? '' : bic === null ? 'invalid_bic' : bic === '' ? '' : added[5]];
       return [...cells, ...added.slice(0, 5), ...matches].map((c, i) => (i < cells.length ? c : inertCell(c)));
     });
     await this.write(this.csv(lines));
@@ -413,7 +419,11 @@ class BatchRun {
   }
 
   private write(text: string): Promise<void> {
-    return new Promise((done, fail) => this.out!.write(text, (err) => (err ? fail(err) : done())));
+    const out = this.out; // opened before the first write
+    return new Promise((done, fail) => {
+      if (!out) throw new Error('the output is not open');
+      out.write(text, (err) => (err ? fail(err) : done()));
+    });
   }
 
   private exhausted(e: Mod97Error): Stop {

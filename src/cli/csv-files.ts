@@ -14,6 +14,7 @@ import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { Refusal } from './io.ts';
+import { messageOf, codeOf } from '../thrown.ts';
 
 interface Dialect {
   delimiter: ',' | ';';
@@ -27,9 +28,9 @@ export function checkReadable(file: string): void {
   try {
     stat = statSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = codeOf(e);
     throw new Refusal(
-      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(e)}`,
     );
   }
   if (stat.isDirectory()) throw new Refusal(`cannot read ${file}: it is a directory, not a file`);

@@ -8,6 +8,7 @@ import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importFile } from '../da
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
+import { messageOf } from '../thrown.ts';
 
 export const DATA_USAGE = `usage:
   mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP] [--force]
@@ -52,7 +53,7 @@ export async function dataCommand(
   try {
     if (command === 'list') return await list(store, io);
     if (command === 'import') {
-      const [kind, file] = rest as [string, string];
+      const [kind, file] = rest;
       // a file past its bound is refused before it is read
       checkFileSize(kind, file, statSync(file).size);
       // no file date here: a local file's modification time says when it was copied, not issued
@@ -68,7 +69,7 @@ export async function dataCommand(
     }
     return await update(store, rest.length ? rest : updatableKinds(), env, io, now, { asOf, force: values.force });
   } catch (e) {
-    io.err(e instanceof ImportError ? e.message : `error: ${(e as Error).message}`);
+    io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
   } finally {
     await store.close();

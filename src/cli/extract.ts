@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { ExtractResult } from '../client/index.ts';
 import { LIMITS } from '../plans.ts';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
+import { messageOf } from '../thrown.ts';
 
 export const EXTRACT_USAGE = `usage: mod97 extract [FILE|-]
 Finds every IBAN in a text file (standard input with - or without FILE) with the service and
@@ -39,7 +40,7 @@ export async function extractCommand(
   try {
     text = source === '-' ? await readAll(stdin) : await readFile(source, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${source}: ${(e as Error).message}`, EXTRACT_USAGE);
+    throw new UsageError(`cannot read ${source}: ${messageOf(e)}`, EXTRACT_USAGE);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const client = clientFor(env);

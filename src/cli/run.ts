@@ -6,6 +6,7 @@ import { EXTRACT_USAGE, extractCommand } from './extract.ts';
 import { DEFAULT_URL, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { VALIDATE_USAGE, validateCommand } from './validate.ts';
+import { codeOf, messageOf } from '../thrown.ts';
 
 export type { CliIo } from './io.ts';
 
@@ -81,14 +82,14 @@ export async function runCli(
       io.err(`error: ${e.message}`);
       return EXIT.usage;
     }
-    const usage = e instanceof UsageError || String((e as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
+    const usage = e instanceof UsageError || String(codeOf(e) ?? '').startsWith('ERR_PARSE_ARGS');
     if (!usage) {
-      io.err(`error: ${(e as Error).message}`);
+      io.err(`error: ${messageOf(e)}`);
       return EXIT.failed;
     }
-    const message = shortParseError(e as Error & { code?: string });
+    const message = shortParseError(e);
     // Nothing to complain about (a bare `mod97`, `mod97 keys`): the help itself; else one line that points to it.
-    if (!message) io.err((e as UsageError).usage ?? usageOf(group));
+    if (!message) io.err((e instanceof UsageError ? e.usage : undefined) ?? usageOf(group));
     else {
       // every command's own error points to its help (also one added later); an unknown command to the overview
       const command = !group || (e instanceof UsageError && e.usage === USAGE) ? '' : ` ${group}`;
@@ -99,12 +100,14 @@ export async function runCli(
 }
 
 /** node:util's parseArgs explains at length how to pass a value starting with '-'; one clause is enough here. */
-function shortParseError(e: Error & { code?: string }): string {
-  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
-    return `unknown option ${/'([^']+)'/.exec(e.message)?.[1] ?? ''}`.trim();
-  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
-    return `unexpected argument ${/'([^']+)'/.exec(e.message)?.[1] ?? ''}`.trim();
-  return e.message.split('\n')[0]!;
+/** `e` is a UsageError or one of node's ERR_PARSE_ARGS errors. */
+function shortParseError(e: unknown): string {
+  const code = codeOf(e);
+  const message = messageOf(e);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${/'([^']+)'/.exec(message)?.[1] ?? ''}`.trim();
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`.trim();
+  return message.split('\n')[0];
 }
 
 const USAGES: Record<string, string> = {

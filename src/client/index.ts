@@ -250,17 +250,21 @@ function answer<T>(res: Response, text: string, ok: number[]): Answer<T> {
     body = undefined;
   }
   if (!ok.includes(res.status) || typeof body !== 'object' || body === null) {
-    const error =
-      typeof body === 'object' && body !== null && typeof (body as ErrorResult).error === 'string'
-        ? (body as ErrorResult)
-        : {
-            error: 'invalid_response',
-            message: `The service answered ${res.status} with ${text ? 'a body that is not a JSON object' : 'no body'}.`,
-          };
+    const error = isErrorResult(body)
+      ? body
+      : {
+          error: 'invalid_response',
+          message: `The service answered ${res.status} with ${text ? 'a body that is not a JSON object' : 'no body'}.`,
+        };
     throw new Mod97Error(res.status, error, quota);
   }
   if (quota) Object.defineProperty(body, 'quota', { value: quota, enumerable: false });
   return body as Answer<T>;
+}
+
+/** A service error body: an object whose `error` is a code (its `message` beside it). */
+function isErrorResult(body: unknown): body is ErrorResult {
+  return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string';
 }
 
 function quotaOf(headers: Headers): Quota | undefined {

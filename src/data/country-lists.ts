@@ -13,7 +13,12 @@ export interface CountryList {
 }
 
 const list = (entries: string): ReadonlyMap<string, string> =>
-  new Map(entries.split(';').map((pair) => pair.trim().split(':') as [string, string]));
+  new Map(
+    entries.split(';').map((pair): [string, string] => {
+      const [code, name] = pair.trim().split(':');
+      return [code, name];
+    }),
+  );
 
 export const FATF_CALL_FOR_ACTION: CountryList = {
   id: 'fatf_call_for_action',

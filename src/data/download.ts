@@ -12,6 +12,7 @@ import {
   storeDataset,
 } from './importers/index.ts';
 import type { ParsedDataset } from './types.ts';
+import { messageOf } from '../thrown.ts';
 
 interface Download {
   url: string;
@@ -46,7 +47,7 @@ async function fetchOnceMore(url: string): Promise<Response> {
   try {
     return await get();
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw err;
+    if (err instanceof Error && err.name === 'TimeoutError') throw err; // AbortSignal.timeout's DOMException is an Error
     return get();
   }
 }
@@ -149,7 +150,7 @@ export async function updateDatasets(
         await storeDataset(store, parsed, now(), opts);
         report.updated.push(`${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
       } catch (e) {
-        report.failures.push(`${kind} from ${url}: ${(e as Error).message}`);
+        report.failures.push(`${kind} from ${url}: ${messageOf(e)}`);
       }
     }
   }

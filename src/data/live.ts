@@ -9,6 +9,7 @@ import type { DatasetStore, SettingStore } from '../store/types.ts';
 import { type UpdateReport, updateDatasets } from './download.ts';
 import { workerFetch } from './update-in-worker.ts';
 import { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
+import { messageOf } from '../thrown.ts';
 
 /** How often each process looks for an import made elsewhere. */
 const DATA_POLL_MS = 3_000;
@@ -104,7 +105,7 @@ export class LiveDataPlane implements DataPlane {
       this.lastCheck = { at: iso(now), ok: true };
       return swapped;
     } catch (err) {
-      this.lastCheck = { at: iso(now), ok: false, error: (err as Error).message };
+      this.lastCheck = { at: iso(now), ok: false, error: messageOf(err) };
       throw err;
     }
   }
@@ -114,7 +115,7 @@ export class LiveDataPlane implements DataPlane {
     const tick = () =>
       this.refresh().then(
         (swapped) => swapped && log.info({ data_version: this.dataVersion() }, 'reference data reloaded'),
-        (err) => log.warn({ err: (err as Error).message }, 'reference data: reload failed, the loaded data stays'),
+        (err) => log.warn({ err: messageOf(err) }, 'reference data: reload failed, the loaded data stays'),
       );
     this.timers.push(setInterval(tick, intervalMs).unref());
   }
@@ -132,7 +133,7 @@ export class LiveDataPlane implements DataPlane {
       await settings.setSetting(LAST_UPDATE_SETTING, String(now));
       await this.runUpdate(env, log);
     };
-    const tick = () => void due().catch((err) => log.warn({ err: (err as Error).message }, 'data update: not run'));
+    const tick = () => void due().catch((err) => log.warn({ err: messageOf(err) }, 'data update: not run'));
     this.timers.push(setTimeout(tick, 0).unref(), setInterval(tick, UPDATE_CHECK_MS).unref());
   }
 

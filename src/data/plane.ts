@@ -120,7 +120,7 @@ export class Lookups {
       entries = this.ix.bics.get(sibling)!.map((e) => ({ ...e, city: null, address: null, postcode: null }));
     }
     // The place comes whole from one entry: a street from one source and a postcode from another could name no real address.
-    const place = entries.find((e) => e.address) ?? entries.find((e) => e.city) ?? entries[0]!;
+    const place = entries.find((e) => e.address) ?? entries.find((e) => e.city) ?? entries[0];
     const country = bic11.slice(4, 6);
     return {
       bic: code.replace(/\s+/g, '').toUpperCase(),

@@ -57,7 +57,7 @@ export class EpcRegisterBuilder {
   build(): EpcRegister | null {
     if (this.registers.length === 0) return null;
     const registers = EPC_REGISTER_SCHEMES.filter((s) => this.registers.some((r) => r.scheme === s));
-    const oldest = [...this.registers].sort((a, b) => (a.as_of < b.as_of ? -1 : a.as_of > b.as_of ? 1 : 0))[0]!;
+    const oldest = [...this.registers].sort((a, b) => (a.as_of < b.as_of ? -1 : a.as_of > b.as_of ? 1 : 0))[0];
     return {
       registers,
       source: `EPC Register of Participants (${registers.join(', ')})`,

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedDataset } from './types.ts';
 import type { FetchParsed } from './download.ts';
 import type { UpdateJob } from './update-worker.ts';
+import { codeOf } from '../thrown.ts';
 
 /** The worker's JavaScript heap; the file's bytes come on top, bounded per kind (at most 512 MiB). */
 export const WORKER_HEAP_MB = 768;
@@ -52,7 +53,7 @@ export function workerFetch(): WorkerFetch {
       else p.reject(new Error(reply.error ?? 'the import worker answered nothing'));
     });
     w.on('error', (err) => {
-      const oom = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      const oom = codeOf(err) === 'ERR_WORKER_OUT_OF_MEMORY';
       if (worker === w) worker = null;
       failAll(
         oom

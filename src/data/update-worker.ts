@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { fetchAndParse } from './download.ts';
+import { messageOf } from '../thrown.ts';
 
 export interface UpdateJob {
   id: number;
@@ -20,6 +21,6 @@ parentPort?.on('message', async (job: UpdateJob) => {
     const parsed = await fetchAndParse(job.kind, job.url, job.now, job.asOf, job.maxBytes);
     parentPort?.postMessage({ id: job.id, parsed });
   } catch (err) {
-    parentPort?.postMessage({ id: job.id, error: (err as Error).message });
+    parentPort?.postMessage({ id: job.id, error: messageOf(err) });
   }
 });

@@ -36,7 +36,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   const limit = app.initialConfig.bodyLimit ?? LIMITS.bodyBytes;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done) => {
-    const text = raw as string;
+    const text = typeof raw === 'string' ? raw : raw.toString('utf8'); // parseAs 'string': always a string
     if (req.headers['idempotency-key'] !== undefined)
       req[BODY_DIGEST] = createHash('sha256').update(text).digest('hex');
     if (text.trim() === '') return done(null, undefined);

@@ -40,3 +40,12 @@ declare module 'fastify' {
     access?: RouteAccess;
   }
 }
+
+/**
+ * The caller's key on a route whose access rule is `auth: 'key'`: the pipeline answers 401 to
+ * every call without one before the handler runs, so a missing key here is a bug (a 500).
+ */
+export function requiredKey(caller: Caller): KeyRow {
+  if (caller.key === null) throw new Error('a route for keys was reached without one');
+  return caller.key;
+}

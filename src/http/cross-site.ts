@@ -65,7 +65,8 @@ function unrebindable(hostname: string): boolean {
 function ownOrigin(req: FastifyRequest): string | null {
   const host = req.headers.host;
   if (!host) return null;
-  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const { socket } = req; // a TLS socket carries `encrypted: true`
+  const scheme = 'encrypted' in socket && socket.encrypted ? 'https' : 'http';
   return originOf(`${scheme}://${host}`);
 }
 

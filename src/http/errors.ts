@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../errors.ts';
 import { LIMITS } from '../plans.ts';
-import { type RequestView, type SchemaError, validationMessage } from './validation-message.ts';
+import { type RequestView, validationMessage } from './validation-message.ts';
 
 export const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -175,10 +175,10 @@ export function classify(err: unknown, req?: RequestView): { error: DomainError;
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
     if (first?.keyword === 'maxLength' && first.instancePath === '/text') return as(textTooLong());
     // The field at fault: the first segment of the failing path, or the missing property.
-    const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty;
+    const missing = first?.params?.missingProperty;
     const field =
       String(first?.instancePath ?? '').split('/')[1] || (typeof missing === 'string' ? missing : undefined);
-    const message = validationMessage(fe.validation as SchemaError[], fe.validationContext ?? 'request', req);
+    const message = validationMessage(fe.validation, fe.validationContext ?? 'request', req);
     return as(new DomainError('invalid_request', message, field ? { field } : {}));
   }
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;

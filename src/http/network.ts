@@ -8,6 +8,11 @@ import ipaddr from 'ipaddr.js';
 
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
+const isIPv6 = (ip: Parsed): ip is ipaddr.IPv6 => ip.kind() === 'ipv6';
+
+/** IPv4-mapped IPv6 (::ffff:a.b.c.d) as the IPv4 address it carries. */
+const unmapped = (ip: Parsed): Parsed => (isIPv6(ip) && ip.isIPv4MappedAddress() ? ip.toIPv4Address() : ip);
+
 // `[2001:db8::1]:443` and `198.51.100.9:5555`: proxies may write a hop with its port.
 const WITH_PORT = /^\[([^\]]*)\](?::\d+)?$|^(\d+\.\d+\.\d+\.\d+):\d+$/;
 
@@ -20,13 +25,13 @@ function parse(address: string): Parsed | null {
   // address it refuses (an empty or forged X-Forwarded-For hop), against 0.1 µs here.
   if (isIP(bare) === 0) return null;
   const ip = ipaddr.parse(bare);
-  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+  return unmapped(ip);
 }
 
 /** The per-network identity every per-network limit counts by. */
 export function networkOf(ip: Parsed): string {
-  if (ip.kind() === 'ipv4') return ip.toString();
-  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).concat([0, 0, 0, 0]);
+  if (!isIPv6(ip)) return ip.toString();
+  const parts = ip.parts.slice(0, 4).concat([0, 0, 0, 0]);
   return `${new ipaddr.IPv6(parts).toString()}/64`;
 }
 
@@ -43,20 +48,13 @@ export function createNetworkResolver(
   const trusted = trustProxy.map((entry) => {
     if (entry.includes('/')) {
       const [range, bits] = ipaddr.parseCIDR(entry);
-      return {
-        range:
-          range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress()
-            ? (range as ipaddr.IPv6).toIPv4Address()
-            : range,
-        bits,
-      };
+      return { range: unmapped(range), bits };
     }
     const ip = parse(entry);
     if (!ip) throw new Error(`MOD97_TRUST_PROXY: "${entry}" is not an address or CIDR`);
     return { range: ip, bits: ip.kind() === 'ipv4' ? 32 : 128 };
   });
-  const isTrusted = (ip: Parsed) =>
-    trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range as never, t.bits));
+  const isTrusted = (ip: Parsed) => trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range, t.bits));
 
   // Every request resolves its peer; parsing it with ipaddr.js shows in profiles, and a
   // server sees the same peers again and again (a proxy, keep-alive clients).

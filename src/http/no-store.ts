@@ -34,7 +34,7 @@ export function mayAnswerSecret(route: RouteOptions): boolean {
 function namesApiKey(schema: unknown): boolean {
   if (schema === null || typeof schema !== 'object') return false;
   if (Array.isArray(schema)) return schema.some(namesApiKey);
-  const properties = (schema as { properties?: unknown }).properties;
+  const properties = 'properties' in schema ? schema.properties : undefined;
   if (properties && typeof properties === 'object' && 'api_key' in properties) return true;
   return Object.values(schema).some(namesApiKey);
 }

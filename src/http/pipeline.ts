@@ -45,6 +45,7 @@ import type { Balance } from '../quota/meter.ts';
 import type { RouteCatalogue } from '../routes/catalogue.ts';
 import type { Services } from '../services.ts';
 import { isStorageUnavailable } from '../store/unavailable.ts';
+import type { KeyRow } from '../store/types.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { Caller, RouteMeter } from './caller.ts';
 import { readCredential } from './credentials.ts';
@@ -185,7 +186,7 @@ export async function registerPipeline(
     return (async () => {
       if (refund) await refundRefused(caller);
       if (firstServed) await markFirstServed(caller);
-      if (caller.key) await quotaHeaders(caller, reply);
+      if (caller.key) await quotaHeaders(caller, caller.key, reply);
       else if (caller.trialUsed !== null) setTrialRateLimit(reply, caller.trialUsed, clock());
     })();
   }
@@ -193,7 +194,8 @@ export async function registerPipeline(
   const refundDue = (caller: Caller, status: number) => caller.charge !== null && status >= 400;
 
   async function refundRefused(caller: Caller): Promise<void> {
-    const charge = caller.charge!;
+    const charge = caller.charge;
+    if (!charge) return; // never: refundDue asked for a charge
     // A store that cannot write cannot refund either: the unit stays counted (the outcome of
     // the failed step is unknown), and the answer still goes out.
     const used = await meter.refund(charge.counter, charge.cost).catch(unlessStoreDown);
@@ -208,14 +210,16 @@ export async function registerPipeline(
 
   async function markFirstServed(caller: Caller): Promise<void> {
     // A refund in step 8 took the charge back: the call did not stand.
-    if (!caller.charge) return;
-    await services.store.markServed(caller.key!.id, clock());
-    caller.key!.firstServedAt = clock();
+    // (firstServedDue asked for a key)
+    const { charge, key } = caller;
+    if (!charge || !key) return;
+    await services.store.markServed(key.id, clock());
+    key.firstServedAt = clock();
   }
 
-  async function quotaHeaders(caller: Caller, reply: FastifyReply): Promise<void> {
+  async function quotaHeaders(caller: Caller, key: KeyRow, reply: FastifyReply): Promise<void> {
     // Without a store, the answer (a 503) goes out without the quota headers.
-    const balance = caller.balance ?? (await meter.balance(caller.key!).catch(unlessStoreDown));
+    const balance = caller.balance ?? (await meter.balance(key).catch(unlessStoreDown));
     if (balance) setQuotaHeaders(balance, reply);
   }
 

@@ -87,24 +87,37 @@ function kindOf(value: unknown): string {
 const typeWords = (type: unknown): string =>
   (Array.isArray(type) ? type : [type]).map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(' or ');
 
+/** The `properties` of an object schema (JSON Schema: always an object where present). */
+function propertiesOf(schema: unknown): object | undefined {
+  if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return undefined;
+  const { properties } = schema;
+  return typeof properties === 'object' && properties !== null ? properties : undefined;
+}
+
+/** The `required` names of an object schema (JSON Schema: always an array of names where present). */
+function requiredOf(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null || !('required' in schema)) return [];
+  const { required } = schema;
+  return Array.isArray(required) ? required.filter((name: unknown): name is string => typeof name === 'string') : [];
+}
+
 /** A body the route would take: its required fields with example values. */
 function exampleOf(schema: unknown): string | null {
-  const s = schema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
-  const required = s?.required ?? [];
+  const required = requiredOf(schema);
   if (required.length === 0 || !required.every((f) => f in EXAMPLES)) return null;
   return `{${required.map((f) => `"${f}": ${JSON.stringify(EXAMPLES[f])}`).join(', ')}}`;
 }
 
 /** Top-level properties the request sent that its schema does not list. */
 function unknownProperties(input: unknown, schema: unknown): string[] {
-  const props = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const props = propertiesOf(schema);
   if (!props || input === null || typeof input !== 'object' || Array.isArray(input)) return [];
   return Object.keys(input).filter((k) => !(k in props));
 }
 
 function unknownNote(unknown: string[], schema: unknown): string {
   if (unknown.length === 0) return '';
-  const props = Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {});
+  const props = Object.keys(propertiesOf(schema) ?? {});
   const notes = unknown.slice(0, 5).map((name) => {
     const like = props.find((p) => p.toLowerCase() === name.toLowerCase());
     return like ? `\`${name}\` (did you mean \`${like}\`? names are case-sensitive)` : `\`${name}\``;
@@ -197,7 +210,7 @@ function describe(errors: SchemaError[], context: string, req?: RequestView): st
       return `${at} must hold ${bound} ${p.limit} item${p.limit === 1 ? '' : 's'}${count}.${unknown}`;
     }
     case 'enum':
-      return `${at} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.${unknown}`;
+      return `${at} must be one of ${(Array.isArray(p.allowedValues) ? p.allowedValues : []).map((v) => JSON.stringify(v)).join(', ')}.${unknown}`;
     case 'const':
       return `${at} must be ${JSON.stringify(p.allowedValue)}.${unknown}`;
     case 'pattern':

@@ -27,7 +27,7 @@ export function structureFault(iban: string, spec: CountrySpec): number {
   let fault = -1;
   for (let i = 0; i < classes.length; i++) {
     // The IBAN is known to be A-Z0-9: a digit needs bit 1 (ACCEPTS_DIGIT), a letter bit 2.
-    if ((classes[i]! & (iban.charCodeAt(i + 4) < 65 ? 1 : 2)) === 0) {
+    if ((classes[i] & (iban.charCodeAt(i + 4) < 65 ? 1 : 2)) === 0) {
       if (fault !== -1) return -2;
       fault = i + 4;
     }

@@ -79,7 +79,7 @@ const isGroupSeparator = (c: number) => c === 32 || c === 0xa0 || c === 0x202f |
 /** Bit of the class a character is in: 1 digit, 2 letter (as in CountrySpec.classes). */
 const classOf = (c: number) => (isDigitCode(c) ? 1 : 2);
 /** What position `i` of an IBAN of `spec` accepts: the check digits are digits, the rest the BBAN structure's. */
-const acceptsAt = (spec: CountrySpec, i: number) => (i < 4 ? 1 : spec.classes[i - 4]!);
+const acceptsAt = (spec: CountrySpec, i: number) => (i < 4 ? 1 : (spec.classes[i - 4] ?? 0));
 
 interface Run {
   /** Electronic form, upper case. */
@@ -128,7 +128,7 @@ function hasIbanShape(iban: string, spec: CountrySpec): boolean {
   for (let i = 2; i < iban.length; i++) {
     const c = iban.charCodeAt(i);
     if ((acceptsAt(spec, i) & classOf(c)) !== 0) continue;
-    if (i < 4 && AS_DIGIT[iban[i]!] === undefined) return false;
+    if (i < 4 && AS_DIGIT[iban.charAt(i)] === undefined) return false;
     if (++wrong > MAX_WRONG_CLASS) return false;
   }
   return true;
@@ -141,7 +141,9 @@ function ocrExchanges(iban: string, spec: CountrySpec): { iban: string; index: n
     const c = iban.charCodeAt(i);
     const accepts = acceptsAt(spec, i);
     if ((accepts & classOf(c)) !== 0) continue;
-    const readings = isDigitCode(c) ? (AS_LETTER[iban[i]!] ?? []) : AS_DIGIT[iban[i]!] ? [AS_DIGIT[iban[i]!]!] : [];
+    const found = iban.charAt(i);
+    const digit = AS_DIGIT[found];
+    const readings = isDigitCode(c) ? (AS_LETTER[found] ?? []) : digit ? [digit] : [];
     for (const readAs of readings) out.push({ iban: iban.slice(0, i) + readAs + iban.slice(i + 1), index: i, readAs });
   }
   return out;
@@ -217,8 +219,9 @@ function ocrRepair<R extends Judged>(
   for (const exchange of ocrExchanges(run.iban, spec)) {
     if (!judge(exchange.iban).valid) continue;
     if (repair) return null;
-    const at = run.offsets[exchange.index]!;
-    repair = { iban: exchange.iban, at, found: text[at]!, read_as: exchange.readAs };
+    const at = run.offsets[exchange.index];
+    if (at === undefined) continue; // never: run.offsets has an entry for every character of run.iban
+    repair = { iban: exchange.iban, at, found: text.charAt(at), read_as: exchange.readAs };
   }
   return repair;
 }

@@ -127,7 +127,7 @@ const plain = (bank: Spec, account: Spec, bankName?: string): Builder =>
 
 /** The check characters (from `candidates`) that make `cc`'s national check pass at `at` in the BBAN. */
 function solve(cc: string, before: string, after: string, candidates: readonly string[]): string {
-  const check = NATIONAL_CHECKS[cc]!.check;
+  const check = NATIONAL_CHECKS[cc].check;
   const found = candidates.find((c) => check(`${cc}00${before}${c}${after}`));
   if (found === undefined) throw new Error(`no ${cc} check digits fit`); // cannot happen for well-formed parts
   return found;
@@ -270,7 +270,7 @@ const finnish: Builder = described(
     const written = /^(\d{6})[-\u2010-\u2015\s]?(\d{2,8})$/.exec(raw);
     let account: string;
     if (written && clean(raw).length < 14) {
-      const [, head, tail] = written as unknown as [string, string, string];
+      const [, head, tail] = written;
       account =
         head[0] === '4' || head[0] === '5'
           ? head + tail[0] + tail.slice(1).padStart(7, '0')
@@ -359,10 +359,11 @@ function hintOf(hint: PartHint): string {
 export function fromAccountHints(): string[] {
   const lines = new Map<string, string[]>();
   for (const cc of FROM_ACCOUNT_COUNTRIES) {
-    const { layout } = BUILDERS[cc]!;
-    const parts = (['bank_code', 'branch_code', 'account'] as const)
-      .filter((field) => layout[field])
-      .map((field) => `${field} = ${hintOf(layout[field]!)}`);
+    const { layout } = BUILDERS[cc];
+    const parts = (['bank_code', 'branch_code', 'account'] as const).flatMap((field) => {
+      const part = layout[field];
+      return part ? [`${field} = ${hintOf(part)}`] : [];
+    });
     if (!layout.branch_code) parts.push('no branch_code');
     if (layout.computed) parts.push(`computed by the service: ${layout.computed}`);
     const line = parts.join('; ');

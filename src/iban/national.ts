@@ -15,7 +15,7 @@ const digit = (iban: string, p: number): number => iban.charCodeAt(B + p) - 48;
 /** Sum of BBAN digits [start, start + weights.length) times the weights. */
 function weighted(iban: string, start: number, weights: readonly number[]): number {
   let sum = 0;
-  for (let i = 0; i < weights.length; i++) sum += digit(iban, start + i) * weights[i]!;
+  for (let i = 0; i < weights.length; i++) sum += digit(iban, start + i) * weights[i];
   return sum;
 }
 
@@ -38,7 +38,7 @@ const frenchRib: Check = (iban) => {
   let r = 0;
   for (let i = B; i < iban.length; i++) {
     const c = iban.charCodeAt(i);
-    r = (r * 10 + (c < 65 ? c - 48 : RIB_LETTER[c - 65]!)) % 97;
+    r = (r * 10 + (c < 65 ? c - 48 : RIB_LETTER[c - 65])) % 97;
   }
   return r === 0;
 };
@@ -50,7 +50,7 @@ const italianCin: Check = (iban) => {
   for (let i = 1; i < 23; i++) {
     const c = iban.charCodeAt(B + i);
     const v = c < 65 ? c - 48 : c - 65; // digits and letters share the same table index
-    sum += i % 2 === 1 ? CIN_ODD[v]! : v;
+    sum += i % 2 === 1 ? CIN_ODD[v] : v;
   }
   return iban.charCodeAt(B) - 65 === sum % 26;
 };
@@ -105,7 +105,7 @@ const W731 = [7, 3, 1];
 /** Estonian 7-3-1: weights from the right over the account (BBAN 2..14), check digit last. */
 const estonian: Check = (iban) => {
   let sum = 0;
-  for (let i = 0; i < 13; i++) sum += digit(iban, 14 - i) * W731[i % 3]!;
+  for (let i = 0; i < 13; i++) sum += digit(iban, 14 - i) * W731[i % 3];
   return (10 - (sum % 10)) % 10 === digit(iban, 15);
 };
 

@@ -136,11 +136,11 @@ export interface Range {
 function parseRange(text: string): Range | null {
   if (text === '') return null;
   const [start, end] = text.split('-').map(Number);
-  return { start: start!, end: end! };
+  return { start: start, end: end };
 }
 
 function compile(code: string, entry: string): CountrySpec {
-  const [name, structure, bank, branch, account] = entry.split('|') as [string, string, string, string, string];
+  const [name, structure, bank, branch, account] = entry.split('|');
   const classes: number[] = [];
   for (const [, count, cls] of structure.matchAll(/(\d+)([nac])/g)) {
     const value = cls === 'n' ? ACCEPTS_DIGIT : cls === 'a' ? ACCEPTS_LETTER : ACCEPTS_DIGIT | ACCEPTS_LETTER;

@@ -20,9 +20,16 @@ const POW10 = new Int32Array(160);
 const INV_POW10 = new Int32Array(160);
 POW10[0] = 1;
 INV_POW10[0] = 1;
+/** Every k used is below 160; past it Math.imul would read the missing entry as 0 anyway. */
+function pow10(k: number): number {
+  return POW10[k] ?? 0;
+}
+function invPow10(k: number): number {
+  return INV_POW10[k] ?? 0;
+}
 for (let k = 1; k < POW10.length; k++) {
-  POW10[k] = (POW10[k - 1]! * 10) % 97;
-  INV_POW10[k] = (INV_POW10[k - 1]! * 68) % 97;
+  POW10[k] = (pow10(k - 1) * 10) % 97;
+  INV_POW10[k] = (invPow10(k - 1) * 68) % 97;
 }
 
 /**
@@ -35,9 +42,11 @@ const mod = (x: number): number => ((x % 97) + 97) % 97;
 
 /** Characters people mistake for one another when reading or typing an IBAN, as a 91 x 91 table of char codes. */
 const LOOK_ALIKE = new Uint8Array(91 * 91);
-for (const [a, b] of ['0O', '1I', '1L', '5S', '8B', '2Z', '6G']) {
-  LOOK_ALIKE[a!.charCodeAt(0) * 91 + b!.charCodeAt(0)] = 1;
-  LOOK_ALIKE[b!.charCodeAt(0) * 91 + a!.charCodeAt(0)] = 1;
+for (const pair of ['0O', '1I', '1L', '5S', '8B', '2Z', '6G']) {
+  const a = pair.charCodeAt(0);
+  const b = pair.charCodeAt(1);
+  LOOK_ALIKE[a * 91 + b] = 1;
+  LOOK_ALIKE[b * 91 + a] = 1;
 }
 
 /** Rank 0: transposition, the commonest slip. Substitutions: 1 look-alike, 2 neighbouring digit, 3 any other. */
@@ -71,13 +80,18 @@ function admit(
 ): void {
   if (!passesBesidesMod97(iban, spec, structureKnown)) return;
   let slot = found.length;
-  while (slot > 0 && precedes(rank, at, found[slot - 1]!)) slot--;
+  for (let before = found[slot - 1]; before !== undefined && precedes(rank, at, before); before = found[slot - 1]) {
+    slot--;
+  }
   found.splice(slot, 0, { iban, rank, at });
   if (found.length > MAX_SUGGESTIONS) found.pop();
 }
 
-const makesTheCut = (found: Candidate[], rank: number, at: number): boolean =>
-  found.length < MAX_SUGGESTIONS || precedes(rank, at, found[MAX_SUGGESTIONS - 1]!);
+/** `found` never holds more than MAX_SUGGESTIONS, so its last slot is empty exactly when it is short. */
+function makesTheCut(found: Candidate[], rank: number, at: number): boolean {
+  const last = found[MAX_SUGGESTIONS - 1];
+  return last === undefined || precedes(rank, at, last);
+}
 
 function substitute(found: Candidate[], iban: string, i: number, value: number, spec: CountrySpec): void {
   const from = iban.charCodeAt(i);
@@ -118,19 +132,19 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
     const w = widthOf(c);
     const after = totalWidth - prefixWidth - w;
     if (i >= 2 && (fault === -1 || fault === i)) {
-      const accepts = i < 4 ? 1 : spec.classes[i - 4]!; // bit 1: digit, bit 2: letter
+      const accepts = i < 4 ? 1 : (spec.classes[i - 4] ?? 0); // bit 1: digit, bit 2: letter
       // Same kind of character: the value must grow by needed / 10^after.
       let same = -1;
       if ((accepts & w) !== 0) {
-        const target = (v + mulAddMod(needed, INV_POW10[after]!, 0)) % 97;
+        const target = (v + mulAddMod(needed, invPow10(after), 0)) % 97;
         if (target !== v && (w === 1 ? target <= 9 : target >= 10 && target <= 35)) same = target;
       }
       // The other kind changes the width by one place: solve with the suffix's remainder.
       let other = -1;
       if ((accepts & (3 - w)) !== 0) {
-        const suffix = mod(remainder - mulAddMod(mulAddMod(prefix, POW10[w]!, v), POW10[after]!, 0));
-        const through = mulAddMod(mod(1 - suffix), INV_POW10[after]!, 0);
-        const target = mod(through - mulAddMod(prefix, POW10[3 - w]!, 0));
+        const suffix = mod(remainder - mulAddMod(mulAddMod(prefix, pow10(w), v), pow10(after), 0));
+        const through = mulAddMod(mod(1 - suffix), invPow10(after), 0);
+        const target = mod(through - mulAddMod(prefix, pow10(3 - w), 0));
         if (w === 2 ? target <= 9 : target >= 10 && target <= 35) other = target;
       }
       // At one position a digit comes before a letter.
@@ -146,10 +160,10 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
         const v2 = digitValueOf(c2);
         const w2 = widthOf(c2);
         const change = mod(v2 * (w === 1 ? 10 : 100) + v - v * (w2 === 1 ? 10 : 100) - v2);
-        if (mulAddMod(change, POW10[after - w2]!, 0) === needed) transpose(found, iban, i, spec);
+        if (mulAddMod(change, pow10(after - w2), 0) === needed) transpose(found, iban, i, spec);
       }
     }
-    prefix = mulAddMod(prefix, POW10[w]!, v);
+    prefix = mulAddMod(prefix, pow10(w), v);
     prefixWidth += w;
   }
   if (

@@ -31,7 +31,7 @@ export function checkAddressSyntax(email: string): string {
   if (address.length > MAX_ADDRESS || /\s/.test(address)) throw invalid();
   const parts = address.split('@');
   if (parts.length !== 2) throw invalid();
-  const [local, rawDomain] = parts as [string, string];
+  const [local, rawDomain] = parts;
   if (local.length === 0 || local.length > MAX_LOCAL) throw invalid();
   if (!local.split('.').every((atom) => LOCAL_ATOM.test(atom))) throw invalid();
 
@@ -40,7 +40,7 @@ export function checkAddressSyntax(email: string): string {
   if (domain.length === 0 || domain.length > MAX_DOMAIN) throw invalid();
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) throw invalid();
-  if (!TLD.test(labels[labels.length - 1]!)) throw invalid();
+  if (!TLD.test(labels[labels.length - 1])) throw invalid();
 
   const normalized = `${local}@${domain}`;
   if (normalized.length > MAX_ADDRESS) throw invalid();
@@ -96,7 +96,7 @@ function throwawayDomains(): Set<string> {
  */
 export function isDisposable(domain: string): boolean {
   const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
-  const tld = labels[labels.length - 1]!;
+  const tld = labels[labels.length - 1];
   if (RESERVED_TLDS.has(tld)) return true;
   if (labels[0] === 'example') return true;
   if (labels.length >= 2 && labels[labels.length - 2] === 'example') return true;

@@ -6,6 +6,7 @@
 import { Resolver } from 'node:dns/promises';
 import { DomainError } from '../errors.ts';
 import type { MailLog } from './log.ts';
+import { messageOf, codeOf } from '../thrown.ts';
 
 type MxVerdict = 'ok' | 'undeliverable' | 'unknown';
 
@@ -40,7 +41,7 @@ export function createMxChecker(opts: MxOptions, log: MailLog): MxChecker {
   } catch (err) {
     throw new DomainError(
       'invalid_config',
-      `MOD97_DNS_SERVERS must be a comma list of ip or ip:port (${(err as Error).message})`,
+      `MOD97_DNS_SERVERS must be a comma list of ip or ip:port (${messageOf(err)})`,
     );
   }
 
@@ -60,7 +61,8 @@ export function createMxChecker(opts: MxOptions, log: MailLog): MxChecker {
         // A null MX is the single record `0 .`, which node reports with an empty exchange.
         return records.some((r) => r.exchange !== '' && r.exchange !== '.') ? 'ok' : 'undeliverable';
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
+        const found = codeOf(err); // node's DNS errors carry a string code
+        const code = typeof found === 'string' ? found : 'unknown';
         if (DEFINITE_NO.has(code)) return 'undeliverable';
         log.warn({ domain, dnsError: code }, 'MX look-up failed; the address is accepted without it');
         return 'unknown';

@@ -91,24 +91,26 @@ export function createMailer(config: MailerConfig, log: MailLog): Mailer {
   const timeoutMs = config.timeoutMs ?? 10_000;
   // A bad URL stops the start-up; nodemailer itself is loaded on the first mail, since most
   // processes never send one and it adds to every start.
-  const smtp = config.smtpUrl ? checkSmtpUrl(config.smtpUrl) : null;
+  const { smtpUrl } = config;
+  const smtp = smtpUrl ? checkSmtpUrl(smtpUrl) : null;
   let transport: Transporter | null = null;
   const transportNow = async (): Promise<Transporter> => {
     if (transport) return transport;
     const { default: nodemailer } = await import('nodemailer');
-    transport = smtp
-      ? nodemailer.createTransport({
-          url: config.smtpUrl!,
-          connectionTimeout: timeoutMs / 2,
-          greetingTimeout: timeoutMs / 2,
-          socketTimeout: timeoutMs,
-          // Plain SMTP to this machine never leaves it; elsewhere STARTTLS is used when offered.
-          ignoreTLS: smtp.protocol === 'smtp:' && LOOPBACK.has(smtp.hostname),
-          // nodemailer's own logger could print the message, and with it the code.
-          logger: false,
-          debug: false,
-        })
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', logger: false });
+    transport =
+      smtp && smtpUrl // the one implies the other
+        ? nodemailer.createTransport({
+            url: smtpUrl,
+            connectionTimeout: timeoutMs / 2,
+            greetingTimeout: timeoutMs / 2,
+            socketTimeout: timeoutMs,
+            // Plain SMTP to this machine never leaves it; elsewhere STARTTLS is used when offered.
+            ignoreTLS: smtp.protocol === 'smtp:' && LOOPBACK.has(smtp.hostname),
+            // nodemailer's own logger could print the message, and with it the code.
+            logger: false,
+            debug: false,
+          })
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', logger: false });
     return transport;
   };
 

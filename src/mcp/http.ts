@@ -79,8 +79,8 @@ const MAX_DEPTH = 64;
 /** True when `value` nests objects or arrays more than `max` levels deep; iterative, never recursing. */
 function deeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
     if (node === null || typeof node !== 'object') continue;
     if (depth >= max) return true;
     for (const child of Object.values(node)) stack.push([child, depth + 1]);
@@ -205,7 +205,9 @@ export const mcpRoutes =
 
       // An authenticated answer carries the key's X-Quota-* headers; a tool call's are its route's.
       const messages = Array.isArray(req.body) ? req.body : [req.body];
-      const callsTool = messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/call');
+      const callsTool = messages.some(
+        (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'tools/call',
+      );
       if (req.caller.key && !callsTool) {
         const usage = await app.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
         copyQuotaHeaders(usage.headers, reply.raw);

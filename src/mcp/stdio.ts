@@ -19,6 +19,7 @@ import {
   ListToolsResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { offlineToolList } from './tool-list.ts';
+import { causeOf, codeOf, messageIn, messageOf } from '../thrown.ts';
 
 interface StdioBridgeOptions {
   /** The service's base address, e.g. https://mod97.example.com. */
@@ -45,8 +46,8 @@ function refusalOf(err: unknown, url: string): Error | null {
 
 /** Why the service could not be reached, in one line naming MOD97_URL. */
 function unreachable(err: unknown, url: string): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  const why = cause?.code ?? cause?.message ?? (err as Error).message;
+  const cause = causeOf(err);
+  const why = codeOf(cause) ?? messageIn(cause) ?? messageOf(err);
   return `The mod97 service at ${url} (MOD97_URL) cannot be reached (${why}). Start it, or set MOD97_URL to the address of a running mod97 service.`;
 }
 
@@ -81,7 +82,7 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
     try {
       return await send(client);
     } catch (err) {
-      if (refusalOf(err, opts.url) || !(err instanceof TypeError || (err as { cause?: unknown }).cause)) throw err;
+      if (refusalOf(err, opts.url) || !(err instanceof TypeError || causeOf(err))) throw err;
       lastFailure = unreachable(err, opts.url);
       remote = null;
       void client.close();
@@ -117,7 +118,9 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   process.stdin.once('end', () => void local.close());
   await local.connect(new StdioServerTransport());
   await closed;
-  await (remote as Client | null)?.close();
+  // Read through a function: the compiler does not see that connect() above may have set it.
+  const connected = (): Client | null => remote;
+  await connected()?.close();
 }
 
 /** A tool result in the REST error body's shape, which every tool's output schema admits. */

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { httpError } from '../http/errors.ts';
 import type { Services } from '../services.ts';
+import { messageOf } from '../thrown.ts';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -34,7 +35,7 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
     } catch (err) {
       const { status, body } = httpError(
         'unavailable',
-        `The ${services.store.engine} store is not reachable: ${(err as Error).message}`,
+        `The ${services.store.engine} store is not reachable: ${messageOf(err)}`,
       );
       reply.code(status);
       return body;

@@ -8,6 +8,15 @@ import { RequestMetrics } from './request-metrics.ts';
 
 let processRegistry: Registry | null = null;
 
+/** The process's own metrics (CPU, memory, event loop), registered once however many MetricsRegistry there are. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'mod97_' });
+  }
+  return processRegistry;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   readonly requests = new RequestMetrics(this.registry);
@@ -30,14 +39,11 @@ export class Metrics {
     registers: [this.registry],
   });
   constructor() {
-    if (!processRegistry) {
-      processRegistry = new Registry();
-      collectDefaultMetrics({ register: processRegistry, prefix: 'mod97_' });
-    }
+    processMetrics();
   }
 
   async text(): Promise<string> {
-    return `${await processRegistry!.metrics()}\n${await this.registry.metrics()}`;
+    return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
   }
 
   /** Counts a request by route and status and observes its duration. */

@@ -11,6 +11,7 @@ import type { SuccessAnswer } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
 import * as examples from './examples.ts';
 import { sendPage } from '../web/render.ts';
+import { requiredKey } from '../http/caller.ts';
 
 /** The success page is a page of the site: same layout and headers. */
 const pageBase = { path: '/v1/card/success', page: 'checkout', title: 'Checkout' };
@@ -85,7 +86,7 @@ export const cardRoutes =
           },
         },
       },
-      async (req) => rail().cancel(req.caller.key!),
+      async (req) => rail().cancel(requiredKey(req.caller)),
     );
 
     app.get(

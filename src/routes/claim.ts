@@ -7,6 +7,7 @@ import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 import * as examples from './examples.ts';
 import { Claimed, CodeSent } from './keys-schemas.ts';
+import { requiredKey } from '../http/caller.ts';
 
 const ClaimBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
@@ -52,7 +53,7 @@ export const claimRoutes =
       },
       async (req, reply) => {
         const { body } = req;
-        const key = req.caller.key!;
+        const key = requiredKey(req.caller);
         const outcome = await emailKeys.claim(key, req.caller.network, body.email, body.code);
         if (outcome.status === 'code_sent') {
           reply.code(202);

@@ -6,6 +6,7 @@ import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
 import * as examples from './examples.ts';
 import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
+import { requiredKey } from '../http/caller.ts';
 
 export const keysRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -83,7 +84,7 @@ export const keysRoutes =
         schema: { operationId: 'rotateKey', response: { 200: Rotated, ...errorResponses(400, 401, 403) } },
       },
       async (req) => {
-        const key = req.caller.key!;
+        const key = requiredKey(req.caller);
         const { secret, prefix } = await keys.rotate(key);
         req.caller.key = { ...key, keyPrefix: prefix };
         const { plan } = await meter.balance(key);

@@ -64,10 +64,11 @@ export const lookupRoutes =
       },
       async (req) => {
         const { iban, bic } = req.body;
-        if ((iban === undefined) === (bic === undefined)) {
+        const query = iban !== undefined ? { iban } : bic !== undefined ? { bic } : null;
+        if (query === null || (iban !== undefined && bic !== undefined)) {
           throw new DomainError('invalid_request', 'Send exactly one of `iban` or `bic`.');
         }
-        const answer = data.compliance(iban !== undefined ? { iban } : { bic: bic! });
+        const answer = data.compliance(query);
         return { ...answer, ...attributionFor(req.caller, services) };
       },
     );

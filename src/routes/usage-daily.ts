@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.ts';
 import type { Services } from '../services.ts';
+import { requiredKey } from '../http/caller.ts';
 import * as examples from './examples.ts';
 
 const DailyReport = Type.Object({
@@ -29,7 +30,7 @@ export const usageDailyRoutes =
         },
       },
       async (req) => {
-        const key = req.caller.key!;
+        const key = requiredKey(req.caller);
         const { plan } = await services.meter.balance(key);
         const { from, to, days } = await services.daily.days(key.id, plan.basis);
         return {

@@ -6,6 +6,7 @@
  * lost in flight is never retried, see postgres/retry.ts).
  */
 import { DomainError } from '../errors.ts';
+import { codeOf } from '../thrown.ts';
 
 export function storageUnavailable(cause: unknown, what: string): DomainError {
   return Object.assign(
@@ -26,6 +27,6 @@ export function isStorageUnavailable(err: unknown): boolean {
 const SQLITE_UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|LOCKED|NOMEM|CORRUPT|NOTADB|PROTOCOL)/;
 
 export function isSqliteUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
+  const code = codeOf(err);
   return typeof code === 'string' && SQLITE_UNAVAILABLE.test(code);
 }

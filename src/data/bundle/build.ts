@@ -131,9 +131,9 @@ function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
     .sort();
   for (const file of files) {
     const [, origin, cc] = /^(generated|manual)_([a-z]{2})/.exec(file)!;
-    const country = cc!.toUpperCase();
+    const country = cc.toUpperCase();
     // a generated file dates the country; a manual one only where no generated one exists
-    const date = SCHWIFTY_FILE_DATES[origin === 'generated' ? cc! : `manual:${cc}`] ?? null;
+    const date = SCHWIFTY_FILE_DATES[origin === 'generated' ? cc : `manual:${cc}`] ?? null;
     if (origin === 'generated' || !dates.has(country)) dates.set(country, date);
     const json = readJson(join(dir, file)) as SchwiftyEntry[] | { entries: SchwiftyEntry[] };
     const entries = Array.isArray(json) ? json : json.entries;

@@ -77,7 +77,7 @@ function fromCsv(text: string): BlzRecord[] {
   return byHeader(parseDelimited(text, ';'))
     .filter((r) => r['Merkmal'] === '1' && /^\d{8}$/.test(r['Bankleitzahl'] ?? ''))
     .map((r) => ({
-      blz: r['Bankleitzahl']!,
+      blz: r['Bankleitzahl'],
       name: r['Bezeichnung'] ?? '',
       postcode: r['PLZ'] ?? '',
       city: r['Ort'] ?? '',

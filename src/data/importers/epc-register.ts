@@ -66,7 +66,7 @@ export const epcRegister: Importer = {
     const scheme = schemeOf(input);
     const rows = byHeader(parseDelimited(decodeText(input.bytes), ','));
     const needs = scheme === 'VOP' ? ['BIC', 'ParticipantName', 'Status'] : ['BIC', 'ParticipantName'];
-    if (rows.length === 0 || needs.some((column) => !(column in rows[0]!))) {
+    if (rows.length === 0 || needs.some((column) => !(column in rows[0]))) {
       throw new ImportError(
         `${input.name} is not an EPC ${scheme} register export (needs ${needs.join(', ')} columns)`,
       );

@@ -7,7 +7,7 @@ const BIC = /^[A-Z0-9]{8}([A-Z0-9]{3})?$/;
 /** `2025-08-01...` or `01/08/2025` (the FSF file's generation date). */
 function isoDate(value: string | undefined): string | null {
   const iso = /^(\d{4}-\d{2}-\d{2})/.exec(value ?? '');
-  if (iso) return iso[1]!;
+  if (iso) return iso[1];
   const dmy = /^(\d{2})\/(\d{2})\/(\d{4})/.exec(value ?? '');
   return dmy ? `${dmy[3]}-${dmy[2]}-${dmy[1]}` : null;
 }
@@ -27,7 +27,7 @@ export const euFsf: Importer = {
   ],
   parse(input): ParsedDataset<SanctionRecord> {
     const rows = byHeader(parseDelimited(decodeText(input.bytes), ';'));
-    if (rows.length === 0 || !('Entity_LogicalId' in rows[0]!) || !('Identification_Number' in rows[0]!)) {
+    if (rows.length === 0 || !('Entity_LogicalId' in rows[0]) || !('Identification_Number' in rows[0])) {
       throw new ImportError(
         `${input.name} is not an EU FSF CSV (needs Entity_LogicalId and Identification_Number columns)`,
       );
@@ -35,7 +35,7 @@ export const euFsf: Importer = {
     const names = new Map<string, string>();
     const found = new Map<string, SanctionRecord>();
     for (const r of rows) {
-      const id = r['Entity_LogicalId']!;
+      const id = r['Entity_LogicalId'];
       if (r['NameAlias_WholeName'] && !names.has(id)) names.set(id, r['NameAlias_WholeName']);
       const type = `${r['Identification_TypeCode'] ?? ''} ${r['Identification_TypeDescription'] ?? ''}`;
       const number = (r['Identification_Number'] ?? '').replace(/\s+/g, '').toUpperCase();
@@ -51,7 +51,7 @@ export const euFsf: Importer = {
     const records = [...found.values()].map((r) => ({ ...r, name: names.get(r.name) ?? '' }));
     const dated = resolveAsOf(
       input,
-      isoDate(rows[0]!['fileGenerationDate']),
+      isoDate(rows[0]['fileGenerationDate']),
       dateInName(input.name),
       'its fileGenerationDate column is empty',
     );

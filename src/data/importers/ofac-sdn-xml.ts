@@ -74,7 +74,7 @@ export function readSdnAdvancedXml(
     else if (name === 'NamePartValue' && nameParts) text = '';
     else if (name === 'Feature') swiftFeature = profile !== null && swiftTypes.has(a.FeatureTypeID ?? '');
     else if (name === 'VersionDetail' && swiftFeature) text = '';
-    else if (name === 'SanctionsEntry') entry = parties.has(a.ProfileID ?? '') ? a.ProfileID! : null;
+    else if (name === 'SanctionsEntry') entry = parties.has(a.ProfileID ?? '') ? a.ProfileID : null;
     else if (name === 'SanctionsMeasure') programMeasure = entry !== null && a.SanctionsTypeID === programType;
     else if (name === 'Comment' && programMeasure && parent === 'SanctionsMeasure') text = '';
     path.push(name);

@@ -27,7 +27,7 @@ function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
     );
   }
   const rows = parseDelimited(decodeText(input.bytes), ',');
-  if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0]!.trim()))) {
+  if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0].trim()))) {
     throw new ImportError(
       `${input.name} is not OFAC sdn.csv (rows of 12 fields starting with ent_num) nor sdn_advanced.xml`,
     );
@@ -36,14 +36,14 @@ function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
   for (const r of rows) {
     for (const [, bic] of (r[11] ?? '').matchAll(SWIFT_IN_REMARKS)) {
       records.push({
-        bic: bic!,
-        name: r[1]!.trim(),
-        programs: r[3]!
+        bic: bic,
+        name: r[1].trim(),
+        programs: r[3]
           .replace(/^\[|\]$/g, '')
           .split(/\]\s*\[/)
           .map((p) => p.trim())
           .filter((p) => p && p !== '-0-'),
-        reference: `OFAC SDN ent_num ${r[0]!.trim()}`,
+        reference: `OFAC SDN ent_num ${r[0].trim()}`,
       });
     }
   }

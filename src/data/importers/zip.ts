@@ -1,5 +1,6 @@
 import * as zlib from 'node:zlib';
 import { ImportError } from './types.ts';
+import { messageOf, codeOf } from '../../thrown.ts';
 
 /** CRC-32 (IEEE): zlib's own from Node 20.15; a table otherwise (package.json allows any Node 20). */
 const crc32: (data: Uint8Array) => number =
@@ -12,7 +13,7 @@ const crc32: (data: Uint8Array) => number =
     });
     return (data: Uint8Array) => {
       let c = -1;
-      for (const byte of data) c = table[(c ^ byte) & 0xff]! ^ (c >>> 8);
+      for (const byte of data) c = table[(c ^ byte) & 0xff] ^ (c >>> 8);
       return (c ^ -1) >>> 0;
     };
   })();
@@ -75,7 +76,7 @@ export function zipEntry(
       `${fileName}: expected exactly one ${opts.what} in the ZIP archive, found ${found.length} (entries: ${names.slice(0, 300)})`,
     );
   }
-  const entry = found[0]!;
+  const entry = found[0];
   if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff)
     throw new ImportError(`${fileName}: ${entry.name} is a ZIP64 entry (over 4 GiB), past the ${mib(maxBytes)} bound`);
   if (entry.size > maxBytes)
@@ -93,13 +94,11 @@ export function zipEntry(
       // the declared size may lie: the inflater itself stops one byte past it
       out = zlib.inflateRawSync(data, { maxOutputLength: entry.size + 1 });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      if (codeOf(err) === 'ERR_BUFFER_TOO_LARGE')
         throw new ImportError(
           `${fileName}: ${entry.name} inflates past the ${mib(entry.size)} its archive declares (a ZIP bomb or a damaged archive), bound ${mib(maxBytes)} for one file; nothing changed`,
         );
-      throw new ImportError(
-        `${fileName} is a damaged ZIP archive: ${entry.name} does not inflate (${(err as Error).message})`,
-      );
+      throw new ImportError(`${fileName} is a damaged ZIP archive: ${entry.name} does not inflate (${messageOf(err)})`);
     }
   } else throw new ImportError(`${fileName}: ZIP compression method ${entry.method} is not supported`);
   if (out.length > maxBytes)

@@ -21,7 +21,8 @@ const acct = (a: string): string => (a.length === 10 ? a : a.slice(a.length - 10
 function weightedSum(a: string, from: number, to: number, weights: readonly number[]): number {
   const base = a.length - 11;
   let sum = 0;
-  for (let pos = to, i = 0; pos >= from; pos--, i++) sum += (a.charCodeAt(base + pos) - 48) * weights[i]!;
+  // Every caller passes at least one weight per position.
+  for (let pos = to, i = 0; pos >= from; pos--, i++) sum += (a.charCodeAt(base + pos) - 48) * (weights[i] ?? 0);
   return sum;
 }
 
@@ -35,7 +36,7 @@ function crossSum(a: string, from: number, to: number): number {
   let double = true;
   for (let pos = to; pos >= from; pos--) {
     const digit = a.charCodeAt(base + pos) - 48;
-    sum += double ? DOUBLED[digit]! : digit;
+    sum += double ? (DOUBLED[digit] ?? 0) : digit; // the account is digits only
     double = !double;
   }
   return sum;
@@ -43,7 +44,7 @@ function crossSum(a: string, from: number, to: number): number {
 
 /** `weights` repeated to 10 entries. */
 const cycle = (weights: readonly number[]): readonly number[] =>
-  Array.from({ length: 10 }, (_, i) => weights[i % weights.length]!);
+  Array.from({ length: 10 }, (_, i) => weights[i % weights.length] ?? 0);
 
 const W21 = cycle([2, 1]);
 const W2TO7 = cycle([2, 3, 4, 5, 6, 7]);
@@ -126,8 +127,8 @@ const m60: AccountCheck = (a) => mod10(a, 3, 9, 10);
 const TYPE_DIGIT_POSITIONS = [1, 2, 3, 4, 5, 6, 7, 9, 10];
 function withTypeDigits(a: string): boolean {
   let sum = 0;
-  for (let i = 0; i < TYPE_DIGIT_POSITIONS.length; i++) {
-    const p = d(a, TYPE_DIGIT_POSITIONS[i]!) * (i % 2 === 0 ? 2 : 1);
+  for (const [i, pos] of TYPE_DIGIT_POSITIONS.entries()) {
+    const p = d(a, pos) * (i % 2 === 0 ? 2 : 1);
     sum += p > 9 ? p - 9 : p;
   }
   return (10 - (sum % 10)) % 10 === d(a, 8);
@@ -149,8 +150,8 @@ const m68: AccountCheck = (a) => {
   if (mod10(a, 1, 9, 10)) return true;
   // Variant 2: positions 3 and 4 are left out.
   let sum = 0;
-  for (let i = 0; i < M68_VARIANT2.length; i++) {
-    const p = d(a, M68_VARIANT2[i]!) * (i % 2 === 0 ? 2 : 1);
+  for (const [i, pos] of M68_VARIANT2.entries()) {
+    const p = d(a, pos) * (i % 2 === 0 ? 2 : 1);
     sum += p > 9 ? p - 9 : p;
   }
   return (10 - (sum % 10)) % 10 === d(a, 10);
@@ -227,7 +228,7 @@ const M10H = [
 ];
 const m29: AccountCheck = (a) => {
   let sum = 0;
-  for (let pos = 9, row = 0; pos >= 1; pos--, row = (row + 1) % 4) sum += M10H[row]![d(a, pos)]!;
+  for (let pos = 9, row = 0; pos >= 1; pos--, row = (row + 1) % 4) sum += M10H[row]?.[d(a, pos)] ?? 0;
   return (10 - (sum % 10)) % 10 === d(a, 10);
 };
 const m27: AccountCheck = (a) => (d(a, 1) === 0 ? m00(a) : m29(a));

@@ -3,7 +3,8 @@ import type Stripe from 'stripe';
 import { PACKS, PRO_PRICE_USD_PER_MONTH, type Pack } from '../../plans.ts';
 import { CARD_PRODUCTS, type CardProduct, type PackProduct, type StripeSettings } from './config.ts';
 
-export const isCardProduct = (value: unknown): value is CardProduct => CARD_PRODUCTS.includes(value as CardProduct);
+export const isCardProduct = (value: unknown): value is CardProduct =>
+  CARD_PRODUCTS.some((product) => product === value);
 
 export function packOf(product: PackProduct): Pack {
   const pack = PACKS.find((p) => `pack_${p.pack}` === product);

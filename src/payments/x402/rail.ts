@@ -69,9 +69,10 @@ function publicReason(error: string | undefined, fallback: string): string {
 
 /** The signed authorization's identity: the same signature sent twice has the same id. */
 function paymentId(payload: PaymentPayload): string {
-  const auth = payload.payload.authorization as { from?: string; nonce?: string } | undefined;
-  if (auth?.from && auth.nonce)
-    return `${payload.accepted.network}:${payload.accepted.asset}:${auth.from}:${auth.nonce}`.toLowerCase();
+  const auth = payload.payload.authorization;
+  const from = typeof auth === 'object' && auth !== null && 'from' in auth ? auth.from : undefined;
+  const nonce = typeof auth === 'object' && auth !== null && 'nonce' in auth ? auth.nonce : undefined;
+  if (from && nonce) return `${payload.accepted.network}:${payload.accepted.asset}:${from}:${nonce}`.toLowerCase();
   return `sha256:${createHash('sha256').update(JSON.stringify(payload.payload)).digest('hex')}`;
 }
 

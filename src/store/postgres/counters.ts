@@ -36,9 +36,9 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     try {
       const results =
         group.length === 1
-          ? [(await once(() => admitStatement(sql, group[0]!)))[0]?.used ?? null]
+          ? [(await once(() => admitStatement(sql, group[0])))[0]?.used ?? null]
           : await admitGroup(once, sql, group);
-      for (const [i, p] of group.entries()) p.resolve(results[i]!);
+      for (const [i, p] of group.entries()) p.resolve(results[i]);
     } catch (err) {
       for (const p of group) p.reject(err);
     }
@@ -113,7 +113,8 @@ const idOf = (ref: CounterRef) => JSON.stringify([ref.scope, ref.subject, ref.pe
  * zero, then go through the same statement again.
  */
 async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<(number | null)[]> {
-  const results: (number | null | undefined)[] = [];
+  // Every slot is written before the loop ends (it runs until no admit is left).
+  const results: (number | null)[] = group.map(() => null);
   let left = group.map((_, i) => i);
   for (let attempt = 0; left.length > 0; attempt++) {
     if (attempt > 0) {
@@ -184,7 +185,7 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
     }
     if (attempt > 1 && left.length) throw new Error('counter rows missing after they were created');
   }
-  return results as (number | null)[];
+  return results;
 }
 
 function compare(a: CounterRef, b: CounterRef): number {

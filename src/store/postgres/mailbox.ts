@@ -24,7 +24,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
     // parallel wrong codes never push `attempts` past the limit.
     async tryCode(purpose, subject, emailHash, codeHash, now, max, onWrongCode) {
       const result = await once(() =>
-        sql.begin(async (tx) => {
+        sql.begin(async (tx): Promise<CodeCheck> => {
           const won = await tx`DELETE FROM verification_challenges WHERE purpose = ${purpose} AND subject = ${subject}
           AND email_hash = ${emailHash} AND code_hash = ${codeHash} AND attempts < ${max}::integer AND expires_at > ${now}::bigint
           RETURNING attempts`;
@@ -42,7 +42,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
           return rows[0].attempts >= max ? 'too_many_attempts' : 'expired';
         }),
       );
-      return result as CodeCheck;
+      return result;
     },
     async freeKeyFromNetworkSince(network, since) {
       const rows = await idempotent(
@@ -58,7 +58,7 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
           AND b.email_hash = k.email_hash AND b.proved = 1) THEN 1 ELSE 0 END) AS proved
         FROM api_keys k WHERE k.email_hash = ${emailHash} AND k.revoked_at IS NULL AND k.tier IN ${sql.unsafe(sqlList(ADDRESS_TIER_LIST))}`,
       );
-      return row!.keys === 0 ? null : row!.proved ? 'proved' : 'unproved';
+      return row.keys === 0 ? null : row.proved ? 'proved' : 'unproved';
     },
     async bindEmail(emailHash, keyId, at, proved) {
       await idempotent(

@@ -13,6 +13,7 @@
  *   can never gain one.
  */
 import { storageUnavailable } from '../unavailable.ts';
+import { codeOf, messageIn } from '../../thrown.ts';
 
 /**
  * The statement never took effect: raised before it was written, or its transaction was
@@ -43,7 +44,8 @@ const MAYBE_SENT_MESSAGES = ['Connection terminated unexpectedly', 'Connection t
 type Loss = 'not_sent' | 'maybe_sent' | null;
 
 function lossOf(err: unknown): Loss {
-  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const code = codeOf(err);
+  const message = messageIn(err);
   if (typeof code === 'string') {
     if (NOT_SENT.has(code)) return 'not_sent';
     if (MAYBE_SENT.has(code)) return 'maybe_sent';
@@ -78,6 +80,6 @@ export async function withRetry<T>(kind: StatementKind, run: () => Promise<T>): 
 /** A lost connection is the store being unavailable (503), not a bug (500). */
 function unavailable(err: unknown): unknown {
   const loss = lossOf(err);
-  if (loss === null || (err as { code?: unknown }).code === '40P01') return err;
+  if (loss === null || codeOf(err) === '40P01') return err;
   return storageUnavailable(err, 'be reached');
 }

@@ -36,7 +36,7 @@ type Runner = Pick<pg.Pool, 'query'>;
 
 function render(strings: TemplateStringsArray, values: unknown[]): { text: string; params: unknown[] } {
   const params: unknown[] = [];
-  let text = strings[0]!;
+  let text = strings[0];
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value instanceof Fragment) text += value.text;

@@ -14,7 +14,10 @@ export function sqliteCheckouts(db: Database, durably: Durably): CheckoutStore {
     VALUES (@sessionId, @product, @keyId, @newKey, @at, @at)
     ON CONFLICT (session_id) DO UPDATE SET key_id = excluded.key_id, new_key = excluded.new_key, completed_at = excluded.completed_at
     WHERE card_checkouts.key_id IS NULL`);
-  const bySession = db.prepare(`SELECT session_id AS sessionId, product, key_id AS keyId, new_key AS newKey,
+  const bySession = db.prepare<
+    [string],
+    Raw
+  >(`SELECT session_id AS sessionId, product, key_id AS keyId, new_key AS newKey,
     created_at AS createdAt, completed_at AS completedAt FROM card_checkouts WHERE session_id = ?`);
   const mark = db.prepare('INSERT INTO card_steps_done (step, id, done_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const unmark = db.prepare('DELETE FROM card_steps_done WHERE step = ? AND id = ?');
@@ -32,7 +35,7 @@ export function sqliteCheckouts(db: Database, durably: Durably): CheckoutStore {
       return durably(() => complete.run({ sessionId, product, keyId, newKey: newKey ? 1 : 0, at }))().changes === 1;
     },
     async checkoutBySession(sessionId) {
-      const raw = bySession.get(sessionId) as Raw | undefined;
+      const raw = bySession.get(sessionId);
       return raw ? { ...raw, newKey: raw.newKey === 1 } : null;
     },
   };

@@ -17,25 +17,36 @@ export function sqliteCounters(db: Database): CounterStore {
   // without writing. `.all()`, never `.get()`, on RETURNING (see README). Positional parameters:
   // binding by name looks every name up on every call, on the path of every metered request.
   const bump = db
-    .prepare(`UPDATE counters SET used = used + ? WHERE scope = ? AND subject = ? AND period = ? AND used + ? <= ?
+    .prepare<
+      [number, string, string, string, number, number],
+      number
+    >(`UPDATE counters SET used = used + ? WHERE scope = ? AND subject = ? AND period = ? AND used + ? <= ?
     RETURNING used`)
     .pluck();
   const admit = db
-    .prepare(`INSERT INTO counters (scope, subject, period, used)
+    .prepare<
+      [string, string, string, number, number, number, number],
+      number
+    >(`INSERT INTO counters (scope, subject, period, used)
     SELECT ?, ?, ?, ? WHERE ? <= ?
     ON CONFLICT (scope, subject, period) DO UPDATE SET used = counters.used + excluded.used
     WHERE counters.used + excluded.used <= ?
     RETURNING used`)
     .pluck();
   const admitted = (ref: CounterRef, cost: number, limit: number): number | null => {
-    const bumped = bump.all(cost, ref.scope, ref.subject, ref.period, cost, limit) as number[];
+    const bumped = bump.all(cost, ref.scope, ref.subject, ref.period, cost, limit);
     if (bumped.length) return bumped[0];
-    const used = admit.all(ref.scope, ref.subject, ref.period, cost, cost, limit, limit) as number[];
+    const used = admit.all(ref.scope, ref.subject, ref.period, cost, cost, limit, limit);
     return used.length ? used[0] : null;
   };
-  const refund = db.prepare(`UPDATE counters SET used = MAX(used - @cost, 0)
+  const refund = db.prepare<
+    CounterRef & { cost: number },
+    { used: number }
+  >(`UPDATE counters SET used = MAX(used - @cost, 0)
     WHERE scope = @scope AND subject = @subject AND period = @period RETURNING used`);
-  const read = db.prepare('SELECT used FROM counters WHERE scope = @scope AND subject = @subject AND period = @period');
+  const read = db.prepare<CounterRef, { used: number }>(
+    'SELECT used FROM counters WHERE scope = @scope AND subject = @subject AND period = @period',
+  );
 
   // Group commit: admits that arrive in the same turn of the event loop run one after another
   // inside one transaction, so a burst pays for one WAL commit instead of one each (about 6x
@@ -65,7 +76,7 @@ export function sqliteCounters(db: Database): CounterStore {
     return counts;
   });
   const refundAllTx = db.transaction((refs: CounterRef[], cost: number) =>
-    refs.map((ref) => (refund.all({ ...ref, cost }) as { used: number }[])[0]?.used ?? 0),
+    refs.map((ref) => refund.all({ ...ref, cost })[0]?.used ?? 0),
   );
 
   return {
@@ -82,11 +93,11 @@ export function sqliteCounters(db: Database): CounterStore {
       });
     },
     async refund(ref, cost) {
-      const rows = refund.all({ ...ref, cost }) as { used: number }[];
+      const rows = refund.all({ ...ref, cost });
       return rows.length ? rows[0].used : 0;
     },
     async read(ref) {
-      const row = read.get(ref) as { used: number } | undefined;
+      const row = read.get(ref);
       return row?.used ?? 0;
     },
   };

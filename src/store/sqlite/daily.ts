@@ -7,13 +7,15 @@ export function sqliteDaily(db: Database): DailyUsageStore {
   const addAll = db.transaction((entries: { keyId: string; day: string; used: number }[]) => {
     for (const e of entries) add.run(e);
   });
-  const range = db.prepare('SELECT day, used FROM daily_usage WHERE key_id = ? AND day >= ? AND day <= ? ORDER BY day');
+  const range = db.prepare<[string, string, string], DailyUse>(
+    'SELECT day, used FROM daily_usage WHERE key_id = ? AND day >= ? AND day <= ? ORDER BY day',
+  );
   return {
     async addDailyUsage(entries) {
       if (entries.length) addAll(entries);
     },
     async dailyUsage(keyId, fromDay, toDay) {
-      return range.all(keyId, fromDay, toDay) as DailyUse[];
+      return range.all(keyId, fromDay, toDay);
     },
   };
 }

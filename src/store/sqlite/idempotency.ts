@@ -6,7 +6,10 @@ export function sqliteIdempotency(db: Database): IdempotencyStore {
   const reserve = db.prepare(`INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, created_at, expires_at)
     VALUES (@scope, @key, @fingerprint, @token, @now, @expiresAt)
     ${RESERVE_WHEN_FREE}@staleBefore)`);
-  const holder = db.prepare(`SELECT fingerprint, token, status, content_type AS contentType, body
+  const holder = db.prepare<
+    [string, string],
+    IdempotencyRow
+  >(`SELECT fingerprint, token, status, content_type AS contentType, body
     FROM idempotency_keys WHERE scope = ? AND idem_key = ?`);
   const complete = db.prepare(`UPDATE idempotency_keys SET status = @status, content_type = @contentType, body = @body
     WHERE scope = @scope AND idem_key = @key AND token = @token AND status IS NULL`);
@@ -18,7 +21,7 @@ export function sqliteIdempotency(db: Database): IdempotencyStore {
     async reserveIdempotency(reservation) {
       for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
         if (reserve.run(reservation).changes === 1) return { state: 'reserved' };
-        const row = holder.get(reservation.scope, reservation.key) as IdempotencyRow | undefined;
+        const row = holder.get(reservation.scope, reservation.key);
         if (row) return claimOf(row, reservation);
       }
       return { state: 'in_progress' };

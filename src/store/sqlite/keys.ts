@@ -11,8 +11,10 @@ export function sqliteKeys(db: Database, durably: Durably): { keys: KeyStore; fo
   const insert = db.prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
     email_hash, network, created_at, alert_born, alert_id) VALUES (@id, @keyHash, @keyPrefix, @tier, @basis, @limit,
     @lifetimePeriod, @emailHash, @network, @createdAt, @alertBorn, @alertId)`);
-  const byHash = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
-  const byId = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
+  const byHash = db.prepare<[string], RawKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
+  );
+  const byId = db.prepare<[string], RawKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
   const rotate = db.prepare(
     'UPDATE api_keys SET key_hash = ?, key_prefix = ? WHERE id = ? AND key_hash = ? AND revoked_at IS NULL',
   );
@@ -44,13 +46,13 @@ export function sqliteKeys(db: Database, durably: Durably): { keys: KeyStore; fo
     async keyByHash(keyHash) {
       const cached = cache.get(keyHash);
       if (cached !== undefined) return cached && { ...cached };
-      const row = toKeyRow(byHash.get(keyHash) as RawKeyRow | undefined);
+      const row = toKeyRow(byHash.get(keyHash));
       if (cache.size >= CACHE_MAX) forget();
       cache.set(keyHash, row);
       return row && { ...row };
     },
     async keyById(id) {
-      return toKeyRow(byId.get(id) as RawKeyRow | undefined);
+      return toKeyRow(byId.get(id));
     },
     async rotateKey(id, oldHash, newHash, newPrefix) {
       forget();

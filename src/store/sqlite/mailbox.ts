@@ -3,6 +3,7 @@ import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
 import { sqlList } from '../sql-list.ts';
 import type { CodeCheck, MailboxStore, ReleasedKey } from '../types.ts';
 import type { Durably } from './durable.ts';
+import { theRow } from './row.ts';
 
 /**
  * `onKeyChange` drops the key lookup cache when keys are released. An address bound to a key and
@@ -20,24 +21,29 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Du
   const consume = db.prepare(`DELETE FROM verification_challenges WHERE purpose = @purpose AND subject = @subject
     AND email_hash = @emailHash AND code_hash = @codeHash AND attempts < @max AND expires_at > @now RETURNING attempts`);
   // A wrong code counts one attempt, never past the limit, whatever the number of parallel guesses.
-  const miss = db.prepare(`UPDATE verification_challenges SET attempts = attempts + 1 WHERE purpose = @purpose
+  const miss = db.prepare<
+    Record<string, unknown>,
+    { attempts: number }
+  >(`UPDATE verification_challenges SET attempts = attempts + 1 WHERE purpose = @purpose
     AND subject = @subject AND email_hash = @emailHash AND attempts < @max AND expires_at > @now RETURNING attempts`);
-  const state = db.prepare(
+  const state = db.prepare<[string, string], { emailHash: string; attempts: number; expiresAt: number }>(
     'SELECT email_hash AS emailHash, attempts, expires_at AS expiresAt FROM verification_challenges WHERE purpose = ? AND subject = ?',
   );
   const recentFree = db.prepare(`SELECT 1 FROM api_keys WHERE network = ? AND created_at >= ?
     AND tier IN ${sqlList(FREE_TIER_LIST)} LIMIT 1`);
-  const holder = db.prepare(HOLDER);
+  const holder = db.prepare<{ emailHash: string }, { keys: number; proved: number | null }>(HOLDER);
   const bind = db.prepare(`INSERT INTO email_bindings (email_hash, key_id, bound_at, proved) VALUES (?, ?, ?, ?)
     ON CONFLICT (email_hash, key_id) DO UPDATE SET bound_at = excluded.bound_at, proved = excluded.proved`);
-  const release = db.prepare(RELEASE);
+  const release = db.prepare<{ emailHash: string; tier: string; basis: string; limit: number }, ReleasedKey>(RELEASE);
   const forgetUnproved = db.prepare('DELETE FROM email_bindings WHERE email_hash = ? AND proved = 0');
   const releaseTx = db.transaction((emailHash: string, plan: { tier: string; basis: string; limit: number }) => {
-    const released = release.all({ emailHash, ...plan }) as ReleasedKey[];
+    const released = release.all({ emailHash, ...plan });
     forgetUnproved.run(emailHash);
     return released;
   });
-  const lastBound = db.prepare('SELECT MAX(bound_at) AS at FROM email_bindings WHERE email_hash = ?');
+  const lastBound = db.prepare<[string], { at: number | null }>(
+    'SELECT MAX(bound_at) AS at FROM email_bindings WHERE email_hash = ?',
+  );
 
   const tryCode = db.transaction(
     (p: {
@@ -51,14 +57,12 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Du
     }): CodeCheck => {
       const { onWrongCode, ...args } = p;
       if (consume.all(args).length > 0) return 'ok';
-      const missed = miss.all(args) as { attempts: number }[];
-      if (missed.length > 0) {
-        onWrongCode?.(missed[0]!.attempts);
+      const [missed] = miss.all(args);
+      if (missed) {
+        onWrongCode?.(missed.attempts);
         return 'wrong_code';
       }
-      const row = state.get(p.purpose, p.subject) as
-        | { emailHash: string; attempts: number; expiresAt: number }
-        | undefined;
+      const row = state.get(p.purpose, p.subject);
       if (!row || row.emailHash !== p.emailHash) return 'no_challenge';
       return row.attempts >= p.max ? 'too_many_attempts' : 'expired';
     },
@@ -78,7 +82,7 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Du
       return recentFree.get(network, since) !== undefined;
     },
     async addressHolder(emailHash) {
-      const row = holder.get({ emailHash }) as { keys: number; proved: number | null };
+      const row = theRow(holder.get({ emailHash }), 'the address holder count');
       return row.keys === 0 ? null : row.proved ? 'proved' : 'unproved';
     },
     async bindEmail(emailHash, keyId, at, proved) {
@@ -89,7 +93,7 @@ export function sqliteMailbox(db: Database, onKeyChange: () => void, durably: Du
       return durably(() => releaseTx.immediate(emailHash, plan))();
     },
     async lastEmailBinding(emailHash) {
-      return (lastBound.get(emailHash) as { at: number | null }).at;
+      return theRow(lastBound.get(emailHash), 'the last binding aggregate').at;
     },
   };
 }

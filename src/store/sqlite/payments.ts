@@ -9,7 +9,7 @@ export function sqlitePayments(db: Database, onKeyChange: () => void, durably: D
     VALUES (@id, @network, @asset, @payer, @payTo, @amountMicros, @txHash, @resourceUrl, @keyId, @settledAt)
     ON CONFLICT (id) DO NOTHING`);
   const exists = db.prepare('SELECT 1 FROM payments WHERE id = ?');
-  const addPaid = db.prepare(
+  const addPaid = db.prepare<[number, string], { paid: number }>(
     'UPDATE api_keys SET paid_micros = paid_micros + ? WHERE id = ? RETURNING paid_micros AS paid',
   );
   return {
@@ -21,7 +21,7 @@ export function sqlitePayments(db: Database, onKeyChange: () => void, durably: D
     },
     async addPaidMicros(keyId, micros) {
       onKeyChange();
-      const rows = durably(() => addPaid.all(micros, keyId))() as { paid: number }[];
+      const rows = durably(() => addPaid.all(micros, keyId))();
       return rows[0]?.paid ?? 0;
     },
   };
