@@ -1,6 +1,6 @@
 /**
  * Every method a data route does not serve, on that route's path, is 405 `method_not_allowed`
- * with an `Allow` header and costs nothing (DECISIONS 20). Without this, Fastify answers 404 for
+ * with an `Allow` header and costs nothing (docs/api.md, "Errors"). Without this, Fastify answers 404 for
  * a method that has no route, which tells a caller who typed `GET` instead of `POST` that the path
  * does not exist. HEAD on a data GET route is refused earlier, at the edge (server-limits.ts),
  * since Fastify serves it through the GET route itself.

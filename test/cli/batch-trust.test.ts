@@ -1,4 +1,4 @@
-/** `mod97 batch` under hostile or damaged files (DECISIONS 21 and 22), as a child process against the real service. */
+/** `mod97 batch` under hostile or damaged files (docs/api.md, "The `mod97` command"), as a child process against the real service. */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * SEPA reach per bank (DECISIONS 19) once an operator imported the EPC register of
+ * SEPA reach per bank (docs/api.md, POST /v1/iban/validate, "SEPA reach") once an operator imported the EPC register of
  * participants: files in the EPC's own column layouts go through `mod97 data import` into the
  * store a running service reads, and validate, batch, compliance and GET /v1/bic answer from
  * them. SQLite always; PostgreSQL when MOD97_TEST_POSTGRES_URL is set.

@@ -1,5 +1,5 @@
 /**
- * What an agent meets over MCP (DECISIONS 21, "MCP"): a key it can create itself, descriptions
+ * What an agent meets over MCP (docs/api.md, "Agents"): a key it can create itself, descriptions
  * that name only the payment rails that are on, per-country hints, a `oneOf` where one of two
  * arguments is sent, and the odd inputs (deep arguments, dot-segment BICs, batches refused for quota).
  */

@@ -1,5 +1,5 @@
 /**
- * What an operator sees at start (DECISIONS 21, "Operators"): one line of settings, a warning per
+ * What an operator sees at start (docs/api.md and README, "Operations"): one line of settings, a warning per
  * risky default, a warning (once) for X-Forwarded-For from a peer that is not a trusted proxy,
  * and a start that stops, saying why, on a pepper other than the one the keys were made with.
  */

@@ -1,5 +1,5 @@
 /**
- * /openapi.json is input fit for code generators (DECISIONS 21, "OpenAPI"): unique operationIds
+ * /openapi.json is input fit for code generators (docs/api.md, "Conventions"): unique operationIds
  * and tags, an example request and answer per operation, errors as one shared component with
  * `error` narrowed to the codes the route can answer, the quota headers declared once, and a
  * description that stands alone.
