@@ -90,7 +90,9 @@ export async function registerPipeline(
     if (access) {
       if (req[KEY_IN_BODY]) throw keyInBodyError(); // 2
       if (access.auth !== 'none') await authenticate(req); // 3
-      if (access.meter && req.method === 'POST' && (await idempotency.judge(req, reply))) return reply; // 3a
+      // Most calls send no Idempotency-Key: they skip step 3a without awaiting it.
+      const idempotent = access.meter && req.method === 'POST' && req.headers['idempotency-key'] !== undefined;
+      if (idempotent && (await idempotency.judge(req, reply))) return reply; // 3a
       if (access.meter) await payOrAdmit(req, reply, access.meter); // 4
     }
     // The body was left unread on the socket: close it rather than drain it.
