@@ -21,16 +21,19 @@ export function dayOf(ms: number): string {
 /** UTC calendar month, `YYYY-MM`. */
 export const monthOf = (ms: number): string => dayOf(ms).slice(0, 7);
 
-/** Start of the next UTC day, ISO 8601 with a `Z`. */
-export function nextDayStart(ms: number): string {
+/** Start of the next UTC day, in milliseconds. */
+export const nextDayStartMs = (ms: number): number => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS) + DAY_MS;
+
+/** Start of the next UTC month, in milliseconds. */
+export function nextMonthStartMs(ms: number): number {
   const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1))
-    .toISOString()
-    .replace('.000Z', 'Z');
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Start of the next UTC day, ISO 8601 with a `Z`. */
+export const nextDayStart = (ms: number): string => iso(nextDayStartMs(ms));
+
 /** Start of the next UTC month, ISO 8601 with a `Z`. */
-export function nextMonthStart(ms: number): string {
-  const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().replace('.000Z', 'Z');
-}
+export const nextMonthStart = (ms: number): string => iso(nextMonthStartMs(ms));

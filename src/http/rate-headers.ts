@@ -5,38 +5,14 @@
  * whose limits are all per UTC day.
  */
 import type { FastifyReply } from 'fastify';
-import { dayOf } from '../clock.ts';
+import { nextDayStartMs, nextMonthStartMs } from '../clock.ts';
 import { LIMITS } from '../plans.ts';
 import type { Basis } from '../store/types.ts';
-
-const DAY_MS = 86_400_000;
-
-// The next day's and month's starts change once a day: computed then, not on every answer.
-let cachedDay = '';
-let nextDayMs = 0;
-let nextMonthMs = 0;
-
-function resets(now: number): void {
-  const day = dayOf(now);
-  if (day === cachedDay) return;
-  cachedDay = day;
-  const d = new Date(now);
-  nextDayMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) + DAY_MS;
-  nextMonthMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-}
 
 /** Whole seconds until `at`, rounded up so that a client waiting that long finds it reset. */
 const secondsUntil = (at: number, now: number): number => Math.max(Math.ceil((at - now) / 1000), 0);
 
-export function secondsUntilNextDay(now: number): number {
-  resets(now);
-  return secondsUntil(nextDayMs, now);
-}
-
-function secondsUntilNextMonth(now: number): number {
-  resets(now);
-  return secondsUntil(nextMonthMs, now);
-}
+export const secondsUntilNextDay = (now: number): number => secondsUntil(nextDayStartMs(now), now);
 
 function setRateLimit(reply: FastifyReply, limit: number, used: number, resetSeconds: number | null): void {
   reply.header('RateLimit-Limit', limit);
@@ -46,7 +22,7 @@ function setRateLimit(reply: FastifyReply, limit: number, used: number, resetSec
 
 /** A key's balance: only a monthly basis resets (lifetime and credits balances never do). */
 export function setKeyRateLimit(reply: FastifyReply, basis: Basis, limit: number, used: number, now: number): void {
-  setRateLimit(reply, limit, used, basis === 'monthly' ? secondsUntilNextMonth(now) : null);
+  setRateLimit(reply, limit, used, basis === 'monthly' ? secondsUntil(nextMonthStartMs(now), now) : null);
 }
 
 /** The no-key trial of the caller's network: 25 a UTC day. */
