@@ -123,16 +123,25 @@ export function swiftCodesFromPackage(): SwiftCodeRow[] {
   return rows;
 }
 
+const germanDataDir = () => join(dirname(require.resolve('bankdata-germany')), 'data');
+
+interface GermanDelta {
+  remove: string[];
+  upsert: Record<string, [string, string]>;
+  valid: string;
+}
+const readGermanDelta = () => readJson(join(germanDataDir(), 'next.json')) as GermanDelta;
+
+/** Which bundled files a load at `now` reads: the German package's delta applies from its date on. */
+export function bundledEdition(now: number): 'with-german-delta' | 'without-german-delta' {
+  return now >= Date.parse(readGermanDelta().valid) ? 'with-german-delta' : 'without-german-delta';
+}
+
 /** The package ships the Bundesbank file plus a delta; the delta applies from its `valid` date on. */
 function loadBankdataGermany(ix: Indexes, now: number): Provenance {
-  const dataDir = join(dirname(require.resolve('bankdata-germany')), 'data');
-  const current = readJson(join(dataDir, 'current.json')) as Record<string, [string, string]>;
-  const next = readJson(join(dataDir, 'next.json')) as {
-    remove: string[];
-    upsert: Record<string, [string, string]>;
-    valid: string;
-  };
-  const useNext = now >= Date.parse(next.valid);
+  const current = readJson(join(germanDataDir(), 'current.json')) as Record<string, [string, string]>;
+  const next = readGermanDelta();
+  const useNext = bundledEdition(now) === 'with-german-delta';
   const provenance: Provenance = {
     ...BUNDLED_SOURCES.bankdataGermany,
     ...(useNext && { as_of: next.valid.slice(0, 10) }),
@@ -151,7 +160,7 @@ interface Superseded {
   ofacSdn: boolean;
 }
 
-interface BundledData {
+export interface BundledData {
   provenance: Provenance[];
   sanctions: SanctionsList[];
   /** The source answering Swiss clearing, unless an import replaces it. */

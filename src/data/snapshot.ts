@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
 import { type BicFormat, checkBicFormat } from './bic-format.ts';
-import { loadBundled } from './bundled.ts';
+import { type BundledData, bundledEdition, loadBundled } from './bundled.ts';
 import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compliance.ts';
 import { COUNTRY_LISTS } from './country-lists.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
-import { importedKinds, overlayImported } from './imported.ts';
+import { type ImportedData, importedKinds, overlayImported } from './imported.ts';
 import { Indexes } from './indexes.ts';
 import { Lookups } from './plane.ts';
 import type { BankByCode, Provenance } from './types.ts';
@@ -57,15 +57,19 @@ export const datasetsSignature = (metas: DatasetMeta[]): string =>
  */
 export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<DataPlane> {
   const clock = opts.clock ?? Date.now;
-  const ix = new Indexes();
   const kinds = await importedKinds(store);
-  const bundled = loadBundled(ix, clock(), {
-    germanBlz: kinds.has('bundesbank-blz'),
-    swissClearing: kinds.has('six-bankmaster'),
-    ofacSdn: kinds.has('ofac-sdn'),
-  });
-  const imported = await overlayImported(store, ix);
-  ix.completeBankNames();
+  let ix: Indexes;
+  let bundled: BundledData;
+  let imported: ImportedData;
+  if (kinds.size === 0) {
+    ({ ix, bundled } = sharedBundled(clock()));
+    imported = { provenance: [], sanctions: [], epc: null, clearingSource: null };
+  } else {
+    bundledOnly = null;
+    ({ ix, bundled } = indexBundled(clock(), kinds));
+    imported = await overlayImported(store, ix);
+    ix.completeBankNames();
+  }
 
   const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
     name: l.source,
@@ -107,6 +111,40 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
     coverage: () => coverageOf(ix),
     dataVersion: () => version,
   };
+}
+
+interface IndexedBundle {
+  ix: Indexes;
+  bundled: BundledData;
+}
+
+function indexBundled(now: number, kinds: Set<string>): IndexedBundle {
+  const ix = new Indexes();
+  const bundled = loadBundled(ix, now, {
+    germanBlz: kinds.has('bundesbank-blz'),
+    swissClearing: kinds.has('six-bankmaster'),
+    ofacSdn: kinds.has('ofac-sdn'),
+  });
+  return { ix, bundled };
+}
+
+/**
+ * Indexing the bundled directories is most of a load's CPU, and every plane without an imported
+ * dataset builds the same indexes from the same files: such planes (several services in one
+ * process, as the tests start them) share one copy, never written once built. A plane with
+ * imports indexes its own, since imports are laid over the indexes in place, and lets the shared
+ * copy go, so a process that has imported data does not also hold the bundled-only indexes.
+ */
+let bundledOnly: (IndexedBundle & { edition: string }) | null = null;
+
+function sharedBundled(now: number): IndexedBundle {
+  const edition = bundledEdition(now);
+  if (bundledOnly?.edition !== edition) {
+    const { ix, bundled } = indexBundled(now, new Set());
+    ix.completeBankNames();
+    bundledOnly = { edition, ix, bundled };
+  }
+  return bundledOnly;
 }
 
 function coverageOf(ix: Indexes): CountryCoverage[] {
