@@ -24,6 +24,8 @@ export interface Figures {
   failures: number;
   /** Server CPU time per answered request (all target processes), median over the runs: steadier than req/s on a shared machine. */
   cpuUsPerReq: number | null;
+  /** req/s of each round, in order: rounds of interleaved loads can be compared one by one. */
+  roundReqPerSec: number[];
 }
 
 export interface Load {
@@ -90,6 +92,7 @@ export async function measureInterleaved(
       p99: round2(median(rs.map((x) => x.run.p99))),
       failures: rs.reduce((n, x) => n + x.run.failures, 0),
       cpuUsPerReq: cpu.length ? median(cpu) : null,
+      roundReqPerSec: rs.map((x) => x.run.requests / x.run.seconds),
     };
     figures.set(name, f);
     onFigure(name, f);

@@ -43,14 +43,27 @@ export function createDescribe(source: DataPlane | LiveDataPlane): Describe {
     // An IBAN that fails validation names no bank reliably: only valid ones are looked up.
     const bankCode = r.valid ? (r.bban?.bank_code ?? null) : null;
     const bank = country && bankCode ? data.bankForIban(country, bankCode, r.bban?.branch_code) : null;
-    // Completed in place: a copy (let alone a spread) of each result costs more than the validation.
-    const described = r as Described;
-    described.bank = bank;
-    described.sepa = country ? data.sepa(country, bank?.bic ?? undefined) : null;
-    described.data_version = data.dataVersion();
-    if (country && SWISS_IID_COUNTRIES.has(country))
-      described.clearing = bankCode ? data.clearingSummary(bankCode) : null;
-    if (bic !== undefined) described.bic_check = bicCheck(data, bic, country, bankCode, r.bban?.branch_code);
+    const swiss = country !== undefined && SWISS_IID_COUNTRIES.has(country);
+    // Every answer has the same fields, the optional ones undefined when absent, in the order
+    // the response schema's serialiser writes them (the required ones first): one object shape
+    // for the JIT, and JSON.stringify writes the same text (the batch route relies on it).
+    const described: Described = {
+      iban: r.iban,
+      formatted: r.formatted,
+      valid: r.valid,
+      country: r.country,
+      check_digits: r.check_digits,
+      bban: r.bban,
+      qr_iban: r.qr_iban,
+      errors: r.errors,
+      suggestions: r.suggestions,
+      bank,
+      sepa: country ? data.sepa(country, bank?.bic ?? undefined) : null,
+      data_version: data.dataVersion(),
+      clearing: swiss ? (bankCode ? data.clearingSummary(bankCode) : null) : undefined,
+      national_check: r.national_check,
+      bic_check: bic === undefined ? undefined : bicCheck(data, bic, country, bankCode, r.bban?.branch_code),
+    };
     return described;
   };
 }

@@ -9,10 +9,11 @@ import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
 
 // V8 lets the old generation grow to about four times what survived its last full collection
-// before it collects again: after bursts of batches (each promotes its thousand results and a
-// 700 kB answer) that held 100-200 MB of garbage as resident memory. Growing by 50 % instead kept
-// it under 200 MB, for up to 11 % more CPU per batch under 50 batches in flight and none
-// measurable on single calls (docs/benchmarks.md). A value given to node wins.
+// before it collects again. With many batches in flight the old generation fills quickly (the
+// answers and parsed request bodies can wait on their sockets and in the admission queue long
+// enough to be promoted), and that garbage stayed resident. Growing by 50 % instead keeps the
+// resident memory under its target, for little CPU now that a batch leaves little other garbage
+// (docs/benchmarks.md, "Where the time goes"). A value given to node wins.
 if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) {
   setFlagsFromString('--heap-growing-percent=50');
 }

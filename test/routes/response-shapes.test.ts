@@ -408,3 +408,33 @@ describe('credit pack answers on the wire', { skip: noAnvil }, () => {
     });
   });
 });
+
+describe('IBAN answers on the wire', () => {
+  test('each result of POST /v1/iban/batch is written as POST /v1/iban/validate writes it, field for field and in order', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const items = [
+      { iban: n26Iban },
+      { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX' },
+      { iban: 'DE89 3704 0044 0532 0130 01' },
+      { iban: 'CH93 0076 2011 6238 5295 7' },
+      { iban: 'CH56 0483 5012 3456 7800 9', bic: 'CRESCHZZ80A' },
+      { iban: 'GB82 WEST 1234 5698 7654 32' },
+      { iban: 'XX12 3456' },
+      { iban: 'FR14 2004 1010 0505 0001 3M0' },
+    ];
+    const batch = await svc.call('/v1/iban/batch', { json: { ibans: items }, key });
+    assert.equal(batch.status, 200, batch.text);
+    for (const [i, item] of items.entries()) {
+      const one = await svc.call('/v1/iban/validate', { json: item, key });
+      assert.equal(one.status, 200, item.iban);
+      const { attribution: _attribution, ...result } = one.body;
+      // The text, not only the value: the same fields in the same order.
+      assert.equal(JSON.stringify(batch.body.results[i]), JSON.stringify(result), item.iban);
+    }
+    assert.deepEqual(
+      batch.body.results.map((r: { valid: boolean }) => r.valid),
+      [true, true, false, true, true, true, false, false],
+    );
+  });
+});

@@ -1,16 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterLimit, CounterRef, CounterStore } from '../types.ts';
+import type { TurnCommit } from './turn-commit.ts';
 
-interface Pending {
-  ref: CounterRef;
-  cost: number;
-  limit: number;
-  resolve: (used: number | null) => void;
-  reject: (err: unknown) => void;
-}
-
-export function sqliteCounters(db: Database): CounterStore {
+export function sqliteCounters(db: Database, inTurn: TurnCommit): CounterStore {
   // The common case, a period's row that exists and has room, is one plain update by primary
   // key (cheaper than the upsert's conflict path). When it changes nothing, one statement both
   // creates the period's row and admits against the limit; the WHERE of the upsert refuses
@@ -48,22 +41,9 @@ export function sqliteCounters(db: Database): CounterStore {
     'SELECT used FROM counters WHERE scope = @scope AND subject = @subject AND period = @period',
   );
 
-  // Group commit: admits that arrive in the same turn of the event loop run one after another
-  // inside one transaction, so a burst pays for one WAL commit instead of one each (about 6x
-  // cheaper per admit under load). Each admit is still its own atomic conditional statement.
-  let pending: Pending[] = [];
-  const runAll = db.transaction((batch: Pending[]) => batch.map((p) => admitted(p.ref, p.cost, p.limit)));
-  function flush(): void {
-    const batch = pending;
-    pending = [];
-    try {
-      const results = runAll(batch);
-      for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-    }
-  }
-
+  // Admits are group-committed (turn-commit.ts): a burst pays for one WAL commit instead of one
+  // each (about 6x cheaper per admit under load). Each admit is still its own atomic
+  // conditional statement.
   // Several counters charged together (a key reduced by a creation alert also counts in its
   // month): each is the same conditional statement, and a refusal rolls every one back.
   const admitAllTx = db.transaction((parts: CounterLimit[], cost: number): number[] => {
@@ -87,10 +67,7 @@ export function sqliteCounters(db: Database): CounterStore {
       return refundAllTx.immediate(refs, cost);
     },
     admit(ref, cost, limit) {
-      return new Promise((resolve, reject) => {
-        if (pending.length === 0) setImmediate(flush);
-        pending.push({ ref, cost, limit, resolve, reject });
-      });
+      return inTurn(() => admitted(ref, cost, limit));
     },
     async refund(ref, cost) {
       const rows = refund.all({ ...ref, cost });

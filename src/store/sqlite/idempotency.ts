@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { claimOf, type IdempotencyRow, RESERVE_ATTEMPTS, RESERVE_WHEN_FREE } from '../idempotency.ts';
-import type { IdempotencyStore } from '../types.ts';
+import type { IdempotencyClaim, IdempotencyStore } from '../types.ts';
+import type { TurnCommit } from './turn-commit.ts';
 
-export function sqliteIdempotency(db: Database): IdempotencyStore {
+export function sqliteIdempotency(db: Database, inTurn: TurnCommit): IdempotencyStore {
   const reserve = db.prepare(`INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, created_at, expires_at)
     VALUES (@scope, @key, @fingerprint, @token, @now, @expiresAt)
     ${RESERVE_WHEN_FREE}@staleBefore)`);
@@ -18,16 +19,20 @@ export function sqliteIdempotency(db: Database): IdempotencyStore {
   );
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
   return {
-    async reserveIdempotency(reservation) {
-      for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
-        if (reserve.run(reservation).changes === 1) return { state: 'reserved' };
-        const row = holder.get(reservation.scope, reservation.key);
-        if (row) return claimOf(row, reservation);
-      }
-      return { state: 'in_progress' };
+    // On the path of every call with an Idempotency-Key: group-committed with the admissions
+    // (turn-commit.ts) rather than a commit of their own each.
+    reserveIdempotency(reservation) {
+      return inTurn((): IdempotencyClaim => {
+        for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+          if (reserve.run(reservation).changes === 1) return { state: 'reserved' };
+          const row = holder.get(reservation.scope, reservation.key);
+          if (row) return claimOf(row, reservation);
+        }
+        return { state: 'in_progress' };
+      });
     },
-    async completeIdempotency(scope, key, token, answer) {
-      return complete.run({ scope, key, token, ...answer }).changes === 1;
+    completeIdempotency(scope, key, token, answer) {
+      return inTurn(() => complete.run({ scope, key, token, ...answer }).changes === 1);
     },
     async releaseIdempotency(scope, key, token) {
       release.run(scope, key, token);

@@ -15,6 +15,7 @@ import { sqliteMailbox } from './mailbox.ts';
 import { sqliteDatasets, sqliteSettings } from './meta.ts';
 import { sqlitePayments } from './payments.ts';
 import { durableWrites } from './durable.ts';
+import { turnCommit } from './turn-commit.ts';
 
 /** Opens (creating if needed) a SQLite database: `sqlite:PATH` or `sqlite::memory:`. */
 export function openSqliteStore(url: string): Store {
@@ -29,19 +30,20 @@ export function openSqliteStore(url: string): Store {
   migrate(db);
   const durably = durableWrites(db);
   const keys = sqliteKeys(db, durably);
+  const inTurn = turnCommit(db);
   return guardStore(
     {
       engine: 'sqlite',
       ...keys.keys,
       ...sqlitePayments(db, keys.forget, durably),
-      ...sqliteCounters(db),
+      ...sqliteCounters(db, inTurn),
       ...sqliteDatasets(db),
       ...sqliteSettings(db, durably),
       ...sqliteCheckouts(db, durably),
       ...sqliteMailbox(db, keys.forget, durably),
       ...sqliteAlert(db),
       ...sqliteDaily(db),
-      ...sqliteIdempotency(db),
+      ...sqliteIdempotency(db, inTurn),
       async ping() {
         db.prepare('SELECT 1').get();
       },
