@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { collectDataRoutes } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
+import { sharedCompilers } from './http/schema-compilers.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { API_DESCRIPTION, documentBodies, documentRoute, SECURITY_SCHEMES } from './http/openapi.ts';
 import { opsPlugin } from './ops/index.ts';
@@ -43,6 +44,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...edgeServerOptions(limits),
     // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own.
     frameworkErrors: errorHandler,
+    schemaController: { compilersFactory: sharedCompilers },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   registerServerLimits(app, limits);
