@@ -1,7 +1,8 @@
 /**
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
- * dist/data-update-worker.js, the daily data update's worker thread) and the
+ * dist/data-update-worker.js, the daily data update's worker thread; what they import
+ * dynamically in dist/chunks/) and the
  * `mod97/client` package export (dist/client, by tsc with its declarations).
  *
  * Flags:
@@ -67,8 +68,10 @@ try {
   process.exit(0);
 }
 
-// A full build starts from an empty dist/, so that the release ships no output of a removed source.
+// A full build starts from an empty dist/, so that the release ships no output of a removed source;
+// every build starts from empty chunks, whose names change with their content.
 if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
+rmSync(join(root, 'dist/chunks'), { recursive: true, force: true });
 
 await esbuild.build({
   absWorkingDir: root,
@@ -80,6 +83,11 @@ await esbuild.build({
   ],
   outdir: 'dist',
   bundle: true,
+  // What is imported dynamically (the payment SDKs, nodemailer, the MCP SDK, the PostgreSQL
+  // driver) goes into chunks of its own, read only when imported: a start with those rails off
+  // neither parses nor holds them.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
