@@ -2,7 +2,7 @@
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
  * dist/data-update-worker.js, the daily data update's worker thread; what they import
- * dynamically in dist/chunks/) and the
+ * dynamically in dist/chunk-*.js) and the
  * `mod97/client` package export (dist/client, by tsc with its declarations).
  *
  * Flags:
@@ -69,9 +69,11 @@ try {
 }
 
 // A full build starts from an empty dist/, so that the release ships no output of a removed source;
-// every build starts from empty chunks, whose names change with their content.
+// every build removes the chunks of the one before, whose names change with their content.
 if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
-rmSync(join(root, 'dist/chunks'), { recursive: true, force: true });
+else if (existsSync(join(root, 'dist'))) {
+  for (const file of readdirSync(join(root, 'dist')).filter((f) => f.startsWith('chunk-'))) rmSync(join(root, 'dist', file));
+}
 
 await esbuild.build({
   absWorkingDir: root,
@@ -85,9 +87,10 @@ await esbuild.build({
   bundle: true,
   // What is imported dynamically (the payment SDKs, nodemailer, the MCP SDK, the PostgreSQL
   // driver) goes into chunks of its own, read only when imported: a start with those rails off
-  // neither parses nor holds them.
+  // neither parses nor holds them. Chunks sit beside the bundles, one folder below the package
+  // root as src/root.ts expects of any module.
   splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: 'chunk-[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',

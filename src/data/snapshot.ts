@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
 import { type BicFormat, checkBicFormat } from './bic-format.ts';
-import { loadBundled } from './bundled.ts';
+import { bundledSources, loadBundled, type Superseded } from './bundled.ts';
 import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compliance.ts';
 import { COUNTRY_LISTS } from './country-lists.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
-import { importedKinds, overlayImported } from './imported.ts';
+import { importedSources, overlayImported } from './imported.ts';
 import { Indexes } from './indexes.ts';
 import { Lookups } from './plane.ts';
 import type { BankByCode, Provenance } from './types.ts';
@@ -51,6 +51,29 @@ export interface DataPlaneOptions {
 export const datasetsSignature = (metas: DatasetMeta[]): string =>
   metas.map((m) => `${m.kind}@${m.importedAt}:${m.asOf}:${m.count}`).join('|');
 
+/** Which bundled directories the imported datasets replace wholesale. */
+const supersededBy = (metas: DatasetMeta[]): Superseded => {
+  const kinds = new Set(metas.map((m) => m.kind));
+  return {
+    germanBlz: kinds.has('bundesbank-blz'),
+    swissClearing: kinds.has('six-bankmaster'),
+    ofacSdn: kinds.has('ofac-sdn'),
+  };
+};
+
+/**
+ * Every source a load of the datasets `metas` answers from, in rank order, read from their
+ * metadata alone: what `provenance()` of that load gives.
+ */
+export function sourcesOf(metas: DatasetMeta[], now: number): Provenance[] {
+  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
+    name: l.source,
+    as_of: l.as_of,
+    kind: 'bundled',
+  }));
+  return [...bundledSources(now, supersededBy(metas)), ...importedSources(metas), ...lists];
+}
+
 /**
  * Loads the bundled directories, then overlays the datasets imported into `store` (an import
  * outranks bundled data; a full SIX, Bundesbank or OFAC import replaces the bundled copy).
@@ -58,21 +81,13 @@ export const datasetsSignature = (metas: DatasetMeta[]): string =>
 export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<DataPlane> {
   const clock = opts.clock ?? Date.now;
   const ix = new Indexes();
-  const kinds = await importedKinds(store);
-  const bundled = loadBundled(ix, clock(), {
-    germanBlz: kinds.has('bundesbank-blz'),
-    swissClearing: kinds.has('six-bankmaster'),
-    ofacSdn: kinds.has('ofac-sdn'),
-  });
+  const now = clock();
+  const metas = await store.listDatasets();
+  const bundled = loadBundled(ix, now, supersededBy(metas));
   const imported = await overlayImported(store, ix);
   ix.completeBankNames();
 
-  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
-    name: l.source,
-    as_of: l.as_of,
-    kind: 'bundled',
-  }));
-  const provenance = [...bundled.provenance, ...imported.provenance, ...lists];
+  const provenance = sourcesOf(metas, now);
   const clearingSource = imported.clearingSource ?? bundled.clearingSource ?? 'none';
   const sanctions = [...bundled.sanctions, ...imported.sanctions];
   const newest = provenance

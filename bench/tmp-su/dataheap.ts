@@ -1,0 +1,10 @@
+import { openStore } from '../../src/store/index.ts';
+import { loadDataSnapshot } from '../../src/data/snapshot.ts';
+const mb = () => { globalThis.gc!(); return Math.round(process.memoryUsage().heapUsed / 1048576 * 10) / 10; };
+const store = await openStore('sqlite::memory:');
+const h0 = mb(); const t0 = performance.now();
+const plane = await loadDataSnapshot(store);
+const t1 = performance.now();
+console.log('data heap MB', mb() - h0, 'ms', Math.round(t1 - t0), 'rss', Math.round(process.memoryUsage().rss/1048576));
+(globalThis as any).keep = plane;
+await store.close();
