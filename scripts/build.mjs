@@ -72,7 +72,8 @@ try {
 // every build removes the chunks of the one before, whose names change with their content.
 if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
 else if (existsSync(join(root, 'dist'))) {
-  for (const file of readdirSync(join(root, 'dist')).filter((f) => f.startsWith('chunk-'))) rmSync(join(root, 'dist', file));
+  for (const file of readdirSync(join(root, 'dist')).filter((f) => f.startsWith('chunk-')))
+    rmSync(join(root, 'dist', file));
 }
 
 await esbuild.build({
