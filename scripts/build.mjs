@@ -68,13 +68,10 @@ try {
   process.exit(0);
 }
 
-// A full build starts from an empty dist/, so that the release ships no output of a removed source;
-// every build removes the chunks of the one before, whose names change with their content.
+// A full build starts from an empty dist/, so that the release ships no output of a removed source.
+// `--bundles` leaves the chunks of earlier builds (named by their content) in place: a server
+// still running from an earlier build imports its own chunks only when a rail is first used.
 if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
-else if (existsSync(join(root, 'dist'))) {
-  for (const file of readdirSync(join(root, 'dist')).filter((f) => f.startsWith('chunk-')))
-    rmSync(join(root, 'dist', file));
-}
 
 await esbuild.build({
   absWorkingDir: root,
