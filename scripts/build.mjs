@@ -1,7 +1,8 @@
 /**
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
- * dist/data-update-worker.js, the daily data update's worker thread) and the
+ * dist/data-update-worker.js, the daily data update's worker thread; what they import
+ * dynamically in dist/chunk-*.js) and the
  * `mod97/client` package export (dist/client, by tsc with its declarations).
  *
  * Flags:
@@ -68,6 +69,8 @@ try {
 }
 
 // A full build starts from an empty dist/, so that the release ships no output of a removed source.
+// `--bundles` leaves the chunks of earlier builds (named by their content) in place: a server
+// still running from an earlier build imports its own chunks only when a rail is first used.
 if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 await esbuild.build({
@@ -80,6 +83,12 @@ await esbuild.build({
   ],
   outdir: 'dist',
   bundle: true,
+  // What is imported dynamically (the payment SDKs, nodemailer, the MCP SDK, the PostgreSQL
+  // driver) goes into chunks of its own, read only when imported: a start with those rails off
+  // neither parses nor holds them. Chunks sit beside the bundles, one folder below the package
+  // root as src/root.ts expects of any module.
+  splitting: true,
+  chunkNames: 'chunk-[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -50,6 +50,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerServerLimits(app, limits);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  // The reference data loads on the first call other than the liveness probe (src/data/live.ts):
+  // /healthz answers without it; /readyz and every other call wait until it is loaded.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (services.data.loaded || request.url === '/healthz') return done();
+    services.data.ready().then(() => done(), done);
+  });
   // Every route's schemas, metering and price, for llms.txt, MCP tools and x402 discovery.
   const catalogue = collectRoutes(app);
   await registerPipeline(app, services, catalogue);

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { type DataLog, type LiveDataPlane, loadDataPlane } from './data/index.ts';
+import { type DataLog, LiveDataPlane } from './data/index.ts';
 import { DomainError } from './errors.ts';
 import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
@@ -34,7 +34,7 @@ export interface Services {
   x402: X402Rail | null;
   /** Stripe Checkout and webhooks; null unless STRIPE_SECRET_KEY is set. */
   card: CardRail | null;
-  /** Bank directories, clearing, sanctions and country lists, loaded at start and reloaded on import. */
+  /** Bank directories, clearing, sanctions and country lists, loaded on the first call that needs them and reloaded on import. */
   data: LiveDataPlane;
   describe: Describe;
   /** Verification mail (SMTP or the outbox folder); closed with the app. */
@@ -57,7 +57,7 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);
   dataRefreshMode(config.env);
-  const data = await loadDataPlane(store, { clock });
+  const data = await LiveDataPlane.deferred(store, { clock });
   const stripe = readStripeConfig(config.env);
   // The payment SDKs (viem above all) take about a second to import: a service whose rails are
   // off never loads them.

@@ -123,48 +123,62 @@ export function swiftCodesFromPackage(): SwiftCodeRow[] {
   return rows;
 }
 
-const germanDataDir = () => join(dirname(require.resolve('bankdata-germany')), 'data');
-
-interface GermanDelta {
-  remove: string[];
-  upsert: Record<string, [string, string]>;
-  valid: string;
-}
-const readGermanDelta = () => readJson(join(germanDataDir(), 'next.json')) as GermanDelta;
-
-/** Which bundled files a load at `now` reads: the German package's delta applies from its date on. */
-export function bundledEdition(now: number): 'with-german-delta' | 'without-german-delta' {
-  return now >= Date.parse(readGermanDelta().valid) ? 'with-german-delta' : 'without-german-delta';
-}
-
 /** The package ships the Bundesbank file plus a delta; the delta applies from its `valid` date on. */
-function loadBankdataGermany(ix: Indexes, now: number): Provenance {
-  const current = readJson(join(germanDataDir(), 'current.json')) as Record<string, [string, string]>;
-  const next = readGermanDelta();
-  const useNext = bundledEdition(now) === 'with-german-delta';
+function germanDelta(now: number) {
+  const dataDir = join(dirname(require.resolve('bankdata-germany')), 'data');
+  const next = readJson(join(dataDir, 'next.json')) as {
+    remove: string[];
+    upsert: Record<string, [string, string]>;
+    valid: string;
+  };
+  const useNext = now >= Date.parse(next.valid);
   const provenance: Provenance = {
     ...BUNDLED_SOURCES.bankdataGermany,
     ...(useNext && { as_of: next.valid.slice(0, 10) }),
   };
+  return { dataDir, next, useNext, provenance };
+}
+
+/** Which bundled files a load at `now` reads: the German delta applies from its date on. */
+export const bundledEdition = (now: number): 'with-german-delta' | 'without-german-delta' =>
+  germanDelta(now).useNext ? 'with-german-delta' : 'without-german-delta';
+
+function loadBankdataGermany(ix: Indexes, now: number): void {
+  const { dataDir, next, useNext, provenance } = germanDelta(now);
+  const current = readJson(join(dataDir, 'current.json')) as Record<string, [string, string]>;
   const banks = useNext ? { ...current, ...next.upsert } : current;
   if (useNext) for (const blz of next.remove) delete banks[blz];
   const rows = Object.entries(banks).map(([blz, [bankName, bic]]) => [blz, bic || null, bankName] as const);
   applyBankDirectory(ix, { DE: { as_of: provenance.as_of, rows: rows.map((r) => [...r]) } }, provenance.name);
-  return provenance;
 }
 
 /** Full directories imported by the operator; each replaces its bundled copy entirely. */
-interface Superseded {
+export interface Superseded {
   germanBlz: boolean;
   swissClearing: boolean;
   ofacSdn: boolean;
 }
 
 export interface BundledData {
-  provenance: Provenance[];
   sanctions: SanctionsList[];
   /** The source answering Swiss clearing, unless an import replaces it. */
   clearingSource: string | null;
+}
+
+/**
+ * The bundled sources `loadBundled` loads, lowest rank first, read without loading them: the
+ * settings line at start names them before the data is first loaded.
+ */
+export function bundledSources(now: number, superseded: Superseded): Provenance[] {
+  const { swiftCodes, schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
+  return [
+    swiftCodes,
+    schwifty,
+    entrecode,
+    ...(superseded.germanBlz ? [] : [germanDelta(now).provenance]),
+    ...(superseded.swissClearing ? [] : [sixBankmaster]),
+    ...(superseded.ofacSdn ? [] : [ofacSdn]),
+  ];
 }
 
 /**
@@ -173,8 +187,7 @@ export interface BundledData {
  * bank codes exist, and schwifty's copy of them only adds BICs.
  */
 export function loadBundled(ix: Indexes, now: number, superseded: Superseded): BundledData {
-  const { swiftCodes, schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
-  const provenance: Provenance[] = [swiftCodes, schwifty, entrecode];
+  const { schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
   loadSwiftCodes(ix);
   const registry = generated('banks-schwifty.json');
   const complete = new Set(['DE', 'CH', 'LI']);
@@ -182,20 +195,16 @@ export function loadBundled(ix: Indexes, now: number, superseded: Superseded): B
   applyBankDirectory(ix, others, schwifty.name);
   for (const [blz, method] of Object.entries(registry.de_check_methods)) ix.deCheckMethods.set(blz, method);
   applyBankDirectory(ix, generated('banks-entrecode.json').countries, entrecode.name);
-  if (!superseded.germanBlz) provenance.push(loadBankdataGermany(ix, now));
+  if (!superseded.germanBlz) loadBankdataGermany(ix, now);
   let clearingSource: string | null = null;
   if (!superseded.swissClearing) {
     const six = generated('six-bankmaster.json');
     applyClearing(ix, six.records, sixBankmaster.name, sixBankmaster.as_of);
-    provenance.push(sixBankmaster);
     clearingSource = sixBankmaster.name;
   }
   // schwifty's further BICs for the codes the complete registers list
   applyBankDirectory(ix, { ...(DE && { DE }), ...(CH && { CH }), ...(LI && { LI }) }, schwifty.name, complete);
   const sanctions: SanctionsList[] = [];
-  if (!superseded.ofacSdn) {
-    sanctions.push(sanctionsList(OFAC_LIST, ofacSdn.as_of, generated('ofac-sdn.json').records));
-    provenance.push(ofacSdn);
-  }
-  return { provenance, sanctions, clearingSource };
+  if (!superseded.ofacSdn) sanctions.push(sanctionsList(OFAC_LIST, ofacSdn.as_of, generated('ofac-sdn.json').records));
+  return { sanctions, clearingSource };
 }

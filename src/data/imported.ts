@@ -12,7 +12,6 @@ export type { SanctionsList } from './apply.ts';
 const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': OFAC_LIST, 'eu-fsf': 'EU financial sanctions' };
 
 export interface ImportedData {
-  provenance: Provenance[];
   sanctions: SanctionsList[];
   /** The imported EPC registers joined per BIC; null when none was imported. */
   epc: EpcRegister | null;
@@ -30,19 +29,27 @@ const provenanceOf = (meta: DatasetMeta): Provenance => {
   };
 };
 
-/** Which imported datasets replace a bundled directory wholesale. */
-export async function importedKinds(store: DatasetStore): Promise<Set<string>> {
-  return new Set((await store.listDatasets()).map((m) => m.kind));
+/** The imported kinds in the order `overlayImported` lays them over the bundled data, lowest rank first. */
+const LOAD_ORDER = [
+  'bundesbank-blz',
+  'six-bankmaster',
+  ...EPC_REGISTER_SCHEMES.map(epcDatasetKind),
+  ...Object.keys(SANCTION_KINDS),
+  'gleif-bic-lei',
+];
+
+/** The imported sources a load of `metas` answers from, in the order they are laid over the bundled ones. */
+export function importedSources(metas: DatasetMeta[]): Provenance[] {
+  return LOAD_ORDER.flatMap((kind) => metas.filter((m) => m.kind === kind).map(provenanceOf));
 }
 
 /** Reads every imported dataset from the store and lays it over the bundled indexes. */
 export async function overlayImported(store: DatasetStore, ix: Indexes): Promise<ImportedData> {
-  const out: ImportedData = { provenance: [], sanctions: [], epc: null, clearingSource: null };
+  const out: ImportedData = { sanctions: [], epc: null, clearingSource: null };
   const load = async <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void): Promise<void> => {
     const dataset = await store.getDataset(kind);
     if (!dataset) return;
     apply(dataset.records as R[], dataset.meta);
-    out.provenance.push(provenanceOf(dataset.meta));
   };
   const noteOf = (meta: DatasetMeta) => downloadDateNote(meta.asOfBasis) ?? undefined;
 

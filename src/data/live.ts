@@ -8,7 +8,8 @@
 import type { DatasetStore, SettingStore } from '../store/types.ts';
 import { type UpdateReport, updateDatasets } from './download.ts';
 import { workerFetch } from './update-in-worker.ts';
-import { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot } from './snapshot.ts';
+import { type DataPlane, type DataPlaneOptions, datasetsSignature, loadDataSnapshot, sourcesOf } from './snapshot.ts';
+import type { Provenance } from './types.ts';
 import { messageOf } from '../thrown.ts';
 
 /** How often each process looks for an import made elsewhere. */
@@ -42,6 +43,10 @@ export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions 
 export class LiveDataPlane implements DataPlane {
   private timers: NodeJS.Timeout[] = [];
   private reloading: Promise<boolean> | null = null;
+  private firstLoad: Promise<void> | null = null;
+  private current: DataPlane | null = null;
+  private signature = '';
+  private loadedAt = 0;
   private lastCheck: DataStatus['last_check'] = null;
   private lastUpdate: DataStatus['last_update'] = null;
   private refreshMode: DataStatus['refresh'] = 'off';
@@ -49,41 +54,75 @@ export class LiveDataPlane implements DataPlane {
   private constructor(
     private readonly store: DatasetStore,
     private readonly opts: DataPlaneOptions,
-    private current: DataPlane,
-    private signature: string,
-    private loadedAt: number,
+    /** The sources the first load will read, named before it (the settings line at start). */
+    private readonly sourcesBeforeLoad: Provenance[],
   ) {}
 
+  /**
+   * A plane that loads the data on its first `ready()`, not now: the server answers /healthz
+   * without it, and neither spends the load's time nor holds its memory until a call needs it.
+   * Only the datasets' list (metadata, no records) is read now.
+   */
+  static async deferred(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<LiveDataPlane> {
+    const sources = sourcesOf(await store.listDatasets(), (opts.clock ?? Date.now)());
+    return new LiveDataPlane(store, opts, sources);
+  }
+
+  /** A plane with the data loaded now. */
   static async load(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<LiveDataPlane> {
-    const signature = datasetsSignature(await store.listDatasets());
-    const plane = await loadDataSnapshot(store, opts);
-    return new LiveDataPlane(store, opts, plane, signature, (opts.clock ?? Date.now)());
+    const plane = await LiveDataPlane.deferred(store, opts);
+    await plane.ready();
+    return plane;
+  }
+
+  /** True once the data is loaded: every lookup below may then be called. */
+  get loaded(): boolean {
+    return this.current !== null;
+  }
+
+  /** Loads the data on the first call; later calls share that load. A failed first load is tried again on the next call. */
+  ready(): Promise<void> {
+    if (!this.firstLoad) {
+      this.firstLoad = this.reloadOnce().then(() => undefined);
+      this.firstLoad.catch(() => {
+        this.firstLoad = null;
+      });
+    }
+    return this.firstLoad;
   }
 
   /** The load in use now: take it once per request when several lookups must agree. */
   snapshot(): DataPlane {
-    return this.current;
+    if (this.current) return this.current;
+    throw new Error('reference data read before it was loaded: await ready() first');
   }
 
-  bankForIban: DataPlane['bankForIban'] = (cc, bank, branch) => this.current.bankForIban(cc, bank, branch);
-  sepa: DataPlane['sepa'] = (cc, bic) => this.current.sepa(cc, bic);
-  clearing: DataPlane['clearing'] = (iid) => this.current.clearing(iid);
-  clearingSummary: DataPlane['clearingSummary'] = (iid) => this.current.clearingSummary(iid);
-  bic: DataPlane['bic'] = (code) => this.current.bic(code);
-  checkBicFormat: DataPlane['checkBicFormat'] = (code) => this.current.checkBicFormat(code);
-  compliance: DataPlane['compliance'] = (query) => this.current.compliance(query);
-  germanCheckMethod: DataPlane['germanCheckMethod'] = (blz) => this.current.germanCheckMethod(blz);
-  germanIbanRule: DataPlane['germanIbanRule'] = (blz) => this.current.germanIbanRule(blz);
-  bicsForBank: DataPlane['bicsForBank'] = (cc, bank, branch) => this.current.bicsForBank(cc, bank, branch);
-  provenance: DataPlane['provenance'] = () => this.current.provenance();
-  coverage: DataPlane['coverage'] = () => this.current.coverage();
-  dataVersion: DataPlane['dataVersion'] = () => this.current.dataVersion();
+  bankForIban: DataPlane['bankForIban'] = (cc, bank, branch) => this.snapshot().bankForIban(cc, bank, branch);
+  sepa: DataPlane['sepa'] = (cc, bic) => this.snapshot().sepa(cc, bic);
+  clearing: DataPlane['clearing'] = (iid) => this.snapshot().clearing(iid);
+  clearingSummary: DataPlane['clearingSummary'] = (iid) => this.snapshot().clearingSummary(iid);
+  bic: DataPlane['bic'] = (code) => this.snapshot().bic(code);
+  checkBicFormat: DataPlane['checkBicFormat'] = (code) => this.snapshot().checkBicFormat(code);
+  compliance: DataPlane['compliance'] = (query) => this.snapshot().compliance(query);
+  germanCheckMethod: DataPlane['germanCheckMethod'] = (blz) => this.snapshot().germanCheckMethod(blz);
+  germanIbanRule: DataPlane['germanIbanRule'] = (blz) => this.snapshot().germanIbanRule(blz);
+  bicsForBank: DataPlane['bicsForBank'] = (cc, bank, branch) => this.snapshot().bicsForBank(cc, bank, branch);
+  /** The loaded data's sources; before the first load, those it will read. */
+  provenance: DataPlane['provenance'] = () =>
+    this.current ? this.current.provenance() : this.sourcesBeforeLoad.map((p) => ({ ...p }));
+  coverage: DataPlane['coverage'] = () => this.snapshot().coverage();
+  dataVersion: DataPlane['dataVersion'] = () => this.snapshot().dataVersion();
 
   /**
    * Reloads when the stored datasets differ from the loaded ones; true when a new load is in
    * use. A failed reload keeps the current one. Concurrent calls share one reload.
    */
   refresh(): Promise<boolean> {
+    // Before the first load there is nothing to replace: that load reads what is stored then.
+    return this.current ? this.reloadOnce() : Promise.resolve(false);
+  }
+
+  private reloadOnce(): Promise<boolean> {
     this.reloading ??= this.reload().finally(() => {
       this.reloading = null;
     });
@@ -95,7 +134,7 @@ export class LiveDataPlane implements DataPlane {
     try {
       const signature = datasetsSignature(await this.store.listDatasets());
       let swapped = false;
-      if (signature !== this.signature) {
+      if (!this.current || signature !== this.signature) {
         const next = await loadDataSnapshot(this.store, this.opts);
         this.current = next;
         this.signature = signature;

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
 import { type BicFormat, checkBicFormat } from './bic-format.ts';
-import { type BundledData, bundledEdition, loadBundled } from './bundled.ts';
+import { type BundledData, bundledEdition, bundledSources, loadBundled, type Superseded } from './bundled.ts';
 import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compliance.ts';
 import { COUNTRY_LISTS } from './country-lists.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
-import { type ImportedData, importedKinds, overlayImported } from './imported.ts';
+import { type ImportedData, importedSources, overlayImported } from './imported.ts';
 import { Indexes } from './indexes.ts';
 import { Lookups } from './plane.ts';
 import type { BankByCode, Provenance } from './types.ts';
@@ -51,32 +51,51 @@ export interface DataPlaneOptions {
 export const datasetsSignature = (metas: DatasetMeta[]): string =>
   metas.map((m) => `${m.kind}@${m.importedAt}:${m.asOf}:${m.count}`).join('|');
 
+/** Which bundled directories the imported datasets replace wholesale. */
+const supersededBy = (metas: DatasetMeta[]): Superseded => {
+  const kinds = new Set(metas.map((m) => m.kind));
+  return {
+    germanBlz: kinds.has('bundesbank-blz'),
+    swissClearing: kinds.has('six-bankmaster'),
+    ofacSdn: kinds.has('ofac-sdn'),
+  };
+};
+
+/**
+ * Every source a load of the datasets `metas` answers from, in rank order, read from their
+ * metadata alone: what `provenance()` of that load gives.
+ */
+export function sourcesOf(metas: DatasetMeta[], now: number): Provenance[] {
+  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
+    name: l.source,
+    as_of: l.as_of,
+    kind: 'bundled',
+  }));
+  return [...bundledSources(now, supersededBy(metas)), ...importedSources(metas), ...lists];
+}
+
 /**
  * Loads the bundled directories, then overlays the datasets imported into `store` (an import
  * outranks bundled data; a full SIX, Bundesbank or OFAC import replaces the bundled copy).
  */
 export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<DataPlane> {
   const clock = opts.clock ?? Date.now;
-  const kinds = await importedKinds(store);
+  const now = clock();
+  const metas = await store.listDatasets();
   let ix: Indexes;
   let bundled: BundledData;
   let imported: ImportedData;
-  if (kinds.size === 0) {
-    ({ ix, bundled } = sharedBundled(clock()));
-    imported = { provenance: [], sanctions: [], epc: null, clearingSource: null };
+  if (metas.length === 0) {
+    ({ ix, bundled } = sharedBundled(now));
+    imported = { sanctions: [], epc: null, clearingSource: null };
   } else {
     bundledOnly = null;
-    ({ ix, bundled } = indexBundled(clock(), kinds));
+    ({ ix, bundled } = indexBundled(now, supersededBy(metas)));
     imported = await overlayImported(store, ix);
     ix.completeBankNames();
   }
 
-  const lists: Provenance[] = [...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => ({
-    name: l.source,
-    as_of: l.as_of,
-    kind: 'bundled',
-  }));
-  const provenance = [...bundled.provenance, ...imported.provenance, ...lists];
+  const provenance = sourcesOf(metas, now);
   const clearingSource = imported.clearingSource ?? bundled.clearingSource ?? 'none';
   const sanctions = [...bundled.sanctions, ...imported.sanctions];
   const newest = provenance
@@ -118,14 +137,9 @@ interface IndexedBundle {
   bundled: BundledData;
 }
 
-function indexBundled(now: number, kinds: Set<string>): IndexedBundle {
+function indexBundled(now: number, superseded: Superseded): IndexedBundle {
   const ix = new Indexes();
-  const bundled = loadBundled(ix, now, {
-    germanBlz: kinds.has('bundesbank-blz'),
-    swissClearing: kinds.has('six-bankmaster'),
-    ofacSdn: kinds.has('ofac-sdn'),
-  });
-  return { ix, bundled };
+  return { ix, bundled: loadBundled(ix, now, superseded) };
 }
 
 /**
@@ -140,7 +154,7 @@ let bundledOnly: (IndexedBundle & { edition: string }) | null = null;
 function sharedBundled(now: number): IndexedBundle {
   const edition = bundledEdition(now);
   if (bundledOnly?.edition !== edition) {
-    const { ix, bundled } = indexBundled(now, new Set());
+    const { ix, bundled } = indexBundled(now, supersededBy([]));
     ix.completeBankNames();
     bundledOnly = { edition, ix, bundled };
   }

@@ -14,9 +14,10 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
   // Ready: the store answers within READY_TIMEOUT_MS and, after a write it could not take
   // (disk full, database down), takes one again: a small probe write, so that readiness comes
   // back on its own once the disk has room or the database is back. Reference data is loaded
-  // while the services are built, before the server listens; its version is shown as the proof,
-  // and `data` tells how the last look for imports and the last scheduled update went (a failed
-  // update leaves the loaded data in service, so it does not make the process unready).
+  // before this answers (src/app.ts: every call but /healthz waits for the first load); its
+  // version is shown as the proof, and `data` tells how the last look for imports and the last
+  // scheduled update went (a failed update leaves the loaded data in service, so it does not
+  // make the process unready).
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const { store } = services;
     try {

@@ -148,9 +148,7 @@ test('a BIC known to two sources takes its whole place from one of them, never a
     source: 'full',
   });
   ix.addBic({ ...base, city: 'Frankfurt', postcode: '60000', source: 'partial' });
-  const answer = new Lookups(ix, { provenance: [], sanctions: [], epc: null, clearingSource: null }, 'none').bic(
-    'TESTDEFF',
-  );
+  const answer = new Lookups(ix, { sanctions: [], epc: null, clearingSource: null }, 'none').bic('TESTDEFF');
   assert.deepEqual(
     [answer?.name, answer?.city, answer?.address, answer?.postcode],
     ['Test Bank AG', 'Frankfurt am Main', 'Hauptstrasse 1', '60311'],

@@ -48,6 +48,8 @@ export async function startService(
   });
   const store = await openStore(config.databaseUrl);
   const services = await buildServices(config, store, clock);
+  // Tests read services.data directly, as a call does once the first call has loaded it.
+  await services.data.ready();
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
