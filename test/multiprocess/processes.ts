@@ -13,7 +13,7 @@ export interface Mod97Process {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts one process on PORT=0 and resolves once it logs the address it listens on. */
+/** Starts one process on PORT=0 and resolves once it listens and its /readyz has answered. */
 export function startProcess(env: Record<string, string>, execArgv: string[] = []): Promise<Mod97Process> {
   const child = spawn(process.execPath, [...execArgv, 'dist/server.js'], {
     cwd: REPO_ROOT,
@@ -37,7 +37,12 @@ export function startProcess(env: Record<string, string>, execArgv: string[] = [
       for (const line of lines) {
         logs.push(line);
         const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (listening) resolve({ url: listening[1], child, logs, stop });
+        // As a load balancer would: /readyz answers once the reference data is loaded (whatever it answers).
+        if (listening)
+          fetch(`${listening[1]}/readyz`).then(
+            () => resolve({ url: listening[1], child, logs, stop }),
+            (err: unknown) => reject(err),
+          );
       }
     });
     child.once('exit', (code) =>
