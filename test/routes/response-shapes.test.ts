@@ -21,11 +21,11 @@ import type {
 import { importFile } from '../../src/data/importers/index.ts';
 import { computeCheckDigits } from '../../src/iban/index.ts';
 import type { Caller } from '../../src/http/caller.ts';
-import type { Attribution, BankByCode, SepaAnswer } from '../../src/http/schemas.ts';
+import type { Attribution, BankByCode, SepaAnswer } from '../../src/api/schemas.ts';
 import { trialUsage, usageReport } from '../../src/quota/usage.ts';
-import type { BASES, TIERS } from '../../src/routes/keys-schemas.ts';
-import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../src/routes/lookup-schemas.ts';
-import type { BatchAnswer, IbanResult } from '../../src/routes/iban-schemas.ts';
+import type { BASES, TIERS } from '../../src/api/keys-schemas.ts';
+import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../src/api/lookup-schemas.ts';
+import type { BatchAnswer, IbanResult } from '../../src/api/iban-schemas.ts';
 import type { Described } from '../../src/describe.ts';
 import { attributionFor } from '../../src/routes/presentation.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';

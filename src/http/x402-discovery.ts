@@ -3,8 +3,8 @@
  * PAYMENT-REQUIRED, built with @x402/extensions from the route's own schemas (routes/catalogue.ts).
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
-import { type CatalogueRoute, type JsonSchema, priceText, requestsText } from '../../routes/catalogue.ts';
-import type { Discovery } from './types.ts';
+import { type CatalogueRoute, type JsonSchema, priceText, requestsText } from '../api/catalogue.ts';
+import type { Discovery } from '../payments/x402/types.ts';
 
 /** The text of `resource.description`: what the route does and what it costs. */
 export function describePaid(route: CatalogueRoute): string {
