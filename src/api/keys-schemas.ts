@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Open, StringEnum } from './schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { IssuedKey } from '../keys/service.ts';
-import type { Basis as BasisName, Tier as TierName } from '../store/types.ts';
+import type { Basis as BasisName, Tier as TierName } from '../records.ts';
 
 export const GenerateBody = Type.Object({
   source: Type.Optional(Type.String({ maxLength: 200, description: 'Where the caller came from; no other effect.' })),

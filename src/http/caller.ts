@@ -1,7 +1,8 @@
 /** Who is calling and what the call was charged, attached to each request. */
 import type { RouteAccess } from '../api/declaration.ts';
 import type { EffectivePlan } from '../quota/plan.ts';
-import type { CounterRef, KeyRow } from '../store/types.ts';
+import type { CounterRef } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 
 export interface Caller {
   network: string;

@@ -44,7 +44,7 @@ import { hasPayment } from '../payments/x402/header.ts';
 import type { Balance } from '../quota/meter.ts';
 import type { DailyUsage } from '../quota/daily.ts';
 import { isStorageUnavailable } from '../store/unavailable.ts';
-import type { KeyRow } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { RouteMeter } from '../api/declaration.ts';
 import type { Caller } from './caller.ts';

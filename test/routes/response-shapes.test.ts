@@ -29,7 +29,7 @@ import type { BatchAnswer, IbanResult } from '../../src/api/iban-schemas.ts';
 import type { Described } from '../../src/describe.ts';
 import { attributionFor } from '../../src/routes/presentation.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import type { Basis, Tier } from '../../src/store/types.ts';
+import type { Basis, Tier } from '../../src/records.ts';
 import { startMailService, usedKey } from '../support/mail/service.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startService, type TestService } from '../support/app.ts';
