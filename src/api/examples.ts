@@ -1,5 +1,5 @@
 /**
- * One example request and answer per route, declared beside each route (its `config.example`):
+ * One example request and answer per route, named by its declaration (`example`, declaration.ts):
  * the OpenAPI document, the /docs page (curl, JavaScript and Python) and docs/api.md all show these.
  * The answers are real answers of the service, with the base URL and the key replaced.
  */

@@ -10,7 +10,7 @@ export const GenerateBody = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 16 })),
 });
 
-// store/types.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
+// records.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
 export const TIERS = ['anonymous', 'email', 'claimed', 'pro', 'credits'] as const satisfies readonly TierName[];
 export const BASES = ['monthly', 'lifetime', 'credits'] as const satisfies readonly BasisName[];
 const Tier = StringEnum(TIERS);

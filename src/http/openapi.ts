@@ -338,14 +338,14 @@ function finishOperation(op: Operation, base: string): void {
   const keyed = op.security?.some((s) => 'bearer' in s) ?? false;
   for (const [status, response] of Object.entries(op.responses ?? {})) {
     const media = response.content?.['application/json'];
-    const enumOf = (media?.schema?.properties as Record<string, { enum?: string[] }> | undefined)?.error?.enum;
+    const enumOf = errorEnumOf(media?.schema);
     if (media && enumOf && Number(status) >= 400) {
       response.description = STATUS_DESCRIPTION[status] ?? response.description;
       media.schema = { allOf: [ref('schemas', 'Error'), { properties: { error: { enum: enumOf } } }] };
       media.examples = Object.fromEntries(
         enumOf.map((code) => [
           code,
-          { summary: plain(MEANING[code as ErrorCode] ?? code), value: { error: code, message: exampleMessage(code) } },
+          { summary: plain(MEANINGS.get(code) ?? code), value: { error: code, message: exampleMessage(code) } },
         ]),
       );
     }
@@ -373,8 +373,21 @@ function finishOperation(op: Operation, base: string): void {
   op['x-codeSamples'] = codeSamples(example, base);
 }
 
+/** The codes an error answer's schema lists (`error.enum`, as documentRoute wrote it). */
+function errorEnumOf(schema: JsonSchema | undefined): string[] | undefined {
+  const error = isRecord(schema?.properties) ? schema.properties.error : undefined;
+  const values = isRecord(error) ? error.enum : undefined;
+  return Array.isArray(values) ? values.filter((value) => typeof value === 'string') : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Each code's meaning, looked up by a code read back from the document. */
+const MEANINGS = new Map<string, string>(Object.entries(MEANING));
+
 function exampleMessage(code: string): string {
-  const meaning = MEANING[code as ErrorCode];
+  const meaning = MEANINGS.get(code);
   if (!meaning) return 'See the code.';
   const sentence = plain(meaning);
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;

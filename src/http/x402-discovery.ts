@@ -1,6 +1,6 @@
 /**
  * x402 discovery of a paid route: the `resource.description` and the `bazaar` extension of its
- * PAYMENT-REQUIRED, built with @x402/extensions from the route's own schemas (routes/catalogue.ts).
+ * PAYMENT-REQUIRED, built with @x402/extensions from the route's own schemas (api/catalogue.ts).
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { type CatalogueRoute, type JsonSchema, priceText, requestsText } from '../api/catalogue.ts';

@@ -17,14 +17,15 @@ const pageBase = { path: '/v1/card/success', page: 'checkout', title: 'Checkout'
 export const cardRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const rail = () => services.card!;
+    const rail = () => {
+      if (services.card) return services.card;
+      throw new DomainError(
+        'card_payments_unavailable',
+        'Card payments are not turned on for this server (STRIPE_SECRET_KEY is not set). Free keys and the other rails work as usual.',
+      );
+    };
     app.addHook('onRequest', async () => {
-      if (!services.card) {
-        throw new DomainError(
-          'card_payments_unavailable',
-          'Card payments are not turned on for this server (STRIPE_SECRET_KEY is not set). Free keys and the other rails work as usual.',
-        );
-      }
+      rail();
     });
 
     app.route({

@@ -71,7 +71,7 @@ export const ibanRoutes =
     app.route({
       ...served(fromAccountRoute),
       handler: async (req) => {
-        const built = ibanFromAccount(req.body as Parameters<typeof ibanFromAccount>[0]);
+        const built = ibanFromAccount(req.body);
         if (!built.ok) throw new DomainError(built.error, built.message, { field: built.field });
         const answer = describe(built.iban);
         const ibanRule =

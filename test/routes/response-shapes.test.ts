@@ -44,7 +44,7 @@ type WithAttribution<T> = T & { attribution?: Static<typeof Attribution> };
 same<Static<typeof BicAnswer>, WithAttribution<BicAnswerType>>(true);
 same<Static<typeof ComplianceAnswer>, WithAttribution<ComplianceAnswerType>>(true);
 same<Static<typeof ClearingAnswer>, WithAttribution<ClearingAnswerType>>(true);
-// closed schemas (see http/schemas.ts): equality is what guarantees they drop nothing
+// closed schemas (see api/schemas.ts): equality is what guarantees they drop nothing
 same<Static<typeof BankByCode>, BankByCodeType>(true);
 same<Static<typeof SepaAnswer>, SepaAnswerType>(true);
 same<Static<typeof IbanResult>, Described>(true);
