@@ -19,6 +19,7 @@ import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
 import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
+import { usageRoute } from '../api/keys.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
@@ -212,7 +213,7 @@ export const mcpRoutes =
         (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'tools/call',
       );
       if (req.caller.key && !callsTool) {
-        const usage = await app.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
+        const usage = await app.inject({ method: usageRoute.method, url: usageRoute.url, ...injectOptions(req) });
         copyQuotaHeaders(usage.headers, reply.raw);
       }
 

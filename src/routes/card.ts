@@ -12,7 +12,7 @@ import { sendPage } from '../web/render.ts';
 import { requiredKey } from '../http/caller.ts';
 
 /** The success page is a page of the site: same layout and headers. */
-const pageBase = { path: '/v1/card/success', page: 'checkout', title: 'Checkout' };
+const pageBase = { path: successRoute.url, page: 'checkout', title: 'Checkout' };
 
 export const cardRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -75,7 +75,7 @@ export const cardRoutes =
           const secure = req.protocol === 'https' ? '; Secure' : '';
           reply.header(
             'Set-Cookie',
-            `${REVEAL_COOKIE}=${setCookie.value}; Path=/v1/card/success; Max-Age=${setCookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`,
+            `${REVEAL_COOKIE}=${setCookie.value}; Path=${successRoute.url}; Max-Age=${setCookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`,
           );
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
