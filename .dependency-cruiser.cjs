@@ -51,6 +51,13 @@ module.exports = {
       from: { path: '^src/store/' },
       to: { path: DOMAIN },
     },
+    {
+      name: 'records-are-the-bottom',
+      comment: 'records.ts holds what the domain and the store share, below both: it imports nothing of src/.',
+      severity: 'error',
+      from: { path: '^src/records\\.ts$' },
+      to: { path: '^src/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
