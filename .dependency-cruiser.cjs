@@ -25,14 +25,38 @@ module.exports = {
       comment: 'The domain takes its inputs; it imports nothing of the edge.',
       severity: 'error',
       from: { path: [DOMAIN, '^src/store/'] },
-      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
+      to: {
+        path: ['^src/api/', '^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'],
+      },
+    },
+    {
+      name: 'api-is-the-contract',
+      comment:
+        'api/ declares the routes and their wire schemas: the edge (http/, routes/, mcp/, web/) derives everything from it and the typed client shares its schemas, so it imports only the domain below, never the edge, the wiring or Fastify.',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/cli/', '^src/client/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
+    },
+    {
+      name: 'client-shares-only-the-contract',
+      comment: 'The client is shipped alone (mod97/client): of src/ it imports only the wire schemas in api/, as types.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: ['^src/client/', '^src/api/'] },
     },
     {
       name: 'store-is-the-bottom',
-      comment: 'The store serves the domain and imports none of it.',
+      comment: 'The store serves the domain and imports none of it; the records both share live below it (records.ts).',
       severity: 'error',
       from: { path: '^src/store/' },
       to: { path: DOMAIN },
+    },
+    {
+      name: 'records-are-the-bottom',
+      comment: 'records.ts holds what the domain and the store share, below both: it imports nothing of src/.',
+      severity: 'error',
+      from: { path: '^src/records\\.ts$' },
+      to: { path: '^src/' },
     },
   ],
   options: {

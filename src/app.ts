@@ -3,7 +3,8 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
-import { collectDataRoutes } from './http/method-not-allowed.ts';
+import { API_ROUTES } from './api/index.ts';
+import { addMethodNotAllowed } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { sharedCompilers } from './http/schema-compilers.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
@@ -12,7 +13,6 @@ import { opsPlugin } from './ops/index.ts';
 import { LIMITS } from './plans.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import { agentRoutes } from './routes/agents.ts';
-import { collectRoutes } from './routes/catalogue.ts';
 import { cardRoutes } from './routes/card.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { creditsRoutes } from './routes/credits.ts';
@@ -56,10 +56,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (services.data.loaded || request.url === '/healthz') return done();
     services.data.ready().then(() => done(), done);
   });
-  // Every route's schemas, metering and price, for llms.txt, MCP tools and x402 discovery.
-  const catalogue = collectRoutes(app);
-  await registerPipeline(app, services, catalogue);
-  const addMethodNotAllowed = collectDataRoutes(app);
+  await registerPipeline(app, services);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
   startDataRefresh(services, app.log.child({ component: 'data' }));
@@ -84,8 +81,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(lookupRoutes(services));
   await app.register(cardRoutes(services));
   await app.register(creditsRoutes(services));
-  await app.register(agentRoutes(services, catalogue));
-  await app.register(mcpRoutes(services, catalogue));
-  addMethodNotAllowed();
+  await app.register(agentRoutes(services));
+  await app.register(mcpRoutes(services));
+  addMethodNotAllowed(app, API_ROUTES);
   return app;
 }

@@ -2,7 +2,7 @@
  * Prices, limits and plans in one table. The quota engine, the 402 `options`, the usage
  * `claim` object and the docs all read from here.
  */
-import type { Basis, Tier } from './store/types.ts';
+import type { Basis, Tier } from './records.ts';
 
 export const LIMITS = {
   trialPerDay: 25,

@@ -6,7 +6,7 @@
  * answer types are the route schemas' own (`Static<typeof Schema>`), never written twice.
  */
 import type { Static } from 'typebox';
-import type { ErrorBody } from '../http/schemas.ts';
+import type { ErrorBody } from '../api/schemas.ts';
 import type {
   BatchAnswer,
   BatchItem,
@@ -14,9 +14,9 @@ import type {
   FromAccountAnswer,
   FromAccountBody,
   ValidateAnswer,
-} from '../routes/iban-schemas.ts';
-import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../routes/keys-schemas.ts';
-import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../routes/lookup-schemas.ts';
+} from '../api/iban-schemas.ts';
+import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../api/keys-schemas.ts';
+import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../api/lookup-schemas.ts';
 
 /** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
 export interface Quota {

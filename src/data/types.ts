@@ -1,4 +1,5 @@
 /** Where a fact came from and how current it is. Every answer of the data plane carries one. */
+import type { AsOfBasis } from '../records.ts';
 export interface Provenance {
   name: string;
   /** Date the data is valid for (YYYY-MM-DD), or null when the publisher gives none. */
@@ -88,12 +89,6 @@ export interface BicLei {
   bic: string;
   lei: string;
 }
-
-/**
- * What an imported dataset's date rests on: the file itself, the operator's `--as-of`, the
- * publisher's file name, or (data update only) the download's Last-Modified or time.
- */
-export type AsOfBasis = 'file' | 'operator' | 'file_name' | 'last_modified' | 'download_time';
 
 /** What an importer hands to the store: one dataset, replaced whole. */
 export interface ParsedDataset<R> {

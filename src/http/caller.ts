@@ -1,7 +1,8 @@
 /** Who is calling and what the call was charged, attached to each request. */
-import type { PricedRoute } from '../plans.ts';
+import type { RouteAccess } from '../api/declaration.ts';
 import type { EffectivePlan } from '../quota/plan.ts';
-import type { CounterRef, KeyRow } from '../store/types.ts';
+import type { CounterRef } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 
 export interface Caller {
   network: string;
@@ -16,27 +17,12 @@ export interface Caller {
   paidByX402: boolean;
 }
 
-/** Per-route metering, declared in the route's `config`. */
-export interface RouteMeter {
-  /** Quota units of this call (a batch costs one per IBAN). */
-  cost(body: unknown): number;
-  /** Served without a key within the daily trial. */
-  trial?: boolean;
-  /** Route name in the x402 price table. */
-  priceKey: PricedRoute;
-}
-
-interface RouteAccess {
-  /** `key`: a key is required (401 without); `optional`: a key is used when sent. */
-  auth: 'none' | 'optional' | 'key';
-  meter?: RouteMeter;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
   }
   interface FastifyContextConfig {
+    /** Who may call and what a call costs; a declared route's comes from its declaration. */
     access?: RouteAccess;
   }
 }

@@ -3,7 +3,7 @@
  * client has no method for the route) and Python with the standard library only. /openapi.json
  * carries them as `x-codeSamples`, /docs shows them in tabs, docs/api.md shows the curl one.
  */
-import type { RouteExample } from './route-example.ts';
+import type { RouteExample } from '../api/route-example.ts';
 
 export interface CodeSample {
   lang: 'curl' | 'JavaScript' | 'Python';

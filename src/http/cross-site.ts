@@ -20,9 +20,16 @@ import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 
-const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate', '/mcp']);
-/** Routes where the request's own origin counts only for a host that DNS cannot rebind. */
-const REBINDING_SAFE = new Set(['/mcp']);
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route refuses a browser's call from another site: `api` for the routes whose
+     * declaration says so (the key routes), `mcp` for /mcp, where the request's own origin counts
+     * only for a host that DNS cannot rebind.
+     */
+    crossSite?: 'api' | 'mcp';
+  }
+}
 
 /**
  * The refusal for a browser's cross-site call to a guarded route, or null. `publicUrl` is read on
@@ -36,9 +43,10 @@ export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) =
     return known.origin;
   };
   return (req) => {
-    const route = req.routeOptions.url ?? '';
-    if (req.method !== 'POST' || !GUARDED.has(route)) return null;
-    return isCrossSite(req, publicOrigin(), REBINDING_SAFE.has(route)) ? refusal(route === '/mcp') : null;
+    const guard = req.routeOptions.config.crossSite;
+    if (guard === undefined) return null;
+    const mcp = guard === 'mcp';
+    return isCrossSite(req, publicOrigin(), mcp) ? refusal(mcp) : null;
   };
 }
 

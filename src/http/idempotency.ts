@@ -37,6 +37,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     [HELD]?: Held;
   }
+  interface FastifyContextConfig {
+    /** The route takes an Idempotency-Key (its declaration says so: every metered POST). */
+    idempotent?: boolean;
+  }
 }
 
 export function idempotencySteps(store: Store, clock: Clock) {

@@ -1,34 +1,33 @@
 /**
- * What the OpenAPI document says about every route beyond its schemas, derived in one place:
- * `security` from the route's access rule (so generated clients send the key), an operationId
- * and a tag, the error answers with `error` as the enum of the codes the route can answer (its
- * own, declared in its `config.errors`, and those the pipeline adds from its access rule), its
- * example request and answer (`config.example`), the quota headers, and the few facts a JSON
- * Schema of the body cannot state by itself (an optional body, "exactly one of", the raw webhook
- * body, a page for browsers).
+ * What the OpenAPI document says about every route beyond its schemas, derived in one place
+ * from the route's declaration (src/api/declaration.ts, carried in `config.declaration`):
+ * `security` from its access rule (so generated clients send the key), an operationId and a tag,
+ * its summary and description from its guide, the error answers with `error` as the enum of the
+ * codes the route can answer (its own `errors`, and those the pipeline adds from its access
+ * rule), its example request and answer, the quota headers, and the few facts a JSON Schema of
+ * the body cannot state by itself (an optional body, "exactly one of", the raw webhook body, a
+ * page for browsers).
  */
 import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import type { DocumentExtras, RouteDeclaration } from '../api/declaration.ts';
+import type { RouteExample } from '../api/route-example.ts';
+import { StringEnum } from '../api/schemas.ts';
 import type { ErrorCode } from '../errors.ts';
-import { guideOf } from '../routes/guides.ts';
 import { codeSamples } from './code-samples.ts';
-import type { RouteExample } from './route-example.ts';
 import { MEANING, STATUS } from './errors.ts';
-import { StringEnum } from './schemas.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * The codes this route's handler and its own steps can answer. The codes every route can
-     * answer (timeouts, the key checks, payment, body parsing) are added here from its access rule.
-     */
-    errors?: readonly ErrorCode[];
-    example?: RouteExample;
+    /** The route's declaration, for a route of the API (src/routes/serve.ts puts it here). */
+    declaration?: RouteDeclaration;
   }
 }
 
 const KEY_SCHEMES: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+/** The route's facts that finish its operation once @fastify/swagger has built it (documentBodies). */
 const EXAMPLE = 'x-mod97-example';
+const EXTRAS = 'x-mod97-extras';
 
 /**
  * Answers any route can give whatever its input: a key-shaped value in its URL or a URL that
@@ -54,13 +53,13 @@ function pipelineCodes(route: RouteOptions): ErrorCode[] {
     // A route sold only by x402 reads no body, so it never answers 415.
     if (!config.x402Required) codes.push('unsupported_media_type');
   }
+  if (config.crossSite) codes.push('cross_site_request');
   const access = config.access;
   if (access) codes.push('key_in_body');
   if (access?.auth === 'key') codes.push('missing_api_key');
   if (access && access.auth !== 'none') codes.push('invalid_api_key');
   if (access?.meter) codes.push('payment_required', 'quota_exhausted');
-  // Every metered POST takes an Idempotency-Key (http/idempotency.ts).
-  if (access?.meter && route.method === 'POST') codes.push('idempotency_in_progress', 'idempotency_key_reused');
+  if (config.idempotent) codes.push('idempotency_in_progress', 'idempotency_key_reused');
   if (config.x402Required || (access?.meter && config.x402Price)) {
     codes.push('payment_required', 'invalid_payment', 'payments_unavailable');
   }
@@ -113,25 +112,36 @@ function tagOf(url: string): string {
   return area ? area.charAt(0).toUpperCase() + area.slice(1) : 'Other';
 }
 
+/** Completes a declared route's schema for the document; other routes (pages, /mcp) are hidden. */
 export function documentRoute(route: RouteOptions): void {
-  const schema = route.schema as Record<string, unknown> | undefined;
-  if (!schema || schema.hide) return;
+  const { schema } = route;
+  const declaration = route.config?.declaration;
+  if (!declaration || !schema || schema.hide) return;
   const method = String(route.method);
-  schema.security ??= securityOf(route);
-  schema.operationId ??= operationIdOf(method, route.url);
-  schema.tags ??= [tagOf(route.url)];
-  const guide = guideOf(method, route.url);
-  schema.summary ??= guide?.title;
-  schema.description ??= guide?.purpose;
-  if (route.config?.example) schema[EXAMPLE] = route.config.example;
-  if (!schema.response) return;
-  const responses = schema.response as Record<string, unknown>;
-  const codes = new Set([...pipelineCodes(route), ...(route.config?.errors ?? [])]);
+  Object.assign(schema, {
+    security: securityOf(route),
+    operationId: declaration.operationId ?? operationIdOf(method, route.url),
+    tags: [tagOf(route.url)],
+    summary: declaration.guide.title,
+    description: declaration.guide.purpose,
+    [EXAMPLE]: declaration.example,
+    [EXTRAS]: extrasOf(declaration),
+  });
+  const declared = schema.response;
+  const responses: Record<string, unknown> = typeof declared === 'object' && declared !== null ? { ...declared } : {};
+  const codes = new Set([...pipelineCodes(route), ...declaration.errors]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(STATUS[code], [...(byStatus.get(STATUS[code]) ?? []), code]);
   for (const [status, list] of byStatus) responses[status] = errorAnswer(list);
-  if (method === 'POST' && route.config?.access?.meter) documentIdempotencyKey(route);
+  schema.response = responses;
+  if (route.config?.idempotent) documentIdempotencyKey(route);
 }
+
+/** The declaration's facts about the request body that its schema cannot state. */
+const extrasOf = (declaration: RouteDeclaration): Extras => ({
+  ...declaration.document,
+  ...(declaration.exactlyOneOf && { exactlyOneOf: declaration.exactlyOneOf }),
+});
 
 const IDEMPOTENCY_KEY_HEADER = {
   type: 'object',
@@ -180,6 +190,7 @@ function withReplayHeader(response: unknown): unknown {
 }
 
 type JsonSchema = Record<string, unknown>;
+type Extras = DocumentExtras & { exactlyOneOf?: readonly string[] };
 type Media = {
   schema?: JsonSchema;
   example?: unknown;
@@ -194,6 +205,7 @@ type Operation = {
   responses?: Record<string, Response>;
   security?: Record<string, unknown>[];
   [EXAMPLE]?: RouteExample;
+  [EXTRAS]?: Extras;
 };
 type Doc = {
   info?: Record<string, unknown>;
@@ -314,24 +326,26 @@ export function documentBodies<T>(doc: T): T {
   for (const operations of Object.values(d.paths ?? {})) {
     for (const op of Object.values(operations)) finishOperation(op, d.servers?.[0]?.url ?? '');
   }
-  specialCases(d);
   return doc;
 }
 
 function finishOperation(op: Operation, base: string): void {
   const example = op[EXAMPLE];
   delete op[EXAMPLE];
+  const extras = op[EXTRAS];
+  delete op[EXTRAS];
+  if (extras) applyExtras(op, extras);
   const keyed = op.security?.some((s) => 'bearer' in s) ?? false;
   for (const [status, response] of Object.entries(op.responses ?? {})) {
     const media = response.content?.['application/json'];
-    const enumOf = (media?.schema?.properties as Record<string, { enum?: string[] }> | undefined)?.error?.enum;
+    const enumOf = errorEnumOf(media?.schema);
     if (media && enumOf && Number(status) >= 400) {
       response.description = STATUS_DESCRIPTION[status] ?? response.description;
       media.schema = { allOf: [ref('schemas', 'Error'), { properties: { error: { enum: enumOf } } }] };
       media.examples = Object.fromEntries(
         enumOf.map((code) => [
           code,
-          { summary: plain(MEANING[code as ErrorCode] ?? code), value: { error: code, message: exampleMessage(code) } },
+          { summary: plain(MEANINGS.get(code) ?? code), value: { error: code, message: exampleMessage(code) } },
         ]),
       );
     }
@@ -359,43 +373,37 @@ function finishOperation(op: Operation, base: string): void {
   op['x-codeSamples'] = codeSamples(example, base);
 }
 
+/** The codes an error answer's schema lists (`error.enum`, as documentRoute wrote it). */
+function errorEnumOf(schema: JsonSchema | undefined): string[] | undefined {
+  const error = isRecord(schema?.properties) ? schema.properties.error : undefined;
+  const values = isRecord(error) ? error.enum : undefined;
+  return Array.isArray(values) ? values.filter((value) => typeof value === 'string') : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Each code's meaning, looked up by a code read back from the document. */
+const MEANINGS = new Map<string, string>(Object.entries(MEANING));
+
 function exampleMessage(code: string): string {
-  const meaning = MEANING[code as ErrorCode];
+  const meaning = MEANINGS.get(code);
   if (!meaning) return 'See the code.';
   const sentence = plain(meaning);
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }
 
-function specialCases(d: Doc): void {
-  const paths = d.paths ?? {};
-  // An absent body is valid on these: the anonymous path, and "mail me a code".
-  for (const path of ['/v1/keys/generate', '/v1/keys/claim']) {
-    const body = paths[path]?.post?.requestBody;
-    if (body) body.required = false;
+function applyExtras(op: Operation, { optionalBody, exactlyOneOf, htmlAnswers, rawBody }: Extras): void {
+  if (optionalBody && op.requestBody) op.requestBody.required = false;
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  if (body && exactlyOneOf) body.oneOf = exactlyOneOf.map((field) => ({ required: [field] }));
+  if (htmlAnswers) {
+    for (const response of Object.values(op.responses ?? {})) {
+      if (response.content) Object.assign(response.content, { 'text/html': { schema: { type: 'string' } } });
+    }
   }
-  const compliance = paths['/v1/iban/compliance']?.post?.requestBody?.content?.['application/json']?.schema;
-  // Checked by the handler (its own error message), stated here for clients: exactly one of the two.
-  if (compliance) compliance.oneOf = [{ required: ['iban'] }, { required: ['bic'] }];
-  const success = paths['/v1/card/success']?.get;
-  // A browser (Accept with text/html) gets every answer of the success page as a page of the site.
-  for (const response of Object.values(success?.responses ?? {})) {
-    if (response.content) Object.assign(response.content, { 'text/html': { schema: { type: 'string' } } });
-  }
-  const webhook = paths['/v1/card/webhook']?.post;
-  if (webhook) {
-    webhook.requestBody = {
-      required: true,
-      description: 'A Stripe event, verified against the Stripe-Signature header over the exact bytes sent.',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['id', 'type', 'data'],
-            properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object' } },
-          },
-          example: { id: 'evt_1', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1b2c3' } } },
-        },
-      },
-    };
+  if (rawBody) {
+    const { description, schema, example } = rawBody;
+    op.requestBody = { required: true, description, content: { 'application/json': { schema, example } } };
   }
 }

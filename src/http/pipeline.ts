@@ -10,7 +10,7 @@
  *      key route (403 cross_site_request, cross-site.ts);
  *   2. a key-shaped value in the body (400 key_in_body);
  *   3. credentials (401 missing_api_key / invalid_api_key);
- *  3a. on a metered POST, an Idempotency-Key (idempotency.ts): ill-formed (400), held by another
+ *  3a. on a route that declares it (every metered POST), an Idempotency-Key (idempotency.ts): ill-formed (400), held by another
  *      request (422 idempotency_key_reused) or by one still being answered (409
  *      idempotency_in_progress), or already answered: that answer again, before any charge;
  *   4. payment or quota (402): a call carrying an x402 payment draws no quota; otherwise the
@@ -38,29 +38,33 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { monthOf } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
-import { refusalContext, x402PriceOf, x402StepsFor } from '../payments/gate.ts';
+import type { KeyService } from '../keys/service.ts';
 import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
 import { hasPayment } from '../payments/x402/header.ts';
 import type { Balance } from '../quota/meter.ts';
-import type { RouteCatalogue } from '../routes/catalogue.ts';
-import type { Services } from '../services.ts';
+import type { DailyUsage } from '../quota/daily.ts';
 import { isStorageUnavailable } from '../store/unavailable.ts';
-import type { KeyRow } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
-import type { Caller, RouteMeter } from './caller.ts';
+import type { RouteMeter } from '../api/declaration.ts';
+import type { Caller } from './caller.ts';
 import { readCredential } from './credentials.ts';
 import { crossSiteGuard } from './cross-site.ts';
 import { idempotencySteps } from './idempotency.ts';
 import { mayAnswerSecret, noStoreIfSecret } from './no-store.ts';
+import { type PaymentServices, refusalContext, x402PriceOf, x402StepsFor } from './payment-gate.ts';
 import { secondsUntilNextDay, setKeyRateLimit, setTrialRateLimit } from './rate-headers.ts';
 
-export async function registerPipeline(
-  app: FastifyInstance,
-  services: Services,
-  catalogue: RouteCatalogue,
-): Promise<void> {
+/** What the pipeline uses of the services (src/services.ts wires them; the edge does not import the wiring). */
+export interface PipelineServices extends PaymentServices {
+  keys: KeyService;
+  daily: DailyUsage;
+  networkOf: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string;
+}
+
+export async function registerPipeline(app: FastifyInstance, services: PipelineServices): Promise<void> {
   const { keys, meter, clock } = services;
-  const x402 = await x402StepsFor(services, catalogue);
+  const x402 = await x402StepsFor(services);
   const crossSiteRefusal = crossSiteGuard(() => services.config.publicUrl);
   const idempotency = idempotencySteps(services.store, clock);
   app.decorateRequest('caller', null as never);
@@ -86,13 +90,13 @@ export async function registerPipeline(
   });
 
   app.addHook('preValidation', async (req, reply) => {
-    const { access, x402Required } = req.routeOptions.config;
+    const { access, x402Required, idempotent } = req.routeOptions.config;
     if (access) {
       if (req[KEY_IN_BODY]) throw keyInBodyError(); // 2
       if (access.auth !== 'none') await authenticate(req); // 3
       // Most calls send no Idempotency-Key: they skip step 3a without awaiting it.
-      const idempotent = access.meter && req.method === 'POST' && req.headers['idempotency-key'] !== undefined;
-      if (idempotent && (await idempotency.judge(req, reply))) return reply; // 3a
+      const keyed = idempotent && req.headers['idempotency-key'] !== undefined;
+      if (keyed && (await idempotency.judge(req, reply))) return reply; // 3a
       if (access.meter) await payOrAdmit(req, reply, access.meter); // 4
     }
     // The body was left unread on the socket: close it rather than drain it.

@@ -7,7 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import { nextDayStartMs, nextMonthStartMs } from '../clock.ts';
 import { LIMITS } from '../plans.ts';
-import type { Basis } from '../store/types.ts';
+import type { Basis } from '../records.ts';
 
 /** Whole seconds until `at`, rounded up so that a client waiting that long finds it reset. */
 const secondsUntil = (at: number, now: number): number => Math.max(Math.ceil((at - now) / 1000), 0);

@@ -15,10 +15,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { httpError } from '../http/errors.ts';
 import { ROOT } from '../root.ts';
-import type { RouteCatalogue } from '../routes/catalogue.ts';
+import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
-import { buildTools, type ParamRefusal, type Tool } from './tools.ts';
+import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
+import { usageRoute } from '../api/keys.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
@@ -130,12 +131,12 @@ async function callTool(
 }
 
 export const mcpRoutes =
-  (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsync =>
   async (app) => {
     let tools: Tool[] | null = null;
     const exhausted = new WeakSet<ServerResponse>();
     const toolList = () => {
-      tools ??= buildTools(catalogue, services.rails);
+      tools ??= buildTools(services.rails);
       return tools;
     };
 
@@ -182,7 +183,10 @@ export const mcpRoutes =
 
     // A browser page of another site (DNS rebinding included) is refused by the pipeline's
     // cross-site rule (http/cross-site.ts), the key routes' own.
-    const options = { config: { access: { auth: 'optional' as const } }, schema: { hide: true } };
+    const options = {
+      config: { access: { auth: 'optional' as const }, crossSite: 'mcp' as const },
+      schema: { hide: true },
+    };
     app.post('/mcp', options, async (req, reply) => {
       if (deeperThan(req.body, MAX_DEPTH))
         throw new DomainError(
@@ -209,7 +213,7 @@ export const mcpRoutes =
         (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'tools/call',
       );
       if (req.caller.key && !callsTool) {
-        const usage = await app.inject({ method: 'GET', url: '/v1/keys/usage', ...injectOptions(req) });
+        const usage = await app.inject({ method: usageRoute.method, url: usageRoute.url, ...injectOptions(req) });
         copyQuotaHeaders(usage.headers, reply.raw);
       }
 

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../clock.ts';
 import { CLAIM_GRANT_PRICE_USD, LIMITS, usdToMicros } from '../plans.ts';
-import type { KeyRow, PlanChange, Store } from '../store/types.ts';
+import type { PlanChange, Store } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 
 /** Applies `change(key)` at the key's current revision; re-reads and retries if it moved meanwhile. */
 export async function changePlanIf(

@@ -4,7 +4,7 @@
  */
 import { nextMonthStart } from '../clock.ts';
 import { LIMITS, PACKS, type Pack } from '../plans.ts';
-import type { Basis, Tier } from '../store/types.ts';
+import type { Basis, Tier } from '../records.ts';
 
 export interface Rails {
   x402: boolean;

@@ -6,7 +6,7 @@ import { monthOf, nextDayStart } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { LIMITS } from '../plans.ts';
 import type { Admission } from '../quota/meter.ts';
-import type { KeyRow } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 import { type Offer, offers, type OfferContext } from './offers.ts';
 
 /** What every refusal's offers depend on besides the caller. */

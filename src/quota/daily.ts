@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../clock.ts';
 import { dayOf, monthOf } from '../clock.ts';
-import type { Basis, DailyUse, Store } from '../store/types.ts';
+import type { DailyUse, Store } from '../store/types.ts';
+import type { Basis } from '../records.ts';
 
 const FLUSH_MS = 1000;
 /** Bases without a month (lifetime grants, credits) chart this many days back from today. */

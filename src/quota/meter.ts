@@ -5,7 +5,8 @@
 import { dayOf, type Clock } from '../clock.ts';
 import type { CreationAlert } from '../keys/alert.ts';
 import { LIMITS } from '../plans.ts';
-import type { CounterRef, KeyRow, Store } from '../store/types.ts';
+import type { CounterRef, Store } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 import { effectivePlan, type EffectivePlan, type KeyCounter } from './plan.ts';
 
 export interface Balance {

@@ -4,7 +4,8 @@
  */
 import { monthOf } from '../clock.ts';
 import { LIMITS, PLAN } from '../plans.ts';
-import type { Basis, CounterLimit, CounterRef, KeyRow } from '../store/types.ts';
+import type { CounterLimit, CounterRef } from '../store/types.ts';
+import type { Basis, KeyRow } from '../records.ts';
 
 /**
  * The counter a call is charged to. A key reduced by a creation alert also counts each call in

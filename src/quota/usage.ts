@@ -1,7 +1,7 @@
 /** The usage report (docs/api.md, "GET /v1/keys/usage"). */
 import { dayOf, monthOf } from '../clock.ts';
 import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
-import type { KeyRow } from '../store/types.ts';
+import type { KeyRow } from '../records.ts';
 import type { Balance } from './meter.ts';
 import type { Rails } from '../payments/offers.ts';
 

@@ -4,25 +4,25 @@ import { DomainError } from '../errors.ts';
 import { buildTools } from '../mcp/tools.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import type { Services } from '../services.ts';
-import { type CatalogueRoute, priceText, type RouteCatalogue, requestsText } from './catalogue.ts';
+import { type CatalogueRoute, catalogue, priceText, requestsText } from '../api/catalogue.ts';
 
 export const agentRoutes =
-  (services: Services, catalogue: RouteCatalogue): FastifyPluginAsync =>
+  (services: Services): FastifyPluginAsync =>
   async (app) => {
     app.get('/llms.txt', { schema: { hide: true } }, async (_req, reply) => {
       reply.type('text/plain; charset=utf-8');
-      const tools = buildTools(catalogue, services.rails).map((t) => `\`${t.name}\` (${t.definition.title})`);
-      return llmsTxt(services.config.publicUrl, catalogue.all(), services.rails.x402, tools);
+      const tools = buildTools(services.rails).map((t) => `\`${t.name}\` (${t.definition.title})`);
+      return llmsTxt(services.config.publicUrl, catalogue(), services.rails.x402, tools);
     });
 
     const rail = services.x402;
     if (!rail) return;
     // Loaded only with the rail on, like the payment SDKs (src/services.ts).
-    const { describePaid, discoveryExample } = await import('../payments/x402/discovery.ts');
+    const { describePaid, discoveryExample } = await import('../http/x402-discovery.ts');
     app.get('/.well-known/x402', { schema: { hide: true } }, async () => {
       const publicUrl = services.config.publicUrl;
       const resources = [];
-      for (const route of catalogue.all().filter((r) => r.cost.x402Usd !== null)) {
+      for (const route of catalogue().filter((r) => r.cost.x402Usd !== null)) {
         // The offer of one call (of one IBAN for a batch); the bazaar declaration carries the
         // route's example input, where a 402 carries the request's own path parameters.
         const required = await rail.paymentRequired({

@@ -1,115 +1,51 @@
 /** Card payments (Stripe): POST /v1/card/checkout, POST /v1/card/webhook, GET /v1/card/success. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
 import { logFailure, sendError, toHttpError } from '../http/errors.ts';
-import { errorResponses, Open, orNull } from '../http/schemas.ts';
-import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import { REVEAL_COOKIE, revealCookieOf } from '../payments/stripe/reveal-cookie.ts';
 import type { SuccessAnswer } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
-import * as examples from './examples.ts';
+import { cancelRoute, checkoutRoute, successRoute, webhookRoute } from '../api/payments.ts';
+import { served } from './serve.ts';
 import { sendPage } from '../web/render.ts';
 import { requiredKey } from '../http/caller.ts';
 
 /** The success page is a page of the site: same layout and headers. */
-const pageBase = { path: '/v1/card/success', page: 'checkout', title: 'Checkout' };
-
-const CheckoutBody = Type.Object({
-  product: Type.Union(
-    CARD_PRODUCTS.map((p) => Type.Literal(p)),
-    { description: 'pack_1k, pack_5k, pack_25k (credits, paid once) or pro (monthly subscription).' },
-  ),
-});
-const CheckoutCreated = Type.Object({
-  checkout_url: Type.String(),
-  session_id: Type.String(),
-  expires_at: Type.String(),
-  product: Type.String(),
-});
-const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() });
+const pageBase = { path: successRoute.url, page: 'checkout', title: 'Checkout' };
 
 export const cardRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const rail = () => services.card!;
+    const rail = () => {
+      if (services.card) return services.card;
+      throw new DomainError(
+        'card_payments_unavailable',
+        'Card payments are not turned on for this server (STRIPE_SECRET_KEY is not set). Free keys and the other rails work as usual.',
+      );
+    };
     app.addHook('onRequest', async () => {
-      if (!services.card) {
-        throw new DomainError(
-          'card_payments_unavailable',
-          'Card payments are not turned on for this server (STRIPE_SECRET_KEY is not set). Free keys and the other rails work as usual.',
-        );
-      }
+      rail();
     });
 
-    app.post(
-      '/v1/card/checkout',
-      {
-        config: {
-          access: { auth: 'optional' },
-          errors: ['already_subscribed', 'payments_unavailable', 'card_payments_unavailable'],
-          example: examples.cardCheckout,
-        },
-        schema: {
-          operationId: 'createCardCheckout',
-          body: CheckoutBody,
-          response: { 201: CheckoutCreated, ...errorResponses(400, 401, 409, 415, 502, 503) },
-        },
-      },
-      async (req, reply) => {
+    app.route({
+      ...served(checkoutRoute),
+      handler: async (req, reply) => {
         const { product } = req.body;
         const created = await rail().checkout(product, req.caller.key);
         reply.code(201);
         return created;
       },
-    );
+    });
 
-    app.post(
-      '/v1/card/cancel',
-      {
-        config: {
-          access: { auth: 'key' },
-          errors: ['not_subscribed', 'payments_unavailable', 'card_payments_unavailable'],
-          example: examples.cardCancel,
-        },
-        schema: {
-          operationId: 'cancelPro',
-          response: {
-            200: Type.Object({
-              key_prefix: Type.String(),
-              cancel_at_period_end: Type.Literal(true),
-              ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
-              message: Type.String(),
-            }),
-            ...errorResponses(400, 401, 409, 502, 503),
-          },
-        },
-      },
-      async (req) => rail().cancel(requiredKey(req.caller)),
-    );
+    app.route({
+      ...served(cancelRoute),
+      handler: async (req) => rail().cancel(requiredKey(req.caller)),
+    });
 
-    app.get(
-      '/v1/card/success',
-      {
-        config: {
-          access: { auth: 'none' },
-          errors: [
-            'checkout_not_found',
-            'key_already_shown',
-            'payments_unavailable',
-            'card_payments_unavailable',
-            'unavailable',
-          ],
-          example: examples.cardSuccess,
-        },
-        schema: {
-          operationId: 'getCheckoutOutcome',
-          querystring: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }) }),
-          response: { 200: Outcome, 202: Outcome, ...errorResponses(400, 404, 410, 503) },
-        },
-      },
-      async (req, reply) => {
+    app.route({
+      ...served(successRoute),
+      handler: async (req, reply) => {
         // The answer may hold a secret shown once: no cache may keep it, no referer may carry the session id.
         reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
         // A prefetch (link preview, speculative load) is declined: a browser uses no non-2xx
@@ -139,7 +75,7 @@ export const cardRoutes =
           const secure = req.protocol === 'https' ? '; Secure' : '';
           reply.header(
             'Set-Cookie',
-            `${REVEAL_COOKIE}=${setCookie.value}; Path=/v1/card/success; Max-Age=${setCookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`,
+            `${REVEAL_COOKIE}=${setCookie.value}; Path=${successRoute.url}; Max-Age=${setCookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`,
           );
         }
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
@@ -163,33 +99,22 @@ export const cardRoutes =
           limit: outcome.limit.toLocaleString('en-US'),
         });
       },
-    );
+    });
 
     // Stripe signs the exact bytes it sent: this scope keeps the body as a Buffer, unparsed.
     await app.register(async (raw) => {
       raw.removeContentTypeParser('application/json');
       raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-      raw.post(
-        '/v1/card/webhook',
-        {
-          config: {
-            access: { auth: 'none' },
-            errors: ['invalid_signature', 'payments_unavailable', 'card_payments_unavailable'],
-            example: examples.cardWebhook,
-          },
-          schema: {
-            operationId: 'receiveStripeEvent',
-            response: { 200: Open({ received: Type.Boolean() }), ...errorResponses(400, 415, 503) },
-          },
-        },
-        async (req) => {
+      raw.route({
+        ...served(webhookRoute),
+        handler: async (req) => {
           const signature = req.headers['stripe-signature'];
           return rail().webhook(
             Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
             typeof signature === 'string' ? signature : undefined,
           );
         },
-      );
+      });
     });
   };
 

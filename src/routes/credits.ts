@@ -2,38 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { DomainError } from '../errors.ts';
-import { errorResponses, Open } from '../http/schemas.ts';
 import { cardCheckoutRequired } from '../payments/refusals.ts';
-import { LIMITS, PACKS, type Pack } from '../plans.ts';
+import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
-import * as examples from './examples.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The pack a route sells; its 402s offer the other packs (payments/offers.ts). */
-    pack?: Pack;
-  }
-}
-
-const PackBought = Open({
-  api_key: Type.String({ description: 'The credits key, shown once.' }),
-  key_prefix: Type.String(),
-  tier: Type.Literal('credits'),
-  basis: Type.Literal('credits'),
-  pack: Type.String(),
-  credits: Type.Integer(),
-  balance: Type.Integer(),
-  price_usd: Type.Number(),
-  message: Type.String(),
-  claimed_key: Type.Optional(
-    Open(
-      { key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() },
-      { description: 'Present when an anonymous key was sent: it is claimed once the payment settles.' },
-    ),
-  ),
-});
+import { packRoutes } from '../api/payments.ts';
+import { served } from './serve.ts';
 
 export const creditsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -50,25 +24,10 @@ export const creditsRoutes =
       if (id) await store.revokeKey(id, clock());
     };
 
-    const buy = (pack: Pack) =>
-      app.post(
-        `/v1/credits/buy/${pack.pack}`,
-        {
-          config: {
-            access: { auth: 'optional' },
-            pack,
-            x402Required: true,
-            x402Price: () => pack.priceUsd,
-            x402Unsettled: revokeUnpaid,
-            errors: ['not_found', 'payment_required', 'card_payments_unavailable'],
-            example: examples.creditsBuy(pack.pack, pack.credits, pack.priceUsd),
-          },
-          schema: {
-            operationId: `buyCredits${pack.pack}`,
-            response: { 201: PackBought, ...errorResponses(400, 401, 402, 404, 502) },
-          },
-        },
-        async (req, reply) => {
+    for (const { pack, route } of packRoutes) {
+      app.route({
+        ...served(route, { x402Unsettled: revokeUnpaid }),
+        handler: async (req, reply) => {
           if (!services.x402) {
             if (!services.card) throw new DomainError('not_found', 'Buying credits is not turned on for this server.');
             throw cardCheckoutRequired({ baseUrl: config.publicUrl, rails: services.rails, now: clock(), pack });
@@ -107,6 +66,6 @@ export const creditsRoutes =
               : {}),
           };
         },
-      );
-    for (const pack of PACKS) buy(pack);
+      });
+    }
   };

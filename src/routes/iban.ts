@@ -1,29 +1,13 @@
 /** POST /v1/iban/validate, POST /v1/iban/batch, POST /v1/iban/from-account and POST /v1/iban/extract. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '../errors.ts';
-import { errorResponses } from '../http/schemas.ts';
 import { extractIbans } from '../iban/extract.ts';
 import { ibanFromAccount } from '../iban/from-account.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
-import * as examples from './examples.ts';
-import {
-  BatchAnswer,
-  BatchBody,
-  ExtractAnswer,
-  ExtractBody,
-  FromAccountAnswer,
-  FromAccountBody,
-  ValidateAnswer,
-  ValidateBody,
-} from './iban-schemas.ts';
+import { batchRoute, extractRoute, fromAccountRoute, validateRoute } from '../api/iban.ts';
 import { attributionFor, trialBlock } from './presentation.ts';
-
-const batchSize = (body: unknown) => {
-  const ibans = (body as { ibans?: unknown } | undefined)?.ibans;
-  return Array.isArray(ibans) ? Math.max(ibans.length, 1) : 1;
-};
-const one = () => 1;
+import { served } from './serve.ts';
 
 export const ibanRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -44,21 +28,9 @@ export const ibanRoutes =
       return bic.replace(/\s+/g, '').toUpperCase();
     };
 
-    app.post(
-      '/v1/iban/validate',
-      {
-        config: {
-          access: { auth: 'optional', meter: { cost: one, trial: true, priceKey: 'validate' } },
-          errors: ['invalid_bic'],
-          example: examples.validate,
-        },
-        schema: {
-          operationId: 'validateIban',
-          body: ValidateBody,
-          response: { 200: ValidateAnswer, ...errorResponses(400, 401, 402, 413, 415) },
-        },
-      },
-      async (req) => {
+    app.route({
+      ...served(validateRoute),
+      handler: async (req) => {
         const { iban, bic } = req.body;
         return Object.assign(
           describe(iban, wellFormedBic(bic)),
@@ -66,26 +38,14 @@ export const ibanRoutes =
           trialBlock(req.caller, services),
         );
       },
-    );
+    });
 
-    app.post(
-      '/v1/iban/batch',
-      {
-        config: {
-          access: { auth: 'optional', meter: { cost: batchSize, priceKey: 'batch' } },
-          errors: ['invalid_bic', 'batch_too_large'],
-          example: examples.batch,
-        },
-        schema: {
-          operationId: 'validateIbanBatch',
-          body: BatchBody,
-          response: { 200: BatchAnswer, ...errorResponses(400, 401, 402, 413, 415) },
-        },
-      },
+    app.route({
+      ...served(batchRoute),
       // Not async: the answer is sent from inside the handler, so a batch's thousand results are
       // serialised and become garbage before the next batch's handler runs, instead of the
       // results of every batch admitted in the same turn being alive at once.
-      (req, reply) => {
+      handler: (req, reply) => {
         const { ibans } = req.body;
         // Every BIC is judged before any IBAN, so an ill-formed one refuses the whole batch.
         const bics = ibans.map((item, i) => (typeof item === 'string' ? undefined : wellFormedBic(item.bic, i)));
@@ -109,24 +69,12 @@ export const ibanRoutes =
           ...attributionFor(req.caller, services),
         });
       },
-    );
+    });
 
-    app.post(
-      '/v1/iban/from-account',
-      {
-        config: {
-          access: { auth: 'optional', meter: { cost: one, priceKey: 'fromAccount' } },
-          errors: ['unsupported_country'],
-          example: examples.fromAccount,
-        },
-        schema: {
-          operationId: 'ibanFromAccount',
-          body: FromAccountBody,
-          response: { 200: FromAccountAnswer, ...errorResponses(400, 401, 402, 413, 415) },
-        },
-      },
-      async (req) => {
-        const built = ibanFromAccount(req.body as Parameters<typeof ibanFromAccount>[0]);
+    app.route({
+      ...served(fromAccountRoute),
+      handler: async (req) => {
+        const built = ibanFromAccount(req.body);
         if (!built.ok) throw new DomainError(built.error, built.message, { field: built.field });
         const answer = describe(built.iban);
         const ibanRule =
@@ -138,22 +86,11 @@ export const ibanRoutes =
           ...attributionFor(req.caller, services),
         };
       },
-    );
+    });
 
-    app.post(
-      '/v1/iban/extract',
-      {
-        config: {
-          access: { auth: 'optional', meter: { cost: one, priceKey: 'extract' } },
-          errors: ['text_too_long'],
-          example: examples.extract,
-        },
-        schema: {
-          body: ExtractBody,
-          response: { 200: ExtractAnswer, ...errorResponses(400, 401, 402, 413, 415) },
-        },
-      },
-      async (req) => {
+    app.route({
+      ...served(extractRoute),
+      handler: async (req) => {
         const { items, truncated } = extractIbans(req.body.text, (iban) => describe(iban), LIMITS.extractMaxItems);
         return {
           count: items.length,
@@ -169,7 +106,7 @@ export const ibanRoutes =
           ...attributionFor(req.caller, services),
         };
       },
-    );
+    });
   };
 
 /**

@@ -1,49 +1,25 @@
 /** POST /v1/keys/generate, GET /v1/keys/usage, POST /v1/keys/rotate. Thin: parse, call, shape. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { setTrialRateLimit } from '../http/rate-headers.ts';
-import { errorResponses } from '../http/schemas.ts';
 import { trialUsage, usageReport } from '../quota/usage.ts';
 import type { Services } from '../services.ts';
-import * as examples from './examples.ts';
-import { creationResponse, GenerateBody, KeyCreated, Rotated, Usage } from './keys-schemas.ts';
 import { requiredKey } from '../http/caller.ts';
+import { creationResponse } from '../api/keys-schemas.ts';
+import { generateRoute, rotateRoute, usageRoute } from '../api/keys.ts';
+import { served } from './serve.ts';
 
 export const keysRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { keys, meter, config, clock } = services;
 
-    app.post(
-      '/v1/keys/generate',
-      {
-        config: {
-          access: { auth: 'none' },
-          errors: [
-            'cross_site_request',
-            'invalid_email',
-            'disposable_email',
-            'undeliverable_email',
-            'verification_required',
-            'verification_failed',
-            'already_claimed_elsewhere',
-            'key_creation_limit',
-            'rate_limited',
-            'verification_rate_limited',
-            'verification_unavailable',
-          ],
-          example: examples.generate,
-        },
-        // Only an absent body means the anonymous path; a JSON null, array or number fails the schema.
-        preValidation: async (req) => {
-          if (req.body === undefined) req.body = {};
-        },
-        schema: {
-          operationId: 'generateKey',
-          body: GenerateBody,
-          response: { 201: KeyCreated, ...errorResponses(400, 403, 409, 429, 503) },
-        },
+    app.route({
+      ...served(generateRoute),
+      // Only an absent body means the anonymous path; a JSON null, array or number fails the schema.
+      preValidation: async (req) => {
+        if (req.body === undefined) req.body = {};
       },
-      async (req, reply) => {
+      handler: async (req, reply) => {
         const { body } = req;
         if (body.email !== undefined || body.code !== undefined) {
           const { issued, email } = await services.emailKeys.generate(req.caller.network, body.email, body.code);
@@ -54,15 +30,11 @@ export const keysRoutes =
         reply.code(201);
         return creationResponse(issued, config.publicUrl);
       },
-    );
+    });
 
-    app.get(
-      '/v1/keys/usage',
-      {
-        config: { access: { auth: 'optional' }, errors: [], example: examples.usage },
-        schema: { operationId: 'getUsage', response: { 200: Usage, ...errorResponses(400, 401) } },
-      },
-      async (req, reply) => {
+    app.route({
+      ...served(usageRoute),
+      handler: async (req, reply) => {
         const { key, network } = req.caller;
         if (!key) {
           // A key's balance gets its headers in the pipeline; the trial's is only known here.
@@ -75,15 +47,11 @@ export const keysRoutes =
           rails: services.rails,
         });
       },
-    );
+    });
 
-    app.post(
-      '/v1/keys/rotate',
-      {
-        config: { access: { auth: 'key' }, errors: ['cross_site_request'], example: examples.rotate },
-        schema: { operationId: 'rotateKey', response: { 200: Rotated, ...errorResponses(400, 401, 403) } },
-      },
-      async (req) => {
+    app.route({
+      ...served(rotateRoute),
+      handler: async (req) => {
         const key = requiredKey(req.caller);
         const { secret, prefix } = await keys.rotate(key);
         req.caller.key = { ...key, keyPrefix: prefix };
@@ -99,5 +67,5 @@ export const keysRoutes =
             'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
         };
       },
-    );
+    });
   };

@@ -3,6 +3,7 @@ import { dayOf, nextDayStart } from '../clock.ts';
 import type { Caller } from '../http/caller.ts';
 import { FREE_TIERS, LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
+import { generateRoute } from '../api/keys.ts';
 
 export function attributionFor(caller: Caller, services: Services) {
   if (caller.paidByX402) return {};
@@ -26,7 +27,7 @@ export function trialBlock(caller: Caller, services: Services) {
       limit: LIMITS.trialPerDay,
       day: dayOf(now),
       resets_at: nextDayStart(now),
-      get_key: { method: 'POST', url: `${services.config.publicUrl}/v1/keys/generate` },
+      get_key: { method: generateRoute.method, url: `${services.config.publicUrl}${generateRoute.url}` },
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { apiReference, type OpenApiDoc } from '../web/api-reference.ts';
 import { FREE, pricing, ROUTES, TERMS } from '../web/content.ts';
 import { loadAssets, PAGE_HEADERS, sendPage } from '../web/render.ts';
+import { generateRoute } from '../api/keys.ts';
 
 const hidden = { schema: { hide: true } };
 
@@ -44,7 +45,7 @@ export const siteRoutes =
       return {
         name: 'mod97',
         description: 'IBAN validation and bank lookups.',
-        get_key: { method: 'POST', url: `${base()}/v1/keys/generate` },
+        get_key: { method: generateRoute.method, url: `${base()}${generateRoute.url}` },
         docs: `${base()}/openapi.json`,
         terms_url: `${base()}/terms`,
       };

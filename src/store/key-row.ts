@@ -1,5 +1,5 @@
 /** The api_keys row as both engines read it: one column list (quoted aliases suit both) and one mapping. */
-import type { Basis, KeyRow, Tier } from './types.ts';
+import type { Basis, KeyRow, Tier } from '../records.ts';
 
 export const KEY_COLUMNS = `id, key_hash AS "keyHash", key_prefix AS "keyPrefix", tier, basis, cap AS "limit",
   lifetime_period AS "lifetimePeriod", email_hash AS "emailHash", network, created_at AS "createdAt",

@@ -1,55 +1,9 @@
-import type { AsOfBasis } from '../data/types.ts';
 /**
  * The one storage interface. Every engine (SQLite, PostgreSQL) implements all of it, and
  * test/store/contract.ts runs the same suite against each. Every rule with a number in it is
  * enforced by a single conditional write here, never by a read followed by a write.
  */
-
-export type Tier = 'anonymous' | 'email' | 'claimed' | 'pro' | 'credits';
-export type Basis = 'monthly' | 'lifetime' | 'credits';
-
-export interface KeyRow {
-  id: string;
-  keyHash: string;
-  keyPrefix: string;
-  tier: Tier;
-  basis: Basis;
-  /** Cap of the governing counter: per month, over the lifetime grant, or credits bought. */
-  limit: number;
-  /** Counter period of a lifetime or credits basis, `lifetime:<claim time>` or `credits:<id>` (quota/plan.ts). */
-  lifetimePeriod: string | null;
-  emailHash: string | null;
-  network: string;
-  createdAt: number;
-  /** Born during a creation alert without a proved mailbox: reduced while that alert lasts. */
-  alertBorn: boolean;
-  /**
-   * Identity (start time) of the alert the key was born in, so that only that alert reduces it,
-   * never a later one. Null (or absent) for a key born outside an alert.
-   */
-  alertId?: number | null;
-  firstServedAt: number | null;
-  /** x402 payments made while presenting the key, in micro-USD. */
-  paidMicros: number;
-  /** The free plan to return to, exactly, when a Pro subscription ends; null unless Pro. */
-  fallback: FallbackPlan | null;
-  subscriptionId: string | null;
-  revokedAt: number | null;
-  /** Bumped on every change of tier, basis or limit; guards conditional plan changes. */
-  planRev: number;
-}
-
-/**
- * A free key's plan kept while it is Pro. Basis, cap and lifetime counter are kept with the
- * tier because a claim by payment is `lifetime` 200 once: rebuilt from the tier alone it would
- * come back as 200 a month, with its lifetime usage forgotten.
- */
-export interface FallbackPlan {
-  tier: Tier;
-  basis: Basis;
-  limit: number;
-  lifetimePeriod: string | null;
-}
+import type { AsOfBasis, Basis, FallbackPlan, KeyRow, Tier } from '../records.ts';
 
 export type NewKey = Omit<
   KeyRow,

@@ -1,6 +1,7 @@
 /** What the pages say, derived from the one price table (src/plans.ts): never a second copy of a number. */
-import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH, X402_PRICES_USD } from '../plans.ts';
-import { guideOf } from '../routes/guides.ts';
+import { costOf } from '../api/catalogue.ts';
+import { API_ROUTES } from '../api/index.ts';
+import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 
 export const count = (n: number) => n.toLocaleString('en-US');
 export const usd = (n: number) =>
@@ -8,30 +9,27 @@ export const usd = (n: number) =>
 
 export const FREE = { trial: LIMITS.trialPerDay, anonymous: LIMITS.anonymousPerMonth, claimed: LIMITS.freePerMonth };
 
-/** The data routes the home page lists, each described by its one guide (src/routes/guides.ts). */
-export const ROUTES = [
-  ['POST', '/v1/iban/validate'],
-  ['POST', '/v1/iban/batch'],
-  ['POST', '/v1/iban/from-account'],
-  ['POST', '/v1/iban/extract'],
-  ['GET', '/v1/bic/:code'],
-  ['POST', '/v1/iban/compliance'],
-  ['GET', '/v1/ch/clearing/:iid'],
-].map(([method, url]) => ({
-  method,
-  path: url!.replace(/:(\w+)/g, '{$1}'),
-  what: guideOf(method!, url!)?.purpose ?? '',
+/** The metered data routes, in their declarations' order (src/api/index.ts). */
+const METERED = API_ROUTES.filter((route) => route.access.meter !== undefined);
+
+/** `/v1/bic/:code` as people read it: `/v1/bic/{code}`. */
+const pathOf = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+/** The data routes the home page lists, each described by its declaration's purpose. */
+export const ROUTES = METERED.map((route) => ({
+  method: route.method,
+  path: pathOf(route.url),
+  what: route.guide.purpose ?? '',
 }));
 
-const X402_ROUTES: { route: string; price: number }[] = [
-  { route: 'POST /v1/iban/validate', price: X402_PRICES_USD.validate },
-  { route: 'POST /v1/iban/batch (per IBAN)', price: X402_PRICES_USD.batchPerIban },
-  { route: 'POST /v1/iban/from-account', price: X402_PRICES_USD.fromAccount },
-  { route: 'POST /v1/iban/extract', price: X402_PRICES_USD.extract },
-  { route: 'GET /v1/bic/{code}', price: X402_PRICES_USD.bic },
-  { route: 'POST /v1/iban/compliance', price: X402_PRICES_USD.compliance },
-  { route: 'GET /v1/ch/clearing/{iid}', price: X402_PRICES_USD.clearing },
-];
+/** Each metered route's x402 price (a batch's per IBAN). */
+const X402_ROUTES = METERED.map((route) => {
+  const cost = costOf(route);
+  return {
+    route: `${route.method} ${pathOf(route.url)}${cost.perIban ? ' (per IBAN)' : ''}`,
+    price: cost.x402Usd ?? 0,
+  };
+});
 
 export function pricing(rails: { card: boolean; x402: boolean }) {
   const prices = X402_ROUTES.map((r) => r.price);

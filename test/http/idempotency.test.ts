@@ -12,7 +12,6 @@ import { readConfig } from '../../src/config.ts';
 import { errorHandler } from '../../src/http/errors.ts';
 import { registerPipeline } from '../../src/http/pipeline.ts';
 import { newSecret } from '../../src/keys/secret.ts';
-import { collectRoutes } from '../../src/routes/catalogue.ts';
 import { buildServices } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
 import { startService, testClock, type TestService } from '../support/app.ts';
@@ -215,12 +214,12 @@ describe('an answer carrying a key secret', () => {
     const services = await buildServices(config, store, testClock());
     const app = Fastify();
     app.setErrorHandler(errorHandler);
-    await registerPipeline(app, services, collectRoutes(app));
+    await registerPipeline(app, services);
     // A metered route whose answer may hold a secret: none of the service's does, so the rule is
     // tested on its own. Without `secret` in the body it answers a plain count.
     const meter = { cost: () => 1, trial: true, priceKey: 'validate' as const };
     let served = 0;
-    app.post('/v1/test/secret', { config: { access: { auth: 'optional', meter } } }, async (req) =>
+    app.post('/v1/test/secret', { config: { access: { auth: 'optional', meter }, idempotent: true } }, async (req) =>
       (req.body as { secret?: boolean }).secret ? { api_key: newSecret().secret } : { served: ++served },
     );
     after(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { effectivePlan } from '../../src/quota/plan.ts';
-import type { KeyRow } from '../../src/store/types.ts';
+import type { KeyRow } from '../../src/records.ts';
 
 const base: KeyRow = {
   id: 'k1',

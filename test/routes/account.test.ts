@@ -12,7 +12,7 @@ import { importFile } from '../../src/data/importers/index.ts';
 import type { BicCheck } from '../../src/describe.ts';
 import type { ConstructedFrom } from '../../src/iban/from-account.ts';
 import type { GermanCheck } from '../../src/iban/index.ts';
-import type { FromAccountAnswer, IbanResult } from '../../src/routes/iban-schemas.ts';
+import type { FromAccountAnswer, IbanResult } from '../../src/api/iban-schemas.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { startService, type TestService } from '../support/app.ts';
 

@@ -21,15 +21,15 @@ import type {
 import { importFile } from '../../src/data/importers/index.ts';
 import { computeCheckDigits } from '../../src/iban/index.ts';
 import type { Caller } from '../../src/http/caller.ts';
-import type { Attribution, BankByCode, SepaAnswer } from '../../src/http/schemas.ts';
+import type { Attribution, BankByCode, SepaAnswer } from '../../src/api/schemas.ts';
 import { trialUsage, usageReport } from '../../src/quota/usage.ts';
-import type { BASES, TIERS } from '../../src/routes/keys-schemas.ts';
-import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../src/routes/lookup-schemas.ts';
-import type { BatchAnswer, IbanResult } from '../../src/routes/iban-schemas.ts';
+import type { BASES, TIERS } from '../../src/api/keys-schemas.ts';
+import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../src/api/lookup-schemas.ts';
+import type { BatchAnswer, IbanResult } from '../../src/api/iban-schemas.ts';
 import type { Described } from '../../src/describe.ts';
 import { attributionFor } from '../../src/routes/presentation.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import type { Basis, Tier } from '../../src/store/types.ts';
+import type { Basis, Tier } from '../../src/records.ts';
 import { startMailService, usedKey } from '../support/mail/service.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startService, type TestService } from '../support/app.ts';
@@ -44,7 +44,7 @@ type WithAttribution<T> = T & { attribution?: Static<typeof Attribution> };
 same<Static<typeof BicAnswer>, WithAttribution<BicAnswerType>>(true);
 same<Static<typeof ComplianceAnswer>, WithAttribution<ComplianceAnswerType>>(true);
 same<Static<typeof ClearingAnswer>, WithAttribution<ClearingAnswerType>>(true);
-// closed schemas (see http/schemas.ts): equality is what guarantees they drop nothing
+// closed schemas (see api/schemas.ts): equality is what guarantees they drop nothing
 same<Static<typeof BankByCode>, BankByCodeType>(true);
 same<Static<typeof SepaAnswer>, SepaAnswerType>(true);
 same<Static<typeof IbanResult>, Described>(true);

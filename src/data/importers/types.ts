@@ -1,4 +1,5 @@
-import type { AsOfBasis, ParsedDataset } from '../types.ts';
+import type { AsOfBasis } from '../../records.ts';
+import type { ParsedDataset } from '../types.ts';
 
 /** What an importer receives: the publisher's file as bytes, and what is known about it. */
 export interface ImportInput {

@@ -1,8 +1,8 @@
 /** Cancelling Pro from the key itself: Stripe stops renewing, and Pro lasts to the period's end. */
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
-import type { KeyRow } from '../../store/types.ts';
-import { type CardContext, stripeFailed } from './index.ts';
+import type { KeyRow } from '../../records.ts';
+import { type CardContext, stripeFailed } from './context.ts';
 
 export interface Cancelled {
   key_prefix: string;

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
 import { FREE_TIERS } from '../../plans.ts';
-import type { KeyRow } from '../../store/types.ts';
+import type { KeyRow } from '../../records.ts';
 import { lineItem, modeOf } from './catalogue.ts';
 import type { CardProduct } from './config.ts';
-import { type CardContext, stripeFailed } from './index.ts';
+import { type CardContext, stripeFailed } from './context.ts';
 
 export interface CheckoutCreated {
   checkout_url: string;

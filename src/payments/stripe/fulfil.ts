@@ -7,7 +7,8 @@ import type { Clock } from '../../clock.ts';
 import type { KeyService } from '../../keys/service.ts';
 import { FREE_TIERS, PLAN } from '../../plans.ts';
 import { changePlanIf, claimByPayment } from '../claim.ts';
-import type { FallbackPlan, KeyRow, PlanChange, Store, Tier } from '../../store/types.ts';
+import type { PlanChange, Store } from '../../store/types.ts';
+import type { FallbackPlan, KeyRow, Tier } from '../../records.ts';
 
 /** Keys bought by card belong to no network: they must not count against free-key limits. */
 const CARD_NETWORK = 'card';

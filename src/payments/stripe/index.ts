@@ -1,38 +1,13 @@
 /** The card rail: Stripe Checkout for credit packs and Pro, signed webhooks, and the one-time key reveal. */
 import Stripe from 'stripe';
-import type { Clock } from '../../clock.ts';
-import { DomainError } from '../../errors.ts';
-import type { Config } from '../../config.ts';
-import type { KeyService } from '../../keys/service.ts';
-import type { KeyRow, Store } from '../../store/types.ts';
+import type { KeyRow } from '../../records.ts';
 import { cancelPro, type Cancelled } from './cancel.ts';
 import { createCheckout, type CheckoutCreated } from './checkout.ts';
 import type { CardProduct, StripeSettings } from './config.ts';
 import { CardFulfilment } from './fulfil.ts';
+import type { CardContext, CardDeps } from './context.ts';
 import { checkoutOutcome, type SuccessAnswer, type Visit } from './success.ts';
 import { receiveWebhook, type WebhookReceipt } from './webhook.ts';
-
-interface CardDeps {
-  store: Store;
-  keys: KeyService;
-  clock: Clock;
-  /** Read at call time: `publicUrl` builds the success and cancel addresses. */
-  config: Config;
-}
-
-export interface CardContext extends CardDeps {
-  settings: StripeSettings;
-  stripe: Stripe;
-  fulfil: CardFulfilment;
-}
-
-/** Stripe could not be reached or refused the call: 502, with what did not happen, and the cause kept for the log. */
-export function stripeFailed(outcome: string, cause: unknown): DomainError {
-  return Object.assign(
-    new DomainError('payments_unavailable', `The card payment provider could not ${outcome}. Try again shortly.`),
-    { cause },
-  );
-}
 
 export interface CardRail {
   checkout(product: CardProduct, presented: KeyRow | null): Promise<CheckoutCreated>;

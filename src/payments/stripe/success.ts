@@ -5,7 +5,7 @@
  * it, and the browser that saw it may see it again for 10 minutes (reveal-cookie.ts).
  */
 import { DomainError } from '../../errors.ts';
-import type { CardContext } from './index.ts';
+import type { CardContext } from './context.ts';
 import { openReveal, REVEAL_AGAIN_MS, sealReveal } from './reveal-cookie.ts';
 
 export interface Visit {

@@ -11,7 +11,7 @@
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
 import { isCardProduct, packOf } from './catalogue.ts';
-import { type CardContext, stripeFailed } from './index.ts';
+import { type CardContext, stripeFailed } from './context.ts';
 
 export interface WebhookReceipt {
   received: true;

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
-import type { KeyRow, KeyStore, NewKey, PlanChange } from '../types.ts';
+import type { KeyStore, NewKey, PlanChange } from '../types.ts';
+import type { KeyRow } from '../../records.ts';
 import type { Durably } from './durable.ts';
 
 /**

@@ -1,14 +1,11 @@
 /**
- * The route table as agents read it. Each API route is collected as it is registered, with the
- * schemas it declares and the metering in its `config`, so llms.txt, the MCP tools, the x402
- * discovery document and the bazaar extension all describe the routes from their own schemas
- * and prices, never from a second copy; what a route is for, and an example input, come from
- * src/routes/guides.ts, which the OpenAPI document reads too.
+ * The routes as agents read them, derived from their declarations (declaration.ts): llms.txt,
+ * the MCP tools, the x402 discovery document and the bazaar extension all describe a route from
+ * its own schemas, price and purpose, never from a second copy.
  */
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { RouteMeter } from '../http/caller.ts';
 import { X402_PRICES_USD } from '../plans.ts';
-import { guideOf } from './guides.ts';
+import type { RouteDeclaration, RouteMeter } from './declaration.ts';
+import { API_ROUTES } from './index.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -32,11 +29,7 @@ export interface CatalogueRoute {
   /** The success answer's schema (200 or 201). */
   outputSchema: JsonSchema | null;
   cost: Cost;
-}
-
-export interface RouteCatalogue {
-  get(method: string, url: string): CatalogueRoute | undefined;
-  all(): CatalogueRoute[];
+  declaration: RouteDeclaration;
 }
 
 const EMPTY_OBJECT: JsonSchema = { type: 'object', properties: {} };
@@ -46,31 +39,28 @@ function unitPriceUsd(meter: RouteMeter): number {
   return meter.priceKey === 'batch' ? X402_PRICES_USD.batchPerIban : X402_PRICES_USD[meter.priceKey];
 }
 
-function costOf(route: RouteOptions): Cost {
-  const config = route.config ?? {};
-  const meter = config.access?.meter;
+export function costOf(route: RouteDeclaration): Cost {
+  const { meter } = route.access;
   if (meter) return { requests: 1, perIban: meter.priceKey === 'batch', x402Usd: unitPriceUsd(meter) };
-  if (config.pack) return { requests: 0, perIban: false, x402Usd: config.pack.priceUsd };
+  if (route.pack) return { requests: 0, perIban: false, x402Usd: route.pack.priceUsd };
   return { requests: 0, perIban: false, x402Usd: null };
 }
 
 /** A plain-JSON copy: route schemas are shared objects that Fastify and the serialiser also read. */
 const copy = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema));
 
-/** Starts collecting routes; call before the routes are registered. */
-export function collectRoutes(app: FastifyInstance): RouteCatalogue {
-  const routes = new Map<string, CatalogueRoute>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      const key = `${method} ${route.url}`;
-      const guide = guideOf(method, route.url);
-      if (!guide?.purpose || (method !== 'GET' && method !== 'POST')) continue;
-      const schema = (route.schema ?? {}) as { body?: unknown; params?: unknown; response?: Record<string, unknown> };
-      const input = schema.body ? 'body' : schema.params ? 'params' : 'none';
-      const success = schema.response?.[200] ?? schema.response?.[201];
-      routes.set(key, {
-        method: method as 'GET' | 'POST',
+const entries = new WeakMap<RouteDeclaration, CatalogueRoute | null>();
+
+/** The route as agents read it; null for a route without a purpose, which is not listed for them. */
+export function catalogueRoute(route: RouteDeclaration): CatalogueRoute | null {
+  const known = entries.get(route);
+  if (known !== undefined) return known;
+  const { schema, guide } = route;
+  const input: CatalogueRoute['input'] = schema.body ? 'body' : schema.params ? 'params' : 'none';
+  const success = schema.response[200] ?? schema.response[201];
+  const entry: CatalogueRoute | null = guide.purpose
+    ? {
+        method: route.method,
         url: route.url,
         summary: guide.purpose,
         example: guide.example,
@@ -78,14 +68,19 @@ export function collectRoutes(app: FastifyInstance): RouteCatalogue {
         inputSchema: input === 'body' ? copy(schema.body) : input === 'params' ? copy(schema.params) : EMPTY_OBJECT,
         outputSchema: success ? copy(success) : null,
         cost: costOf(route),
-      });
-    }
-  });
-  return {
-    get: (method, url) => routes.get(`${method} ${url}`),
-    all: () => [...routes.values()],
-  };
+        declaration: route,
+      }
+    : null;
+  entries.set(route, entry);
+  return entry;
 }
+
+/** Every route listed for agents, in the declarations' order. */
+export const catalogue = (): CatalogueRoute[] =>
+  API_ROUTES.flatMap((route) => {
+    const entry = catalogueRoute(route);
+    return entry ? [entry] : [];
+  });
 
 /** "1 request", "1 per IBAN", "free". */
 export function requestsText(cost: Cost): string {

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { Open, StringEnum } from '../http/schemas.ts';
+import { Open, StringEnum } from './schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { IssuedKey } from '../keys/service.ts';
-import type { Basis as BasisName, Tier as TierName } from '../store/types.ts';
+import type { Basis as BasisName, Tier as TierName } from '../records.ts';
 
 export const GenerateBody = Type.Object({
   source: Type.Optional(Type.String({ maxLength: 200, description: 'Where the caller came from; no other effect.' })),
@@ -10,7 +10,7 @@ export const GenerateBody = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 16 })),
 });
 
-// store/types.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
+// records.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
 export const TIERS = ['anonymous', 'email', 'claimed', 'pro', 'credits'] as const satisfies readonly TierName[];
 export const BASES = ['monthly', 'lifetime', 'credits'] as const satisfies readonly BasisName[];
 const Tier = StringEnum(TIERS);
@@ -107,4 +107,22 @@ export const Claimed = Open({
   used: Type.Integer({ description: 'The use so far carried over to the claimed plan.' }),
   remaining: Type.Integer(),
   month: Type.String({ description: 'The current month (YYYY-MM).' }),
+});
+
+export const ClaimBody = Type.Object({
+  email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
+  code: Type.Optional(
+    Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' }),
+  ),
+});
+
+export const DailyReport = Type.Object({
+  key_prefix: Type.String(),
+  basis: Type.String(),
+  from: Type.String({ description: 'First day shown (YYYY-MM-DD): the 1st of the month, or 29 days ago.' }),
+  to: Type.String({ description: 'Today (UTC).' }),
+  total: Type.Integer({ description: 'Sum of `days`.' }),
+  days: Type.Array(Type.Object({ day: Type.String(), used: Type.Integer() }), {
+    description: 'Every day from `from` to `to`, oldest first; days without calls are 0.',
+  }),
 });

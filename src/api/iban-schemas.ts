@@ -5,15 +5,7 @@
  * trying each branch of an `anyOf`.
  */
 import { Type } from 'typebox';
-import {
-  Attribution,
-  BankByCode,
-  NullableBoolean,
-  NullableString,
-  orNull,
-  SepaAnswer,
-  StringEnum,
-} from '../http/schemas.ts';
+import { Attribution, BankByCode, NullableBoolean, NullableString, orNull, SepaAnswer, StringEnum } from './schemas.ts';
 import { ERROR_CODES, type IbanErrorCode } from '../iban/errors.ts';
 import { LIMITS } from '../plans.ts';
 

@@ -9,12 +9,18 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { httpError, sendError } from '../../http/errors.ts';
-import type { Offer } from '../offers.ts';
-import { x402Refused } from '../refusals.ts';
-import { hasPayment } from './header.ts';
-import type { X402Rail } from './rail.ts';
-import type { Discovery, PaymentRequiredHeader, Quote, SettleOutcome, VerifiedPayment } from './types.ts';
+import { httpError, sendError } from './errors.ts';
+import type { Offer } from '../payments/offers.ts';
+import { x402Refused } from '../payments/refusals.ts';
+import { hasPayment } from '../payments/x402/header.ts';
+import type { X402Rail } from '../payments/x402/rail.ts';
+import type {
+  Discovery,
+  PaymentRequiredHeader,
+  Quote,
+  SettleOutcome,
+  VerifiedPayment,
+} from '../payments/x402/types.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,10 +1,10 @@
 /**
  * x402 discovery of a paid route: the `resource.description` and the `bazaar` extension of its
- * PAYMENT-REQUIRED, built with @x402/extensions from the route's own schemas (routes/catalogue.ts).
+ * PAYMENT-REQUIRED, built with @x402/extensions from the route's own schemas (api/catalogue.ts).
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
-import { type CatalogueRoute, type JsonSchema, priceText, requestsText } from '../../routes/catalogue.ts';
-import type { Discovery } from './types.ts';
+import { type CatalogueRoute, type JsonSchema, priceText, requestsText } from '../api/catalogue.ts';
+import type { Discovery } from '../payments/x402/types.ts';
 
 /** The text of `resource.description`: what the route does and what it costs. */
 export function describePaid(route: CatalogueRoute): string {

@@ -1,9 +1,9 @@
 /**
- * One example request and answer per route, declared beside each route (its `config.example`):
+ * One example request and answer per route, named by its declaration (`example`, declaration.ts):
  * the OpenAPI document, the /docs page (curl, JavaScript and Python) and docs/api.md all show these.
  * The answers are real answers of the service, with the base URL and the key replaced.
  */
-import type { RouteExample } from '../http/route-example.ts';
+import type { RouteExample } from './route-example.ts';
 
 /** Parts that several example answers share, as the service gives them for DE89 3704 0044 0532 0130 00. */
 const ATTRIBUTION = {

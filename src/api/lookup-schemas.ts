@@ -16,7 +16,7 @@ import {
   SepaAnswer,
   SourceRef,
   StringEnum,
-} from '../http/schemas.ts';
+} from './schemas.ts';
 
 const Str = Type.String();
 
