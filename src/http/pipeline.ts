@@ -143,14 +143,11 @@ export async function registerPipeline(
       }
       return undefined;
     }
-    const secret = credential.kind === 'key' ? credential.secret : '';
-    const hash = keys.presentedHash(secret);
+    const hash = credential.kind === 'key' ? keys.presentedHash(credential.secret) : null;
     const { key, admission } =
-      hash === null
-        ? { key: null }
-        : routeMeter
-          ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
-          : { key: await keys.authenticate(secret) };
+      hash !== null && routeMeter
+        ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
+        : { key: credential.kind === 'key' ? await keys.authenticate(credential.secret) : null };
     if (!key) throw new DomainError('invalid_api_key', 'The API key is unknown, rotated or revoked.');
     req.caller.key = key;
     return admission;
