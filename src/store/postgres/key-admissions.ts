@@ -29,8 +29,13 @@ type Row = RawKeyRow & { n: number; used: number | null; decided: boolean };
 export function pgKeyAdmissions({ sql, once }: Pg): Required<Pick<KeyStore, 'keyByHashAdmitting'>> {
   const cols = sql.unsafe(KEY_COLUMNS);
   const calls = new Batches<Call>(async (batch) => {
+    // A key's first call in the statement is charged here; its repeats go to the admission.
     const seen = new Set<string>();
-    const tried = batch.map((c) => !seen.has(c.hash) && Boolean(seen.add(c.hash)));
+    const tried = batch.map((c) => {
+      if (seen.has(c.hash)) return false;
+      seen.add(c.hash);
+      return true;
+    });
     try {
       const rows = await once(
         () => sql<Row[]>`WITH
