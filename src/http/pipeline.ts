@@ -41,7 +41,7 @@ import { KEY_ANYWHERE } from '../keys/secret.ts';
 import type { KeyService } from '../keys/service.ts';
 import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
 import { hasPayment } from '../payments/x402/header.ts';
-import type { Balance } from '../quota/meter.ts';
+import type { Admission, Balance } from '../quota/meter.ts';
 import type { DailyUsage } from '../quota/daily.ts';
 import { isStorageUnavailable } from '../store/unavailable.ts';
 import type { KeyRow } from '../records.ts';
@@ -93,11 +93,14 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
     const { access, x402Required, idempotent } = req.routeOptions.config;
     if (access) {
       if (req[KEY_IN_BODY]) throw keyInBodyError(); // 2
-      if (access.auth !== 'none') await authenticate(req); // 3
       // Most calls send no Idempotency-Key: they skip step 3a without awaiting it.
       const keyed = idempotent && req.headers['idempotency-key'] !== undefined;
+      // When nothing between steps 3 and 4 may stop the call (no step 3a, no payment), a key is
+      // charged with its lookup: one store call for both (Meter.authenticateAndAdmit).
+      const chargedMeter = keyed || (x402 && hasPayment(req.headers)) ? undefined : access.meter;
+      const admission = access.auth !== 'none' ? await authenticate(req, chargedMeter) : undefined; // 3
       if (keyed && (await idempotency.judge(req, reply))) return reply; // 3a
-      if (access.meter) await payOrAdmit(req, reply, access.meter); // 4
+      if (access.meter) await payOrAdmit(req, reply, access.meter, admission); // 4
     }
     // The body was left unread on the socket: close it rather than drain it.
     if (req.body === UNSUPPORTED_MEDIA) reply.header('connection', 'close');
@@ -132,7 +135,8 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
   });
   app.addHook('onClose', () => services.daily.flush());
 
-  async function authenticate(req: FastifyRequest): Promise<void> {
+  /** Step 3, and with `routeMeter` the key's admission of step 4 where the store does both at once. */
+  async function authenticate(req: FastifyRequest, routeMeter?: RouteMeter): Promise<Admission | undefined> {
     const credential = readCredential(req.headers);
     if (credential.kind === 'none') {
       if (req.routeOptions.config.access?.auth === 'key') {
@@ -141,14 +145,25 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
           'Send your key as Authorization: Bearer <API_KEY> (or X-API-Key). Create one with POST /v1/keys/generate.',
         );
       }
-      return;
+      return undefined;
     }
-    const key = credential.kind === 'key' ? await keys.authenticate(credential.secret) : null;
+    const hash = credential.kind === 'key' ? keys.presentedHash(credential.secret) : null;
+    const { key, admission } =
+      hash !== null && routeMeter
+        ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
+        : { key: credential.kind === 'key' ? await keys.authenticate(credential.secret) : null };
     if (!key) throw new DomainError('invalid_api_key', 'The API key is unknown, rotated or revoked.');
     req.caller.key = key;
+    return admission;
   }
 
-  async function payOrAdmit(req: FastifyRequest, reply: FastifyReply, routeMeter: RouteMeter): Promise<void> {
+  /** `admitted`: the key's admission, when step 3 made it with the lookup. */
+  async function payOrAdmit(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    routeMeter: RouteMeter,
+    admitted: Admission | undefined,
+  ): Promise<void> {
     // A paid call draws on no quota; its payment is verified in step 6 and settled in step 10.
     if (x402 && hasPayment(req.headers)) {
       req.caller.paidByX402 = true;
@@ -158,7 +173,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
     const { caller } = req;
     if (caller.key) {
       const cost = routeMeter.cost(body);
-      const admission = await meter.admitKey(caller.key, cost);
+      const admission = admitted ?? (await meter.admitKey(caller.key, cost));
       caller.balance = admission;
       if (!admission.admitted) {
         reply.header('X-Quota-Exhausted', 'true');

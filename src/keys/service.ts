@@ -99,8 +99,13 @@ export class KeyService {
 
   /** The key for a presented secret, or null when it is unknown, rotated or revoked. */
   async authenticate(secret: string): Promise<KeyRow | null> {
-    if (!KEY_PATTERN.test(secret)) return null;
-    return this.store.keyByHash(this.presented.hashOf(secret));
+    const hash = this.presentedHash(secret);
+    return hash === null ? null : this.store.keyByHash(hash);
+  }
+
+  /** The stored hash of a presented secret; null when it is not shaped like a key. */
+  presentedHash(secret: string): string | null {
+    return KEY_PATTERN.test(secret) ? this.presented.hashOf(secret) : null;
   }
 
   /** A new secret for the same holder: tier, cap and counters stay with the key. */

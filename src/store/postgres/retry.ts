@@ -4,13 +4,13 @@
  *
  * - Idempotent statements (reads, the ping, settings, datasets, the first-served mark) are
  *   retried on any connection error: sending them twice changes nothing.
- * - Other writes (admit, refund, key insert, rotation, plan change, code attempts) are
- *   retried only when the error proves the statement never reached the server (refused or
- *   timed-out connect, server starting up or shutting down before the session began). A
- *   write that failed after it was sent (reset, closed, admin shutdown) has an unknown
- *   outcome: an admit may have counted. Sending it again could count twice, so the request
- *   fails (503 `storage_unavailable`, nothing served). The caller may then lose one unit; it
- *   can never gain one.
+ * - Other writes (admit, a key lookup with its charge, refund, key insert, rotation, plan change,
+ *   code attempts) are retried only when the error proves the statement never reached the
+ *   server (refused or timed-out connect, server starting up or shutting down before the
+ *   session began). A write that failed after it was sent (reset, closed, admin shutdown) has
+ *   an unknown outcome: an admit may have counted. Sending it again could count twice, so the
+ *   request fails (503 `storage_unavailable`, nothing served). The caller may then lose one
+ *   unit; it can never gain one.
  */
 import { storageUnavailable } from '../unavailable.ts';
 import { codeOf, messageIn } from '../../thrown.ts';
