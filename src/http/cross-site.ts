@@ -25,20 +25,14 @@ const GUARDED = new Set(['/v1/keys/generate', '/v1/keys/claim', '/v1/keys/rotate
 const REBINDING_SAFE = new Set(['/mcp']);
 
 /**
- * The refusal for a browser's cross-site call to a guarded route, or null. `publicUrl` is read on
- * each call: it may be set after the app is built.
+ * The refusal for a browser's cross-site call to a guarded route, or null.
  */
-export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) => DomainError | null {
-  let known = { url: '', origin: '' };
-  const publicOrigin = () => {
-    const url = publicUrl();
-    if (known.url !== url) known = { url, origin: new URL(url).origin };
-    return known.origin;
-  };
+export function crossSiteGuard(publicUrl: string): (req: FastifyRequest) => DomainError | null {
+  const publicOrigin = new URL(publicUrl).origin;
   return (req) => {
     const route = req.routeOptions.url ?? '';
     if (req.method !== 'POST' || !GUARDED.has(route)) return null;
-    return isCrossSite(req, publicOrigin(), REBINDING_SAFE.has(route)) ? refusal(route === '/mcp') : null;
+    return isCrossSite(req, publicOrigin, REBINDING_SAFE.has(route)) ? refusal(route === '/mcp') : null;
   };
 }
 

@@ -61,7 +61,7 @@ export async function registerPipeline(
 ): Promise<void> {
   const { keys, meter, clock } = services;
   const x402 = await x402StepsFor(services, catalogue);
-  const crossSiteRefusal = crossSiteGuard(() => services.config.publicUrl);
+  const crossSiteRefusal = crossSiteGuard(services.config.publicUrl);
   const idempotency = idempotencySteps(services.store, clock);
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);
