@@ -38,7 +38,8 @@ export function guardStore(engine: EngineStore, unavailable: (err: unknown) => b
     if (mapped && !READS.has(name)) writeFailing = true;
     throw mapped ?? err;
   };
-  const wrapped = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  // By method, not by name: a method replaced on the store (as tests do) is wrapped in its turn.
+  const wrapped = new WeakMap<object, (...args: unknown[]) => Promise<unknown>>();
   const wrap = (name: string, method: (...args: unknown[]) => Promise<unknown>) => {
     const onError = fail(name);
     return READS.has(name)
@@ -55,8 +56,8 @@ export function guardStore(engine: EngineStore, unavailable: (err: unknown) => b
       get(target, name, receiver) {
         const value = Reflect.get(target, name, receiver);
         if (typeof name !== 'string' || name === 'writeFailing' || typeof value !== 'function') return value;
-        let method = wrapped.get(name);
-        if (!method) wrapped.set(name, (method = wrap(name, value)));
+        let method = wrapped.get(value);
+        if (!method) wrapped.set(value, (method = wrap(name, value)));
         return method;
       },
     },
