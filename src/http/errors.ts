@@ -182,7 +182,8 @@ const FASTIFY_CODES: Record<string, () => DomainError> = {
  */
 export function classify(err: unknown, req?: RequestView): { error: DomainError; status: number } {
   if (err instanceof DomainError) return { error: err, status: STATUS[err.code] };
-  const fe = err as FastifyError;
+  // Fastify's own errors (schema, body parser, URL) are Errors with its fields; anything else has none.
+  const fe: Partial<FastifyError> = err instanceof Error ? err : {};
   const as = (error: DomainError) => ({ error, status: STATUS[error.code] });
   if (fe.validation) {
     const first = fe.validation[0];
@@ -223,7 +224,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainE
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const { error, status } = classify(err, req as RequestView);
+  const { error, status } = classify(err, req);
   req.failure = error;
   if (status >= 500) logFailure(req, err, status);
   const retryAfter = RETRY_AFTER[error.code];

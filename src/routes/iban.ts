@@ -20,7 +20,7 @@ import {
 import { attributionFor, trialBlock } from './presentation.ts';
 
 const batchSize = (body: unknown) => {
-  const ibans = (body as { ibans?: unknown } | undefined)?.ibans;
+  const ibans = typeof body === 'object' && body !== null && 'ibans' in body ? body.ibans : undefined;
   return Array.isArray(ibans) ? Math.max(ibans.length, 1) : 1;
 };
 const one = () => 1;
@@ -123,7 +123,7 @@ export const ibanRoutes =
         },
       },
       async (req) => {
-        const built = ibanFromAccount(req.body as Parameters<typeof ibanFromAccount>[0]);
+        const built = ibanFromAccount(req.body);
         if (!built.ok) throw new DomainError(built.error, built.message, { field: built.field });
         const answer = describe(built.iban);
         const ibanRule =
