@@ -120,7 +120,7 @@ export function readConfig(given: Env = process.env): Config {
   });
 }
 
-export function readCliConfig(given: Env = process.env): CliConfig {
+export function readCliConfig(given: Env): CliConfig {
   const env = setOnly(given);
   return Object.freeze({
     serviceUrl: env.MOD97_URL ?? null,
