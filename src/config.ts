@@ -1,23 +1,55 @@
-/** Environment → one typed config object (README, "Configuration"). Every variable is optional. */
+/**
+ * Environment → one typed, frozen config object (README, "Configuration"), read once at start:
+ * no other module reads the environment. Every variable is optional.
+ */
 import { DomainError } from './errors.ts';
+import { readStripeConfig, type StripeSettings } from './payments/stripe/config.ts';
 
 /** A SQLite file beside the working directory: a start with no settings works. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/mod97.db';
 
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** `MOD97_DATA_URL_<KIND>` variable → the URLs it lists; a kind not named here uses its publisher's. */
+export type DataUrls = Readonly<Record<string, readonly string[]>>;
+
 export interface Config {
-  port: number;
-  host: string;
-  publicUrl: string;
-  databaseUrl: string;
-  smtpUrl: string | null;
-  mailFrom: string;
-  outboxDir: string;
-  dnsServers: string[];
-  mxCheck: boolean;
-  trustProxy: string[];
-  keyPepper: string | null;
-  logLevel: string;
-  env: Record<string, string | undefined>;
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** Whether MOD97_PUBLIC_URL was given: the start warns when `publicUrl` is only the default. */
+  readonly publicUrlSet: boolean;
+  readonly databaseUrl: string;
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  readonly outboxDir: string;
+  readonly dnsServers: readonly string[];
+  readonly mxCheck: boolean;
+  readonly trustProxy: readonly string[];
+  readonly keyPepper: string | null;
+  readonly logLevel: string;
+  /** The bearer token /metrics asks for; null leaves it open to loopback only. */
+  readonly metricsToken: string | null;
+  /** MOD97_DATA_REFRESH: `daily` runs `mod97 data update` inside the service once a day. */
+  readonly dataRefresh: 'daily' | 'off';
+  readonly dataUrls: DataUrls;
+  /** The card rail; null unless STRIPE_SECRET_KEY is set. */
+  readonly stripe: StripeSettings | null;
+  /**
+   * The MOD97_X402_* variables when MOD97_X402_FACILITATOR_URL is set, else null. They are checked
+   * by payments/x402/config.ts once the rail's SDK is loaded: reading them needs its token table,
+   * and a service whose rail is off never loads it.
+   */
+  readonly x402: Env | null;
+}
+
+/** What the `mod97` command reads (README, "Client and command line"). */
+export interface CliConfig {
+  /** MOD97_URL; null means the default address. */
+  readonly serviceUrl: string | null;
+  readonly apiKey: string | null;
+  readonly databaseUrl: string;
+  readonly dataUrls: DataUrls;
 }
 
 const list = (v: string | undefined): string[] =>
@@ -26,10 +58,38 @@ const list = (v: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-export function readConfig(given: Record<string, string | undefined> = process.env): Config {
-  // An empty (or blank) variable counts as unset, for every variable, here and for the modules
-  // that read `config.env`: `PORT=` must not listen on a random port (Number('') is 0).
-  const env = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v.trim() !== ''));
+/**
+ * An empty (or blank) variable counts as unset, for every variable: `PORT=` must not listen on a
+ * random port (Number('') is 0).
+ */
+const setOnly = (given: Env): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(given).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== '',
+    ),
+  );
+
+const DATA_URL = /^MOD97_DATA_URL_/;
+
+const dataUrls = (env: Record<string, string>): DataUrls =>
+  Object.freeze(
+    Object.fromEntries(Object.entries(env).flatMap(([name, v]) => (DATA_URL.test(name) ? [[name, list(v)]] : []))),
+  );
+
+function dataRefresh(value: string | undefined): Config['dataRefresh'] {
+  const mode = (value ?? 'off').trim().toLowerCase();
+  if (mode !== 'daily' && mode !== 'off')
+    throw new DomainError('invalid_config', `MOD97_DATA_REFRESH must be "daily" or "off", got "${mode}"`);
+  return mode;
+}
+
+const x402Variables = (env: Record<string, string>): Env | null =>
+  env.MOD97_X402_FACILITATOR_URL === undefined
+    ? null
+    : Object.freeze(Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('MOD97_X402_'))));
+
+export function readConfig(given: Env = process.env): Config {
+  const env = setOnly(given);
   const port = Number(env.PORT ?? 3000);
   if (!/^\s*\d+\s*$/.test(env.PORT ?? '3000') || port > 65535) {
     throw new DomainError('invalid_config', `PORT must be a port number, got "${env.PORT}"`);
@@ -38,19 +98,34 @@ export function readConfig(given: Record<string, string | undefined> = process.e
   if (mx !== 'on' && mx !== 'off') {
     throw new DomainError('invalid_config', 'MOD97_MX_CHECK must be "on" or "off"');
   }
-  return {
+  return Object.freeze({
     port,
     host: env.HOST ?? '127.0.0.1',
     publicUrl: (env.MOD97_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrlSet: env.MOD97_PUBLIC_URL !== undefined,
     databaseUrl: env.MOD97_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     smtpUrl: env.MOD97_SMTP_URL ?? null,
     mailFrom: env.MOD97_MAIL_FROM ?? 'mod97 <no-reply@localhost>',
     outboxDir: env.MOD97_OUTBOX_DIR ?? './data/outbox',
-    dnsServers: list(env.MOD97_DNS_SERVERS),
+    dnsServers: Object.freeze(list(env.MOD97_DNS_SERVERS)),
     mxCheck: mx === 'on',
-    trustProxy: list(env.MOD97_TRUST_PROXY),
+    trustProxy: Object.freeze(list(env.MOD97_TRUST_PROXY)),
     keyPepper: env.MOD97_KEY_PEPPER ?? null,
     logLevel: env.MOD97_LOG_LEVEL ?? 'info',
-    env,
-  };
+    metricsToken: env.MOD97_METRICS_TOKEN ?? null,
+    dataRefresh: dataRefresh(env.MOD97_DATA_REFRESH),
+    dataUrls: dataUrls(env),
+    stripe: readStripeConfig(env),
+    x402: x402Variables(env),
+  });
+}
+
+export function readCliConfig(given: Env): CliConfig {
+  const env = setOnly(given);
+  return Object.freeze({
+    serviceUrl: env.MOD97_URL ?? null,
+    apiKey: env.MOD97_API_KEY ?? null,
+    databaseUrl: env.MOD97_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    dataUrls: dataUrls(env),
+  });
 }

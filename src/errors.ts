@@ -56,20 +56,27 @@ export type ErrorCode =
   | 'unavailable'
   | 'storage_unavailable';
 
+/**
+ * What an error says besides its code and message. `reason` is the one place its finer reason
+ * sits (expired, trial_exhausted, ...), whichever field the wire puts it in (src/http/errors.ts).
+ */
+export interface ErrorDetails {
+  reason?: string;
+  [field: string]: unknown;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
     this.name = 'DomainError';
   }
 
-  /** Why: `details.cause.reason` where a 402 names one (trial_exhausted, ...), else the code. */
+  /** Why, for the metrics: the finer reason where there is one, else the code. */
   get reason(): string {
-    const { cause } = this.details;
-    const reason = typeof cause === 'object' && cause !== null && 'reason' in cause ? cause.reason : undefined;
-    return typeof reason === 'string' ? reason : this.code;
+    return this.details.reason ?? this.code;
   }
 }

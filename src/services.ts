@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { type DataLog, LiveDataPlane } from './data/index.ts';
-import { DomainError } from './errors.ts';
 import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
@@ -15,7 +14,6 @@ import { relayLog, type RelayLog } from './mail/log.ts';
 import { createMxChecker } from './mail/mx.ts';
 import { createMailer, type Mailer } from './mail/sender.ts';
 import type { CardRail } from './payments/stripe/index.ts';
-import { readStripeConfig } from './payments/stripe/config.ts';
 import type { X402Rail } from './payments/x402/index.ts';
 import type { Rails } from './payments/offers.ts';
 import { DailyUsage } from './quota/daily.ts';
@@ -56,13 +54,12 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   await checkPepper(store, pepper, config.keyPepper !== null);
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);
-  dataRefreshMode(config.env);
   const data = await LiveDataPlane.deferred(store, { clock });
-  const stripe = readStripeConfig(config.env);
+  const { stripe } = config;
   // The payment SDKs (viem above all) take about a second to import: a service whose rails are
   // off never loads them.
-  const x402Sdk = config.env.MOD97_X402_FACILITATOR_URL ? await import('./payments/x402/index.ts') : null;
-  const x402 = x402Sdk?.readX402Config(config.env) ?? null;
+  const x402Sdk = config.x402 ? await import('./payments/x402/index.ts') : null;
+  const x402 = config.x402 && x402Sdk ? x402Sdk.readX402Config(config.x402) : null;
   const cardSdk = stripe ? await import('./payments/stripe/index.ts') : null;
   const mailLog = relayLog();
   const daily = new DailyUsage(store, clock, (err) =>
@@ -96,20 +93,12 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   };
 }
 
-/** MOD97_DATA_REFRESH: `daily` runs `mod97 data update` inside the service once a day; unset or `off` does not. */
-function dataRefreshMode(env: Config['env']): 'daily' | 'off' {
-  const mode = (env.MOD97_DATA_REFRESH ?? 'off').trim().toLowerCase();
-  if (mode !== 'daily' && mode !== 'off')
-    throw new DomainError('invalid_config', `MOD97_DATA_REFRESH must be "daily" or "off", got "${mode}"`);
-  return mode;
-}
-
 /**
  * Every process polls the store for imports made by any other (the CLI, another instance) and
  * swaps in the new data; with MOD97_DATA_REFRESH=daily it also downloads the publishers' files.
  */
 export function startDataRefresh(services: Services, log: DataLog): void {
   services.data.watch(log);
-  if (dataRefreshMode(services.config.env) === 'daily')
-    services.data.scheduleDailyUpdate(services.store, services.config.env, log);
+  if (services.config.dataRefresh === 'daily')
+    services.data.scheduleDailyUpdate(services.store, services.config.dataUrls, log);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readConfig } from '../src/config.ts';
+import { readCliConfig, readConfig } from '../src/config.ts';
 
 describe('configuration (README, "Configuration")', () => {
   test('no variables at all gives the embedded defaults', () => {
@@ -33,10 +33,8 @@ describe('configuration (README, "Configuration")', () => {
       'STRIPE_SECRET_KEY',
     ];
     const blank = readConfig(Object.fromEntries(names.map((n, i) => [n, i % 2 ? '' : ' '])));
-    const { env: blankEnv, ...blankRest } = blank;
-    const { env: _unused, ...defaults } = readConfig({});
-    assert.deepEqual(blankRest, defaults);
-    assert.deepEqual(blankEnv, {}, 'modules reading config.env see them as unset too');
+    assert.deepEqual(blank, readConfig({}));
+    assert.equal(blank.stripe, null, 'a blank STRIPE_SECRET_KEY leaves the card rail off');
   });
 
   test('set values are used', () => {
@@ -65,5 +63,17 @@ describe('configuration (README, "Configuration")', () => {
     for (const PORT of ['abc', '-1', '70000', '3000.5', '1e3']) {
       assert.throws(() => readConfig({ PORT }), /PORT must be a port number/, PORT);
     }
+  });
+
+  test('the config is read once into a frozen object: nothing can change it afterwards', () => {
+    const c = readConfig({ MOD97_DATA_URL_OFAC_SDN: 'https://a.example/1.csv, https://a.example/2.csv' });
+    assert.throws(() => Object.assign(c, { publicUrl: 'http://elsewhere' }), TypeError);
+    assert.deepEqual(c.dataUrls, { MOD97_DATA_URL_OFAC_SDN: ['https://a.example/1.csv', 'https://a.example/2.csv'] });
+    const cli = readCliConfig({ MOD97_URL: 'http://127.0.0.1:4000', MOD97_API_KEY: ' ', PORT: 'not a port' });
+    assert.deepEqual(
+      [cli.serviceUrl, cli.apiKey],
+      ['http://127.0.0.1:4000', null],
+      'the command reads only its own settings',
+    );
   });
 });

@@ -21,13 +21,14 @@ export const Open = <T extends Parameters<typeof Type.Object>[0]>(props: T, opti
  * can be null needs it: a plain string schema serialises null as "" and a boolean one as false.
  */
 export const orNull = <T extends TSchema>(schema: T, description?: string) => {
-  const { type, enum: values } = schema as { type?: unknown; enum?: unknown[] };
+  const type: unknown = Reflect.get(schema, 'type');
+  const values: unknown = Reflect.get(schema, 'enum');
   if (typeof type !== 'string') throw new Error('orNull needs a schema with a single `type`.');
   return Type.Unsafe<Static<T> | null>({
     ...schema,
     type: [type, 'null'],
     // OpenAPI 3.0 reads `nullable` as allowing null only where an enum lists it too
-    ...(values ? { enum: [...values, null] } : {}),
+    ...(Array.isArray(values) ? { enum: [...values, null] } : {}),
     ...(description ? { description } : {}),
   });
 };

@@ -7,7 +7,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { DEFAULT_DATABASE_URL } from '../config.ts';
+import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
 
 export const BACKUP_USAGE = `usage: mod97 backup FILE
@@ -21,7 +21,7 @@ PostgreSQL: use pg_dump (pg_dump --format=custom --file=FILE "$MOD97_DATABASE_UR
 /** Pages copied per step: all of them, so that one step reads one snapshot (see below). */
 const ALL_PAGES = 2 ** 30;
 
-export async function backupCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function backupCommand(argv: string[], settings: CliConfig, io: CliIo): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -31,7 +31,7 @@ export async function backupCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     io.out(BACKUP_USAGE);
     return EXIT.ok;
   }
-  const url = env.MOD97_DATABASE_URL || DEFAULT_DATABASE_URL;
+  const url = settings.databaseUrl;
   if (/^postgres(ql)?:\/\//.test(url)) {
     io.err(
       'error: MOD97_DATABASE_URL is a PostgreSQL database: back it up with pg_dump, e.g. pg_dump --format=custom --file=mod97.dump "$MOD97_DATABASE_URL", and restore with pg_restore (docs/operations.md, "Backup and restore").',

@@ -6,6 +6,7 @@
  * so a key running out stops after its last whole batch instead of being refused a large one;
  * the output always ends on a whole batch and `--resume` goes on.
  */
+import type { CliConfig } from '../config.ts';
 import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -102,7 +103,7 @@ interface Options {
   dryRun: boolean;
 }
 
-export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function batchCommand(argv: string[], settings: CliConfig, io: CliIo): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -122,7 +123,7 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
   }
   if (positionals.length !== 1)
     throw new UsageError(positionals.length ? 'give one CSV file, not several' : 'give a CSV file', BATCH_USAGE);
-  requireKey(env, BATCH_USAGE);
+  requireKey(settings, BATCH_USAGE);
   const input = positionals[0];
   checkReadable(input);
   const output = values.out ?? join(dirname(input), `${basename(input, extname(input))}.mod97.csv`);
@@ -134,7 +135,7 @@ export async function batchCommand(argv: string[], env: NodeJS.ProcessEnv, io: C
     throw new UsageError(`${output} exists: add --resume to continue it or --force to start it again`, BATCH_USAGE);
 
   const column = { iban: values.column, bic: values['bic-column'] ?? null };
-  const run = new BatchRun(clientFor(env), io, { input, output, column, resume: values.resume ?? false, dryRun });
+  const run = new BatchRun(clientFor(settings), io, { input, output, column, resume: values.resume ?? false, dryRun });
   const interrupt = () => (run.interrupted ? process.exit(130) : (run.interrupted = true));
   process.on('SIGINT', interrupt);
   try {

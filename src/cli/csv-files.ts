@@ -139,6 +139,12 @@ export interface InputRow {
   bytes: number;
 }
 
+/** A record of csv-parse with `info: true`; its stream yields `any`, so the shape is named here. */
+interface ParsedRow {
+  record: string[];
+  info: { bytes: number; lines: number };
+}
+
 /**
  * The rows of an input file, the header first, each as wide as the header (a shorter row padded
  * with empty cells). Refuses, naming the line, a file that is not UTF-8, not CSV, or has a row
@@ -149,10 +155,8 @@ export async function* readInput(file: string, delimiter: string): AsyncGenerato
   pipeline(createReadStream(file), new Utf8Check(file), parser, () => {});
   let width = -1;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { bytes: number; lines: number };
-    }>) {
+    const rows: AsyncIterable<ParsedRow> = parser;
+    for await (const { record, info } of rows) {
       if (width < 0) width = record.length;
       else if (record.length > width)
         throw new Refusal(
@@ -208,10 +212,8 @@ export async function scanWritten(file: string, delimiter: string, trim: boolean
   };
   try {
     const parser = createReadStream(file).pipe(parse({ delimiter, relax_column_count: true, info: true }));
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { bytes: number; lines: number };
-    }>) {
+    const rows: AsyncIterable<ParsedRow> = parser;
+    for await (const { record, info } of rows) {
       if (!header) {
         header = record;
         validAt = header.indexOf('iban_valid');

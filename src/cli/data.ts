@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
-import { DEFAULT_DATABASE_URL } from '../config.ts';
+import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { dated, type UpdateOptions, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
 import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importFile } from '../data/importers/index.ts';
 import { openStore } from '../store/index.ts';
@@ -20,12 +20,7 @@ kinds: ${updatableKinds().join(', ')}
 database: MOD97_DATABASE_URL (default ${DEFAULT_DATABASE_URL})
 download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
 
-export async function dataCommand(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  io: CliIo,
-  now: () => number,
-): Promise<number> {
+export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo, now: () => number): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -49,7 +44,7 @@ export async function dataCommand(
     throw new UsageError(`unknown data command "${command}"`, DATA_USAGE);
   if (command === 'import' && (rest.length !== 2 || !rest[0] || !rest[1]))
     throw new UsageError('data import takes <kind> <file>', DATA_USAGE);
-  const store = await openStore(env.MOD97_DATABASE_URL || DEFAULT_DATABASE_URL);
+  const store = await openStore(settings.databaseUrl);
   try {
     if (command === 'list') return await list(store, io);
     if (command === 'import') {
@@ -67,7 +62,7 @@ export async function dataCommand(
       io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
       return EXIT.ok;
     }
-    return await update(store, rest.length ? rest : updatableKinds(), env, io, now, { asOf, force: values.force });
+    return await update(store, rest.length ? rest : updatableKinds(), settings, io, now, { asOf, force: values.force });
   } catch (e) {
     io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
@@ -94,12 +89,12 @@ async function list(store: Store, io: CliIo): Promise<number> {
 async function update(
   store: Store,
   kinds: string[],
-  env: NodeJS.ProcessEnv,
+  settings: CliConfig,
   io: CliIo,
   now: () => number,
   opts: UpdateOptions,
 ): Promise<number> {
-  const report = await updateDatasets(store, kinds, env, now, opts);
+  const report = await updateDatasets(store, kinds, settings.dataUrls, now, opts);
   for (const line of report.updated) io.out(`updated ${line}`);
   for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
   return report.failures.length ? EXIT.failed : EXIT.ok;

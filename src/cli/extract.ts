@@ -2,6 +2,7 @@
  * `mod97 extract [FILE|-]`: every IBAN in a text, one line each; exit 0 all found are valid,
  * 1 one is not or none was found, 2 usage or service error.
  */
+import type { CliConfig } from '../config.ts';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ExtractResult } from '../client/index.ts';
@@ -20,7 +21,7 @@ exit: 0 all found are valid, 1 one or more invalid or none found, 2 wrong usage 
 
 export async function extractCommand(
   argv: string[],
-  env: NodeJS.ProcessEnv,
+  settings: CliConfig,
   io: CliIo,
   stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
@@ -34,7 +35,7 @@ export async function extractCommand(
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError('give one FILE, or - for standard input', EXTRACT_USAGE);
-  requireKey(env, EXTRACT_USAGE);
+  requireKey(settings, EXTRACT_USAGE);
   const source = positionals[0] ?? '-';
   let text: string;
   try {
@@ -43,7 +44,7 @@ export async function extractCommand(
     throw new UsageError(`cannot read ${source}: ${messageOf(e)}`, EXTRACT_USAGE);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const client = clientFor(env);
+  const client = clientFor(settings);
   let found = 0;
   let invalid = 0;
   for (const part of partsOf(text, LIMITS.extractMaxChars)) {
@@ -103,6 +104,6 @@ export function partsOf(text: string, max: number): { text: string; offset: numb
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }

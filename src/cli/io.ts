@@ -1,4 +1,5 @@
 /** What every `mod97` command shares: its output, its exit codes, and how it meets the service. */
+import type { CliConfig } from '../config.ts';
 import { Mod97, Mod97Error } from '../client/index.ts';
 
 export interface CliIo {
@@ -32,15 +33,15 @@ export const DEFAULT_URL = 'http://127.0.0.1:3000';
 /** The service as the user configured it, named in every error about reaching it. */
 let serviceUrl = { url: DEFAULT_URL, from: 'the default; set MOD97_URL to change it' };
 
-export function clientFor(env: NodeJS.ProcessEnv): Mod97 {
-  serviceUrl = env.MOD97_URL
-    ? { url: env.MOD97_URL, from: 'MOD97_URL' }
+export function clientFor(settings: CliConfig): Mod97 {
+  serviceUrl = settings.serviceUrl
+    ? { url: settings.serviceUrl, from: 'MOD97_URL' }
     : { url: DEFAULT_URL, from: 'the default; set MOD97_URL to change it' };
-  return new Mod97({ baseUrl: serviceUrl.url, apiKey: env.MOD97_API_KEY || undefined });
+  return new Mod97({ baseUrl: serviceUrl.url, apiKey: settings.apiKey ?? undefined });
 }
 
-export function requireKey(env: NodeJS.ProcessEnv, usage: string): void {
-  if (!env.MOD97_API_KEY)
+export function requireKey(settings: CliConfig, usage: string): void {
+  if (!settings.apiKey)
     throw new UsageError('this command needs a key in MOD97_API_KEY (get one with: mod97 keys generate)', usage);
 }
 

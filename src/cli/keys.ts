@@ -1,4 +1,5 @@
 /** `mod97 keys generate|usage|rotate|claim`: the key routes, printed for people. */
+import type { CliConfig } from '../config.ts';
 import { parseArgs } from 'node:util';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
 
@@ -15,7 +16,7 @@ claim:    raises an anonymous key to 200 a month: without --code a code is maile
           again with --code
 The key is read from MOD97_API_KEY only, never from the command line. Add --json for the answer as JSON.`;
 
-export async function keysCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function keysCommand(argv: string[], settings: CliConfig, io: CliIo): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -33,7 +34,7 @@ export async function keysCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cl
   }
   const [command, ...rest] = positionals;
   if (!command || rest.length) throw new UsageError(command ? 'unexpected arguments' : '', KEYS_USAGE);
-  const client = clientFor(env);
+  const client = clientFor(settings);
   const print = (answer: object, lines: string[]) => {
     if (values.json) io.out(JSON.stringify(answer, null, 2));
     else for (const line of lines) io.out(line);
@@ -64,7 +65,7 @@ export async function keysCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cl
         return EXIT.ok;
       }
       case 'rotate': {
-        requireKey(env, KEYS_USAGE);
+        requireKey(settings, KEYS_USAGE);
         const r = await client.rotate();
         print(r, [
           `api_key: ${r.api_key}`,
@@ -74,7 +75,7 @@ export async function keysCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cl
         return EXIT.ok;
       }
       case 'claim': {
-        requireKey(env, KEYS_USAGE);
+        requireKey(settings, KEYS_USAGE);
         if (!email) throw new UsageError('keys claim needs --email', KEYS_USAGE);
         const c = await client.claim({ email, code });
         print(

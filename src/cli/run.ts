@@ -1,4 +1,5 @@
 /** The `mod97` command: reads the command line, refuses a key on it, and hands over to a command. */
+import { type CliConfig, type Env, readCliConfig } from '../config.ts';
 import { BACKUP_USAGE, backupCommand } from './backup.ts';
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
@@ -37,12 +38,8 @@ const KEY_OPTION = /^--?(api[-_]?key|key)(=|$)/i;
 const HELP = new Set(['--help', '-h', 'help']);
 
 /** Runs one command line; returns the exit code (0 ok, 1 failed or invalid, 2 usage or service error, 3 payment needed). */
-export async function runCli(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  io: CliIo,
-  now: () => number = Date.now,
-): Promise<number> {
+export async function runCli(argv: string[], env: Env, io: CliIo, now: () => number = Date.now): Promise<number> {
+  const settings = readCliConfig(env);
   // Checked before anything else, so that nothing is sent; the message never repeats the argument.
   if (argv.some((a) => KEY_OPTION.test(a) || KEY_SHAPED.test(a))) {
     io.err(
@@ -59,21 +56,21 @@ export async function runCli(
     }
     switch (group) {
       case 'validate':
-        return await validateCommand(rest, env, io);
+        return await validateCommand(rest, settings, io);
       case 'batch':
-        return await batchCommand(rest, env, io);
+        return await batchCommand(rest, settings, io);
       case 'extract':
-        return await extractCommand(rest, env, io);
+        return await extractCommand(rest, settings, io);
       case 'keys':
-        return await keysCommand(rest, env, io);
+        return await keysCommand(rest, settings, io);
       case 'data':
-        return await dataCommand(rest, env, io, now);
+        return await dataCommand(rest, settings, io, now);
       case 'serve':
         return await serve(rest, io);
       case 'mcp':
-        return await mcp(rest, env, io);
+        return await mcp(rest, settings, io);
       case 'backup':
-        return await backupCommand(rest, env, io);
+        return await backupCommand(rest, settings, io);
       default:
         throw new UsageError(`unknown command "${group}"`, USAGE);
     }
@@ -134,7 +131,7 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** The stdio bridge is built separately (src/mcp/stdio.ts); a build without it says so. */
-async function mcp(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+async function mcp(argv: string[], settings: CliConfig, io: CliIo): Promise<number> {
   if (argv.some((a) => HELP.has(a))) {
     io.out(MCP_USAGE);
     return EXIT.ok;
@@ -142,6 +139,6 @@ async function mcp(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<n
   if (argv.length) throw new UsageError('mcp takes no arguments', MCP_USAGE);
   // Loaded only here: the MCP SDK is not needed by the other commands. stdout is the MCP channel from here on.
   const { runStdioBridge } = await import('../mcp/stdio.ts');
-  await runStdioBridge({ url: env.MOD97_URL || DEFAULT_URL, apiKey: env.MOD97_API_KEY || undefined });
+  await runStdioBridge({ url: settings.serviceUrl ?? DEFAULT_URL, apiKey: settings.apiKey ?? undefined });
   return EXIT.ok;
 }

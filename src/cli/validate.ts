@@ -1,4 +1,5 @@
 /** `mod97 validate IBAN...`: one line per IBAN; exit 0 all valid, 1 one is not, 2 usage or service error. */
+import type { CliConfig } from '../config.ts';
 import { parseArgs } from 'node:util';
 import { clientFor, EXIT, serviceError, UsageError, type CliIo } from './io.ts';
 
@@ -11,7 +12,7 @@ Quote an IBAN written with spaces: mod97 validate "DE89 3704 0044 0532 0130 00".
 Uses MOD97_API_KEY when set (1 request per IBAN), else the no-key trial (25 a day).
 exit: 0 all valid, 1 one or more invalid, 2 wrong usage or a service error`;
 
-export async function validateCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function validateCommand(argv: string[], settings: CliConfig, io: CliIo): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -22,7 +23,7 @@ export async function validateCommand(argv: string[], env: NodeJS.ProcessEnv, io
     return EXIT.ok;
   }
   if (!positionals.length) throw new UsageError('give at least one IBAN', VALIDATE_USAGE);
-  const client = clientFor(env);
+  const client = clientFor(settings);
   let invalid = 0;
   for (const iban of positionals) {
     try {

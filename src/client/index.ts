@@ -279,15 +279,18 @@ function quotaOf(headers: Headers): Quota | undefined {
 }
 
 function asFailure(err: unknown): { cause?: string; body: ErrorResult } {
-  const e = err as { name?: string; message?: string; cause?: { code?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+  // fetch fails with an Error (a DOMException on a timeout or abort) whose cause names the system's code.
+  if (!(err instanceof Error))
+    return { body: { error: 'connection_failed', message: `Could not reach the service: ${String(err)}` } };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError')
     return { body: { error: 'timeout', message: 'The service did not answer in time.' } };
-  const cause = e?.cause?.code;
+  const code = typeof err.cause === 'object' && err.cause !== null && 'code' in err.cause ? err.cause.code : undefined;
+  const cause = typeof code === 'string' ? code : undefined;
   return {
     cause,
     body: {
       error: 'connection_failed',
-      message: `Could not reach the service${cause ? ` (${cause})` : ''}: ${e?.message ?? String(err)}`,
+      message: `Could not reach the service${cause ? ` (${cause})` : ''}: ${err.message}`,
     },
   };
 }

@@ -4,13 +4,13 @@ import { dirname, join } from 'node:path';
 import { applyBankDirectory, applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
 import type { Bundle } from './bundle/build.ts';
 import { GENERATED_DIR } from './bundle/sources.ts';
+import { readJsonFile } from './json-file.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
 import { ROOT } from '../root.ts';
 import type { Provenance } from './types.ts';
 
 const require = createRequire(import.meta.url);
-const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
-const generated = <K extends keyof Bundle>(name: K): Bundle[K] => readJson(join(GENERATED_DIR, name)) as Bundle[K];
+const generated = <K extends keyof Bundle>(name: K): Bundle[K] => readJsonFile(join(GENERATED_DIR, name));
 
 /** The name under which the bundled OFAC list and an imported one are both answered. */
 export const OFAC_LIST = 'OFAC SDN';
@@ -91,7 +91,7 @@ function loadSwiftCodes(ix: Indexes): void {
 
 function compactSwiftCodes(packageName: string): SwiftCodeRow[] | null {
   if (!existsSync(COMPACT_SWIFT_CODES)) return null;
-  const compact = readJson(COMPACT_SWIFT_CODES) as { package: string; rows: SwiftCodeRow[] };
+  const compact = readJsonFile<{ package: string; rows: SwiftCodeRow[] }>(COMPACT_SWIFT_CODES);
   return compact.package === packageName ? compact.rows : null;
 }
 
@@ -110,9 +110,9 @@ export function swiftCodesFromPackage(): SwiftCodeRow[] {
     const source = readFileSync(join(dir, file), 'utf8');
     let entries: SwiftCodeEntry[];
     try {
-      entries = JSON.parse(source.slice(source.indexOf('['), source.lastIndexOf(']') + 1)) as SwiftCodeEntry[];
+      entries = JSON.parse(source.slice(source.indexOf('['), source.lastIndexOf(']') + 1));
     } catch {
-      entries = require(join(dir, file)) as SwiftCodeEntry[];
+      entries = require(join(dir, file));
     }
     for (const e of entries) {
       const code = e['SWIFT Code'];
@@ -126,11 +126,11 @@ export function swiftCodesFromPackage(): SwiftCodeRow[] {
 /** The package ships the Bundesbank file plus a delta; the delta applies from its `valid` date on. */
 function germanDelta(now: number) {
   const dataDir = join(dirname(require.resolve('bankdata-germany')), 'data');
-  const next = readJson(join(dataDir, 'next.json')) as {
+  const next = readJsonFile<{
     remove: string[];
     upsert: Record<string, [string, string]>;
     valid: string;
-  };
+  }>(join(dataDir, 'next.json'));
   const useNext = now >= Date.parse(next.valid);
   const provenance: Provenance = {
     ...BUNDLED_SOURCES.bankdataGermany,
@@ -145,7 +145,7 @@ export const bundledEdition = (now: number): 'with-german-delta' | 'without-germ
 
 function loadBankdataGermany(ix: Indexes, now: number): void {
   const { dataDir, next, useNext, provenance } = germanDelta(now);
-  const current = readJson(join(dataDir, 'current.json')) as Record<string, [string, string]>;
+  const current = readJsonFile<Record<string, [string, string]>>(join(dataDir, 'current.json'));
   const banks = useNext ? { ...current, ...next.upsert } : current;
   if (useNext) for (const blz of next.remove) delete banks[blz];
   const rows = Object.entries(banks).map(([blz, [bankName, bic]]) => [blz, bic || null, bankName] as const);

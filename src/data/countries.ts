@@ -20,7 +20,7 @@ export type SepaScheme = (typeof SEPA_SCHEMES)[number];
  * non-EEA participants, and territories with their own ISO code. Albania, Moldova, Montenegro
  * and North Macedonia joined in 2025; their banks appear in the EPC register of 2025-09-08.
  */
-export const SEPA_COUNTRIES = {
+export const SEPA_COUNTRIES: { source: string; as_of: string; members: ReadonlySet<string> } = {
   source:
     "EPC409-09 List of countries in the SEPA schemes' geographical scope (checked against the EPC register of participants, 2025-09-08)",
   as_of: '2025-09-08',
@@ -82,5 +82,5 @@ export const SEPA_COUNTRIES = {
     'GG',
     'JE',
     'IM',
-  ]) as ReadonlySet<string>,
+  ]),
 };

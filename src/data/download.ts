@@ -1,4 +1,5 @@
 /** Downloads of the publishers' files for `mod97 data update` and the daily schedule. */
+import type { DataUrls } from '../config.ts';
 import type { DatasetStore } from '../store/types.ts';
 import {
   AS_OF_BASIS_WORDS,
@@ -26,15 +27,8 @@ interface Download {
 /** `MOD97_DATA_URL_<KIND>` (kind upper-cased, '-' as '_'); a comma list for several files. */
 export const urlVariable = (kind: string): string => `MOD97_DATA_URL_${kind.toUpperCase().replace(/-/g, '_')}`;
 
-function urlsFor(kind: string, env: NodeJS.ProcessEnv): string[] {
-  const configured = env[urlVariable(kind)];
-  if (configured)
-    return configured
-      .split(',')
-      .map((u) => u.trim())
-      .filter(Boolean);
-  return importerFor(kind).defaultUrls;
-}
+const urlsFor = (kind: string, urls: DataUrls): readonly string[] =>
+  urls[urlVariable(kind)] ?? importerFor(kind).defaultUrls;
 
 export const updatableKinds = (): string[] => IMPORTERS.map((i) => i.kind);
 
@@ -137,14 +131,14 @@ export interface UpdateOptions extends ImportOptions {
 export async function updateDatasets(
   store: DatasetStore,
   kinds: string[] | undefined,
-  env: NodeJS.ProcessEnv,
+  urls: DataUrls,
   now: () => number,
   opts: UpdateOptions = {},
 ): Promise<UpdateReport> {
   const report: UpdateReport = { updated: [], failures: [] };
   const fetchParsed = opts.fetchParsed ?? fetchAndParse;
   for (const kind of kinds ?? updatableKinds()) {
-    for (const url of urlsFor(kind, env)) {
+    for (const url of urlsFor(kind, urls)) {
       try {
         const parsed = await fetchParsed(kind, url, now(), opts.asOf, opts.maxBytes);
         await storeDataset(store, parsed, now(), opts);

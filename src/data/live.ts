@@ -5,6 +5,7 @@
  * one reference. A request holds one snapshot for all its lookups, so it never sees half of
  * one dataset and half of another load.
  */
+import type { DataUrls } from '../config.ts';
 import type { DatasetStore, SettingStore } from '../store/types.ts';
 import { type UpdateReport, updateDatasets } from './download.ts';
 import { workerFetch } from './update-in-worker.ts';
@@ -163,14 +164,14 @@ export class LiveDataPlane implements DataPlane {
    * MOD97_DATA_REFRESH=daily: downloads and imports every kind once a day (one process of many
    * does it, by a mark in the store), then reloads. A failed download changes nothing.
    */
-  scheduleDailyUpdate(settings: SettingStore, env: NodeJS.ProcessEnv, log: DataLog): void {
+  scheduleDailyUpdate(settings: SettingStore, urls: DataUrls, log: DataLog): void {
     this.refreshMode = 'daily';
     const due = async () => {
       const now = this.now();
       const last = Number((await settings.getSetting(LAST_UPDATE_SETTING)) ?? 0);
       if (now - last < DAY_MS) return;
       await settings.setSetting(LAST_UPDATE_SETTING, String(now));
-      await this.runUpdate(env, log);
+      await this.runUpdate(urls, log);
     };
     const tick = () => void due().catch((err) => log.warn({ err: messageOf(err) }, 'data update: not run'));
     this.timers.push(setTimeout(tick, 0).unref(), setInterval(tick, UPDATE_CHECK_MS).unref());
@@ -182,11 +183,11 @@ export class LiveDataPlane implements DataPlane {
    * or exhaust the thread answering requests; the checks before storing (no emptying, no
    * halving) hold as for the command line, without --force.
    */
-  async runUpdate(env: NodeJS.ProcessEnv, log: DataLog, maxBytes?: number): Promise<UpdateReport> {
+  async runUpdate(urls: DataUrls, log: DataLog, maxBytes?: number): Promise<UpdateReport> {
     const worker = workerFetch();
     let report: UpdateReport;
     try {
-      report = await updateDatasets(this.store, undefined, env, () => this.now(), {
+      report = await updateDatasets(this.store, undefined, urls, () => this.now(), {
         fetchParsed: worker.fetchParsed,
         maxBytes,
       });

@@ -32,21 +32,15 @@ declare module 'fastify' {
 }
 
 /**
- * The refusal for a browser's cross-site call to a guarded route, or null. `publicUrl` is read on
- * each call: it may be set after the app is built.
+ * The refusal for a browser's cross-site call to a guarded route, or null.
  */
-export function crossSiteGuard(publicUrl: () => string): (req: FastifyRequest) => DomainError | null {
-  let known = { url: '', origin: '' };
-  const publicOrigin = () => {
-    const url = publicUrl();
-    if (known.url !== url) known = { url, origin: new URL(url).origin };
-    return known.origin;
-  };
+export function crossSiteGuard(publicUrl: string): (req: FastifyRequest) => DomainError | null {
+  const publicOrigin = new URL(publicUrl).origin;
   return (req) => {
     const guard = req.routeOptions.config.crossSite;
     if (guard === undefined) return null;
     const mcp = guard === 'mcp';
-    return isCrossSite(req, publicOrigin(), mcp) ? refusal(mcp) : null;
+    return isCrossSite(req, publicOrigin, mcp) ? refusal(mcp) : null;
   };
 }
 

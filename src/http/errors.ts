@@ -4,7 +4,7 @@
  * Fastify's own errors and malformed HTTP that never reaches a route all go through it.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode } from '../errors.ts';
+import { DomainError, type ErrorCode, type ErrorDetails } from '../errors.ts';
 import { LIMITS } from '../plans.ts';
 import { type RequestView, validationMessage } from './validation-message.ts';
 
@@ -136,9 +136,23 @@ export interface HttpError {
   body: ErrorBody;
 }
 
-/** The one place an error body is made. */
-export function httpError(code: ErrorCode, message: string, details: Record<string, unknown> = {}): HttpError {
-  return { status: STATUS[code], body: { error: code, message, ...details } };
+/**
+ * The codes of a refused payment: on the wire their `reason`, with the facts about it (the trial's
+ * `limit`, `day`, `resets_at`), sits in a `cause` object beside `options` (docs/api.md, "Errors").
+ */
+const REASON_IN_CAUSE: ReadonlySet<ErrorCode> = new Set([
+  'payment_required',
+  'invalid_payment',
+  'payments_unavailable',
+]);
+
+/** The one place an error body is made: `reason` top-level, or in `cause` for a refused payment. */
+export function httpError(code: ErrorCode, message: string, details: ErrorDetails = {}): HttpError {
+  if (details.reason === undefined || !REASON_IN_CAUSE.has(code)) {
+    return { status: STATUS[code], body: { error: code, message, ...details } };
+  }
+  const { options, ...cause } = details;
+  return { status: STATUS[code], body: { error: code, message, cause, ...(options !== undefined && { options }) } };
 }
 
 export const payloadTooLarge = () =>
@@ -168,7 +182,8 @@ const FASTIFY_CODES: Record<string, () => DomainError> = {
  */
 export function classify(err: unknown, req?: RequestView): { error: DomainError; status: number } {
   if (err instanceof DomainError) return { error: err, status: STATUS[err.code] };
-  const fe = err as FastifyError;
+  // Fastify's own errors (schema, body parser, URL) are Errors with its fields; anything else has none.
+  const fe: Partial<FastifyError> = err instanceof Error ? err : {};
   const as = (error: DomainError) => ({ error, status: STATUS[error.code] });
   if (fe.validation) {
     const first = fe.validation[0];
@@ -209,7 +224,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainE
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const { error, status } = classify(err, req as RequestView);
+  const { error, status } = classify(err, req);
   req.failure = error;
   if (status >= 500) logFailure(req, err, status);
   const retryAfter = RETRY_AFTER[error.code];

@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 type Closable = Socket & { destroySoon?: () => void };
 
 export function drainBeforeClose(req: IncomingMessage, limits: { drainMs: number; drainBytes: number }): void {
-  const socket = req.socket as Closable;
+  const socket: Closable = req.socket;
   // Node calls destroySoon once a `Connection: close` answer has been written, after it has
   // set the request to discard its body: that is the moment to start draining instead.
   socket.destroySoon = () => {

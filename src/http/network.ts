@@ -41,7 +41,7 @@ export function networkOf(ip: Parsed): string {
  * one network (one trial, one keys-a-day limit for all), which nothing else would show.
  */
 export function createNetworkResolver(
-  trustProxy: string[],
+  trustProxy: readonly string[],
   onUntrustedForward: (peer: string) => void = () => {},
 ): (peer: string | undefined, forwardedFor: string | string[] | undefined) => string {
   let warned = false;

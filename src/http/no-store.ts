@@ -25,8 +25,8 @@ export function noStoreIfSecret(reply: FastifyReply, payload: unknown): void {
 
 /** Whether a route's answers may carry a key secret, judged once from its response schemas. */
 export function mayAnswerSecret(route: RouteOptions): boolean {
-  const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
-  if (!response) return true;
+  const response = route.schema?.response;
+  if (typeof response !== 'object' || response === null) return true;
   const answers = Object.values(response);
   return answers.length === 0 || answers.some(namesApiKey);
 }

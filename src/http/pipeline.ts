@@ -65,7 +65,7 @@ export interface PipelineServices extends PaymentServices {
 export async function registerPipeline(app: FastifyInstance, services: PipelineServices): Promise<void> {
   const { keys, meter, clock } = services;
   const x402 = await x402StepsFor(services);
-  const crossSiteRefusal = crossSiteGuard(() => services.config.publicUrl);
+  const crossSiteRefusal = crossSiteGuard(services.config.publicUrl);
   const idempotency = idempotencySteps(services.store, clock);
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);

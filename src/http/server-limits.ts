@@ -102,7 +102,10 @@ function refuse(socket: MarkedSocket, code: keyof typeof MESSAGES): void {
   );
 }
 
-const refusedByParser = (req: FastifyRequest) => (req.raw.socket as MarkedSocket | null)?.[REFUSED] === true;
+const refusedByParser = (req: FastifyRequest) => {
+  const socket: MarkedSocket | null = req.raw.socket;
+  return socket?.[REFUSED] === true;
+};
 const refusal = () => new DomainError('invalid_request', MESSAGES.invalid_request);
 
 function hasBody(req: IncomingMessage): boolean {

@@ -19,7 +19,7 @@ export interface RequestView {
   query?: unknown;
   params?: unknown;
   headers?: unknown;
-  routeOptions?: { schema?: Record<string, unknown> };
+  routeOptions?: { schema?: object };
 }
 
 // A value of the right kind for the fields routes require, to show a body that would be taken.
@@ -72,7 +72,7 @@ function valueAt(input: unknown, parts: string[]): unknown {
   let value = input;
   for (const part of parts) {
     if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
+    value = Reflect.get(value, part);
   }
   return value;
 }
@@ -139,7 +139,8 @@ export function validationMessage(errors: SchemaError[], context: string, req?: 
 }
 
 function describe(errors: SchemaError[], context: string, req?: RequestView): string {
-  const schema = req?.routeOptions?.schema?.[context];
+  const schemas = req?.routeOptions?.schema;
+  const schema = schemas && Reflect.get(schemas, context);
   const inputKey = CONTEXT_INPUT[context];
   const input = inputKey && req ? req[inputKey] : undefined;
   const where = CONTEXT_WORDS[context] ?? '';

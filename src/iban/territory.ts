@@ -54,7 +54,7 @@ export function territoryVerdict(iban: string): TerritoryVerdict | null {
   const code = iban.slice(0, 2);
   const error = TERRITORY_ERRORS[code];
   if (error === undefined) return null;
-  const parent: CountrySpec = COUNTRIES[error.parent as 'FR' | 'FI' | 'GB'];
+  const parent: CountrySpec = COUNTRIES[PARENTS[code]];
   if (iban.length !== parent.length) return { error, suggestion: null };
   const bban = iban.slice(4);
   const candidate = parent.code + computeCheckDigits(parent.code, bban) + bban;

@@ -82,7 +82,7 @@ let throwaway: Set<string> | undefined;
 function throwawayDomains(): Set<string> {
   if (!throwaway) {
     const require = createRequire(import.meta.url);
-    const list = require('disposable-email-domains-js') as { disposableEmailBlocklist: () => string[] };
+    const list: { disposableEmailBlocklist: () => string[] } = require('disposable-email-domains-js');
     throwaway = new Set(list.disposableEmailBlocklist().map((d) => d.toLowerCase()));
   }
   return throwaway;

@@ -16,7 +16,7 @@ export interface MxChecker {
 
 interface MxOptions {
   /** `ip` or `ip:port` (`[v6]:port`), as in MOD97_DNS_SERVERS; empty or absent: the system resolver. */
-  servers?: string[];
+  servers?: readonly string[];
   /** MOD97_MX_CHECK; off answers `ok` without asking DNS. */
   enabled: boolean;
   /** Budget of one whole look-up, whatever the number of servers. */

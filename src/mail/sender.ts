@@ -136,9 +136,10 @@ export function createMailer(config: MailerConfig, log: MailLog): Mailer {
           headers: { 'Auto-Submitted': 'auto-generated' },
         });
         if (config.smtpUrl) log.info({ to, messageId: info.messageId }, 'verification mail sent');
-        else await writeToOutbox(to, info.message as Buffer);
+        else await writeToOutbox(to, info.message);
       } catch (err) {
-        const e = err as { code?: string; responseCode?: number; command?: string };
+        const e: { code?: unknown; responseCode?: unknown; command?: unknown } =
+          typeof err === 'object' && err !== null ? err : {};
         // Only the error's kind: its text may quote the server, or in the outbox case a path.
         log.warn(
           { to, mailError: e.code, responseCode: e.responseCode, command: e.command },

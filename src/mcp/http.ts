@@ -21,7 +21,7 @@ import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 import { usageRoute } from '../api/keys.ts';
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const { version: VERSION }: { version: string } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
 /**
  * A tool call's Idempotency-Key travels in its own `_meta` (one /mcp POST may carry several

@@ -36,8 +36,9 @@ function refusalOf(err: unknown, url: string): Error | null {
   if (!(err instanceof StreamableHTTPError) || typeof err.code !== 'number' || err.code < 400) return null;
   const text = err.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: /, '');
   try {
-    const body = JSON.parse(text) as { error?: string; message?: string };
-    if (body.error) return new Error(`the service at ${url} refused: ${body.error}: ${body.message ?? ''}`.trim());
+    const body: { error?: unknown; message?: unknown } = JSON.parse(text);
+    if (typeof body.error === 'string' && body.error)
+      return new Error(`the service at ${url} refused: ${body.error}: ${body.message ?? ''}`.trim());
   } catch {
     /* not the service's JSON error body */
   }

@@ -16,7 +16,7 @@ export const opsPlugin = (services: Services) =>
       metrics.instrument(services.store);
       healthRoutes(app, services);
 
-      const onRequest = metricsAccess(services.config.env.MOD97_METRICS_TOKEN);
+      const onRequest = metricsAccess(services.config.metricsToken);
       app.get('/metrics', { schema: { hide: true }, onRequest }, async (_req, reply) => {
         reply.type(metrics.registry.contentType);
         return metrics.text();

@@ -10,8 +10,8 @@ import { DomainError } from '../errors.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-export function metricsAccess(token: string | undefined) {
-  const expected = token === undefined ? null : Buffer.from(`Bearer ${token}`);
+export function metricsAccess(token: string | null) {
+  const expected = token === null ? null : Buffer.from(`Bearer ${token}`);
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (expected) {
       const sent = Buffer.from(req.headers.authorization ?? '');

@@ -16,7 +16,7 @@ export interface StartupReport {
   settings: {
     engine: 'sqlite' | 'postgres';
     public_url: string;
-    trusted_proxies: string[];
+    trusted_proxies: readonly string[];
     rails_on: string[];
     data: { name: string; as_of: string | null }[];
   };
@@ -40,7 +40,7 @@ export function startupReport(services: Services): StartupReport {
       message:
         'MOD97_KEY_PEPPER is not set: the pepper that hashes keys is kept in the database itself, so a copy of the database is enough to test guessed keys offline. Set it (32 random bytes, hex) on a new install; an existing one must keep the pepper its keys were made with.',
     });
-  if (config.env.MOD97_PUBLIC_URL === undefined)
+  if (!config.publicUrlSet)
     warnings.push({
       setting: 'MOD97_PUBLIC_URL',
       message: `MOD97_PUBLIC_URL is not set: links in answers, mails and /llms.txt point at ${config.publicUrl}. Set it to the address callers use.`,
@@ -55,7 +55,7 @@ export function startupReport(services: Services): StartupReport {
   return { settings, warnings };
 }
 
-const listed = (items: string[]) => (items.length > 0 ? items.join(' ') : 'none');
+const listed = (items: readonly string[]) => (items.length > 0 ? items.join(' ') : 'none');
 
 /** The settings line, then one warning line per risky default. */
 export function logStartup(log: StartupLog, services: Services): StartupReport {

@@ -1,6 +1,6 @@
 /**
  * Every 402 the service answers, as a DomainError whose `options` come from offers.ts and whose
- * reason (`cause.reason`, else the code) is what the metrics count.
+ * reason (else the code) is what the metrics count; the wire puts it in `cause` (src/http/errors.ts).
  */
 import { monthOf, nextDayStart } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -30,7 +30,7 @@ export function quotaExhausted(ctx: RefusalContext, key: KeyRow, admission: Admi
 
 export const keyOrPaymentRequired = (ctx: RefusalContext): DomainError =>
   new DomainError('payment_required', 'This route needs an API key or an x402 payment.', {
-    cause: { reason: 'key_or_payment_required' },
+    reason: 'key_or_payment_required',
     options: offers(ctx),
   });
 
@@ -39,7 +39,10 @@ export const trialExhausted = (ctx: RefusalContext, day: string): DomainError =>
     'payment_required',
     `The no-key trial allows ${LIMITS.trialPerDay} validations a day from one network; create a free key to go on.`,
     {
-      cause: { reason: 'trial_exhausted', limit: LIMITS.trialPerDay, day, resets_at: nextDayStart(ctx.now) },
+      reason: 'trial_exhausted',
+      limit: LIMITS.trialPerDay,
+      day,
+      resets_at: nextDayStart(ctx.now),
       options: offers(ctx),
     },
   );
@@ -47,7 +50,7 @@ export const trialExhausted = (ctx: RefusalContext, day: string): DomainError =>
 /** A pack asked of the x402 route on a server that sells packs by card only. */
 export const cardCheckoutRequired = (ctx: OfferContext): DomainError =>
   new DomainError('payment_required', 'This server sells packs by card: start a checkout.', {
-    cause: { reason: 'card_checkout_required' },
+    reason: 'card_checkout_required',
     options: offers(ctx),
   });
 
@@ -63,13 +66,13 @@ const X402_MESSAGES: Record<string, string> = {
 export function x402Refused(reason: string, options: Offer[] | null): DomainError {
   if (!options) {
     return new DomainError('payments_unavailable', 'Payments are unavailable; try again later.', {
-      cause: { reason },
+      reason,
     });
   }
   // x402's HTTP transport: a payload that does not decode is 400, a refused payment 402.
   const code = reason === 'malformed_payment' ? 'invalid_payment' : 'payment_required';
   return new DomainError(code, X402_MESSAGES[reason] ?? 'The payment was refused.', {
-    cause: { reason },
+    reason,
     options,
   });
 }

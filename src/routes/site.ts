@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
-import { apiReference, type OpenApiDoc } from '../web/api-reference.ts';
+import { apiReference, openApiDoc } from '../web/api-reference.ts';
 import { FREE, pricing, ROUTES, TERMS } from '../web/content.ts';
 import { loadAssets, PAGE_HEADERS, sendPage } from '../web/render.ts';
 import { generateRoute } from '../api/keys.ts';
@@ -55,11 +55,11 @@ export const siteRoutes =
     page('/claim', 'claim', 'Claim your key');
     page('/usage', 'usage', 'Usage');
     page('/terms', 'terms', 'Terms of use', () => ({ terms: TERMS }));
-    page('/docs', 'docs', 'API reference', () => apiReference(app.swagger() as unknown as OpenApiDoc));
+    page('/docs', 'docs', 'API reference', () => apiReference(openApiDoc(app.swagger())));
 
     const assets = loadAssets();
-    app.get('/assets/:name', hidden, async (req, reply) => {
-      const asset = assets.get((req.params as { name: string }).name);
+    app.get<{ Params: { name: string } }>('/assets/:name', hidden, async (req, reply) => {
+      const asset = assets.get(req.params.name);
       if (!asset) return reply.callNotFound();
       return reply
         .headers(PAGE_HEADERS)

@@ -27,7 +27,10 @@ const READS = new Set<string>([
 
 export type EngineStore = Omit<Store, 'writeFailing'>;
 
-/** `unavailable(err)` says whether an engine error means the store cannot serve now. */
+/**
+ * `unavailable(err)` says whether an engine error means the store cannot serve now. A proxy, so
+ * that every method, of either engine, is wrapped without being listed.
+ */
 export function guardStore(engine: EngineStore, unavailable: (err: unknown) => boolean): Store {
   let writeFailing = false;
   const fail = (name: string) => (err: unknown) => {
@@ -35,21 +38,28 @@ export function guardStore(engine: EngineStore, unavailable: (err: unknown) => b
     if (mapped && !READS.has(name)) writeFailing = true;
     throw mapped ?? err;
   };
-  const guarded: Record<string, unknown> = { writeFailing: () => writeFailing };
-  for (const [name, value] of Object.entries(engine)) {
-    if (typeof value !== 'function') {
-      guarded[name] = value;
-      continue;
-    }
-    const method = value as (...args: unknown[]) => Promise<unknown>;
+  // By method, not by name: a method replaced on the store (as tests do) is wrapped in its turn.
+  const wrapped = new WeakMap<object, (...args: unknown[]) => Promise<unknown>>();
+  const wrap = (name: string, method: (...args: unknown[]) => Promise<unknown>) => {
     const onError = fail(name);
-    guarded[name] = READS.has(name)
+    return READS.has(name)
       ? (...args: unknown[]) => method(...args).catch(onError)
       : (...args: unknown[]) =>
           method(...args).then((result) => {
             writeFailing = false;
             return result;
           }, onError);
-  }
-  return guarded as unknown as Store;
+  };
+  return new Proxy<Store>(
+    { ...engine, writeFailing: () => writeFailing },
+    {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof name !== 'string' || name === 'writeFailing' || typeof value !== 'function') return value;
+        let method = wrapped.get(value);
+        if (!method) wrapped.set(value, (method = wrap(name, value)));
+        return method;
+      },
+    },
+  );
 }

@@ -25,6 +25,15 @@ export interface OpenApiDoc {
   paths: Record<string, Record<string, Operation>>;
 }
 
+/** Whether @fastify/swagger built an OpenAPI 3 document (not a Swagger 2 one), which the reference reads. */
+const isOpenApiDoc = (doc: unknown): doc is OpenApiDoc =>
+  typeof doc === 'object' && doc !== null && 'openapi' in doc && 'info' in doc && 'paths' in doc;
+
+export function openApiDoc(doc: unknown): OpenApiDoc {
+  if (isOpenApiDoc(doc)) return doc;
+  throw new Error('the API reference needs an OpenAPI 3 document');
+}
+
 /** Every status any route answers, in words. */
 const STATUS_TEXT: Record<string, string> = {
   200: 'OK',

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { readConfig } from '../../src/config.ts';
 import { runCli } from '../../src/cli/run.ts';
 import { LiveDataPlane, loadDataPlane } from '../../src/data/index.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -183,7 +184,10 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
             `${base}/none`,
           ]),
         );
-        const report = await plane.runUpdate({ ...only, MOD97_DATA_URL_OFAC_SDN: `${base}/empty.csv` }, log);
+        const report = await plane.runUpdate(
+          readConfig({ ...only, MOD97_DATA_URL_OFAC_SDN: `${base}/empty.csv` }).dataUrls,
+          log,
+        );
         assert.ok(report.failures.some((f) => /ofac-sdn .*yields 0 records where the live dataset has 4/.test(f)));
         assert.equal(plane.compliance({ bic: 'BKMTIRTH' }).sanctions.matches.length, 1);
         assert.equal(plane.status().last_update?.ok, false);

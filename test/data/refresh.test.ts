@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { readConfig } from '../../src/config.ts';
 import { runCli } from '../../src/cli/run.ts';
 import { LiveDataPlane } from '../../src/data/index.ts';
 import { LAST_UPDATE_SETTING } from '../../src/data/live.ts';
@@ -136,7 +137,7 @@ test('a scheduled update whose downloads fail changes nothing, and says so in th
     ]),
   );
   const log = quietLog();
-  const report = await plane.runUpdate(env, log);
+  const report = await plane.runUpdate(readConfig(env).dataUrls, log);
   assert.equal(report.updated.length, 0);
   assert.equal(report.failures.length, 6);
   assert.equal(plane.dataVersion(), version);

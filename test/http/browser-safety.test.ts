@@ -36,9 +36,8 @@ describe('cross-site browser requests to the key routes', () => {
   });
 
   test('a page of the service opened at any address that reaches it may generate (public URL on localhost)', async () => {
-    const svc = await startService();
     // README's start: MOD97_PUBLIC_URL unset (http://localhost:3000), the page opened at 127.0.0.1.
-    svc.services.config.publicUrl = 'http://localhost:3000';
+    const svc = await startService({ env: { MOD97_PUBLIC_URL: 'http://localhost:3000' } });
     const port = new URL(svc.url).port;
     let n = 10;
     const from = () => `127.0.6.${n++}`;
@@ -70,8 +69,7 @@ describe('cross-site browser requests to the key routes', () => {
   });
 
   test('/mcp follows the same rule, and its own origin counts only on a host DNS cannot rebind', async () => {
-    const svc = await startService();
-    svc.services.config.publicUrl = 'http://localhost:3000';
+    const svc = await startService({ env: { MOD97_PUBLIC_URL: 'http://localhost:3000' } });
     const port = new URL(svc.url).port;
     const initialize = {
       jsonrpc: '2.0',

@@ -1,11 +1,12 @@
 /** Starts the real service on 127.0.0.1 with an in-memory (or given) store and a movable clock. */
 import { after } from 'node:test';
+import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.ts';
-import { readConfig } from '../../src/config.ts';
 import { buildServices, type Services } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
+import { testConfig } from './config.ts';
 import { call, type CallOptions, type Reply } from './http.ts';
 import { type ResponseChecker, responseChecker } from './openapi-check.ts';
 
@@ -21,6 +22,19 @@ export function testClock(iso = '2026-11-21T12:00:00Z'): TestClock {
   clock.set = (s) => (now = Date.parse(s));
   clock.advance = (ms) => (now += ms);
   return clock;
+}
+
+/** A port the system gives out as free on 127.0.0.1, released for the service to take. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
 }
 
 export interface TestService {
@@ -41,9 +55,12 @@ export async function startService(
   opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; limits?: AppOptions['limits'] } = {},
 ): Promise<TestService> {
   const clock = opts.clock ?? testClock();
-  const config = readConfig({
-    MOD97_DATABASE_URL: opts.databaseUrl ?? 'sqlite::memory:',
-    MOD97_LOG_LEVEL: 'info',
+  // The port is chosen before the config is built, so that its public URL is where the service listens.
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = testConfig({
+    MOD97_PUBLIC_URL: url,
+    ...(opts.databaseUrl && { MOD97_DATABASE_URL: opts.databaseUrl }),
     ...opts.env,
   });
   const store = await openStore(config.databaseUrl);
@@ -58,10 +75,7 @@ export async function startService(
     },
   });
   const app = await buildApp(services, { logStream, limits: opts.limits });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  services.config.publicUrl = url;
+  await app.listen({ port, host: '127.0.0.1' });
   let closed = false;
   let checker: Promise<ResponseChecker> | undefined;
   /** Every answer a test receives through the service is held to the served /openapi.json. */

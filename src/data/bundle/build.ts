@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonFile } from '../json-file.ts';
 import { ofacSdn } from '../importers/ofac-sdn.ts';
 import { sixBankmaster } from '../importers/six-bankmaster.ts';
 import type { ClearingRecord, ParsedDataset, SanctionRecord } from '../types.ts';
@@ -80,7 +81,6 @@ const bic11 = (bic: string | null | undefined): string | null => {
   if (!b || !/^[A-Z0-9]{8}([A-Z0-9]{3})?$/.test(b)) return null;
   return b.length === 8 ? `${b}XXX` : b;
 };
-const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
 interface SchwiftyEntry {
   bank_code?: string;
@@ -135,7 +135,7 @@ function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
     // a generated file dates the country; a manual one only where no generated one exists
     const date = SCHWIFTY_FILE_DATES[origin === 'generated' ? cc : `manual:${cc}`] ?? null;
     if (origin === 'generated' || !dates.has(country)) dates.set(country, date);
-    const json = readJson(join(dir, file)) as SchwiftyEntry[] | { entries: SchwiftyEntry[] };
+    const json = readJsonFile<SchwiftyEntry[] | { entries: SchwiftyEntry[] }>(join(dir, file));
     const entries = Array.isArray(json) ? json : json.entries;
     for (const e of entries) {
       for (const code of e.bank_codes ?? [e.bank_code ?? '']) {
@@ -171,7 +171,7 @@ function buildEntrecode(dir: string): BankDirectory {
   for (const file of readdirSync(ext).sort()) {
     const cc = file.replace(/\.json$/, '');
     if (cc === 'de' || cc === 'ch') continue;
-    const data = readJson(join(ext, file)) as Record<string, { bic?: string; name?: EntrecodeName }>;
+    const data = readJsonFile<Record<string, { bic?: string; name?: EntrecodeName }>>(join(ext, file));
     const rows: BankRow[] = Object.entries(data)
       .map(([code, e]): BankRow => [code, bic11(e.bic), nameOf(e.name)])
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -196,11 +196,11 @@ export function buildBundle(dir: string): Bundle {
     'banks-schwifty.json': buildSchwifty(join(dir, 'schwifty-bank-registry')),
     'banks-entrecode.json': buildEntrecode(join(dir, 'iban-to-bic-entrecode')),
     'six-bankmaster.json': {
-      ...(sixData as ParsedDataset<ClearingRecord>),
+      ...sixData,
       licence: 'data © SIX Interbank Clearing, published free of charge',
     },
     'ofac-sdn.json': {
-      ...(sdnData as ParsedDataset<SanctionRecord>),
+      ...sdnData,
       licence: 'public domain (work of the US government)',
     },
     'LICENSE-schwifty.txt': readFileSync(join(dir, 'schwifty-bank-registry', 'LICENSE'), 'utf8'),
@@ -234,6 +234,6 @@ function rowsPerLine(value: unknown): string {
       ? `[\n${value.map((v) => JSON.stringify(v)).join(',\n')}\n]`
       : JSON.stringify(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const entries = Object.entries(value as Record<string, unknown>);
+  const entries = Object.entries(value);
   return `{\n${entries.map(([k, v]) => `${JSON.stringify(k)}: ${rowsPerLine(v)}`).join(',\n')}\n}`;
 }

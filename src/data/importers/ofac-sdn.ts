@@ -59,7 +59,7 @@ function fromAdvancedXml(input: ImportInput): ParsedDataset<SanctionRecord> {
 }
 
 /** OFAC SDN, from `sdn.csv` or `sdn_advanced.xml`, told apart by content, not by file name. */
-export const ofacSdn: Importer = {
+export const ofacSdn: Importer<SanctionRecord> = {
   kind: 'ofac-sdn',
   title: 'OFAC Specially Designated Nationals (entries with a SWIFT/BIC)',
   // the XML dates itself and is not cut short like sdn.csv's remarks

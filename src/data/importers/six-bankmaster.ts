@@ -4,7 +4,7 @@ import { decodeText, parseDelimited } from './text.ts';
 import { ImportError, type Importer, resolveAsOf } from './types.ts';
 
 /** SIX BankMaster V3: ';'-separated, one header row whose last field is SIX's creation stamp. */
-export const sixBankmaster: Importer = {
+export const sixBankmaster: Importer<ClearingRecord> = {
   kind: 'six-bankmaster',
   title: 'SIX BankMaster V3 (Swiss and Liechtenstein IIDs)',
   // SIX's file is a few MiB: a file many times larger is not the publisher's

@@ -24,7 +24,7 @@ export function parseDelimited(text: string, separator: string): string[][] {
     relax_quotes: true,
     skip_empty_lines: true,
     skip_records_with_empty_values: true,
-  }) as string[][];
+  });
 }
 
 /** Turns rows with a header row into objects keyed by the header names. */

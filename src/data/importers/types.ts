@@ -23,14 +23,15 @@ export interface ImportInput {
 /** The most any one file may be, read or inflated: past it an import ends with an error. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
-export interface Importer {
+/** `R` is the record type of what it parses; the list of importers holds them as `Importer`. */
+export interface Importer<R = unknown> {
   kind: string;
   title: string;
   /** Public publisher URLs that `mod97 data update` downloads (override: MOD97_DATA_URL_<KIND>). */
   defaultUrls: string[];
   /** A bound below MAX_FILE_BYTES where the publisher's files are much smaller. */
   maxBytes?: number;
-  parse(input: ImportInput): ParsedDataset<unknown>;
+  parse(input: ImportInput): ParsedDataset<R>;
 }
 
 export class ImportError extends Error {}

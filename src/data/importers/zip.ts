@@ -4,19 +4,21 @@ import { messageOf, codeOf } from '../../thrown.ts';
 
 /** CRC-32 (IEEE): zlib's own from Node 20.15; a table otherwise (package.json allows any Node 20). */
 const crc32: (data: Uint8Array) => number =
-  (zlib as { crc32?: (data: Uint8Array) => number }).crc32 ??
-  (() => {
-    const table = new Int32Array(256).map((_, n) => {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      return c;
-    });
-    return (data: Uint8Array) => {
-      let c = -1;
-      for (const byte of data) c = table[(c ^ byte) & 0xff] ^ (c >>> 8);
-      return (c ^ -1) >>> 0;
-    };
-  })();
+  // typeof: the types know only the Node that has it
+  typeof zlib.crc32 === 'function'
+    ? zlib.crc32
+    : (() => {
+        const table = new Int32Array(256).map((_, n) => {
+          let c = n;
+          for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+          return c;
+        });
+        return (data: Uint8Array) => {
+          let c = -1;
+          for (const byte of data) c = table[(c ^ byte) & 0xff] ^ (c >>> 8);
+          return (c ^ -1) >>> 0;
+        };
+      })();
 
 interface Entry {
   name: string;

@@ -24,8 +24,7 @@ export async function cancelPro(ctx: CardContext, key: KeyRow): Promise<Cancelle
   }
   // The period end sits on the subscription's items in recent API versions, on the subscription in older ones.
   const end =
-    (sub.items?.data?.[0] as { current_period_end?: number } | undefined)?.current_period_end ??
-    (sub as unknown as { current_period_end?: number }).current_period_end;
+    sub.items?.data?.[0]?.current_period_end ?? ('current_period_end' in sub ? sub.current_period_end : undefined);
   const endsAt = typeof end === 'number' ? new Date(end * 1000).toISOString().replace('.000Z', 'Z') : null;
   return {
     key_prefix: key.keyPrefix,

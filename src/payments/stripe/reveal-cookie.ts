@@ -42,7 +42,7 @@ export function openReveal(
     decipher.setAAD(Buffer.from(sessionId));
     decipher.setAuthTag(raw.subarray(raw.length - 16));
     const text = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString();
-    const { s, u } = JSON.parse(text) as { s: unknown; u: unknown };
+    const { s, u }: { s?: unknown; u?: unknown } = JSON.parse(text);
     return typeof s === 'string' && typeof u === 'number' && now < u ? s : null;
   } catch {
     return null;

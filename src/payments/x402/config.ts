@@ -17,8 +17,8 @@ export interface X402Config {
   assetVersion: string;
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const EVM_NETWORK = /^eip155:[1-9][0-9]*$/;
+const isAddress = (value: string | undefined): value is Address => /^0x[0-9a-fA-F]{40}$/.test(value ?? '');
+const isEvmNetwork = (value: string): value is Caip2 => /^eip155:[1-9][0-9]*$/.test(value);
 
 function invalid(message: string): DomainError {
   return new DomainError('invalid_config', message);
@@ -31,15 +31,15 @@ export function readX402Config(env: Record<string, string | undefined>): X402Con
   if (!URL.canParse(facilitatorUrl) || !/^https?:$/.test(new URL(facilitatorUrl).protocol)) {
     throw invalid('MOD97_X402_FACILITATOR_URL must be an http(s) URL');
   }
-  const payTo = env.MOD97_X402_PAY_TO?.trim() ?? '';
-  if (!ADDRESS.test(payTo)) throw invalid('MOD97_X402_PAY_TO must be the 0x address that receives payments');
-  const network = (env.MOD97_X402_NETWORK?.trim() || 'eip155:8453') as Caip2;
-  if (!EVM_NETWORK.test(network)) throw invalid('MOD97_X402_NETWORK must be a CAIP-2 EVM network such as eip155:8453');
+  const payTo = env.MOD97_X402_PAY_TO?.trim();
+  if (!isAddress(payTo)) throw invalid('MOD97_X402_PAY_TO must be the 0x address that receives payments');
+  const network = env.MOD97_X402_NETWORK?.trim() || 'eip155:8453';
+  if (!isEvmNetwork(network)) throw invalid('MOD97_X402_NETWORK must be a CAIP-2 EVM network such as eip155:8453');
 
   const known = knownUsdc(network);
   const asset = env.MOD97_X402_ASSET?.trim() || known?.asset;
   if (!asset) throw invalid(`MOD97_X402_ASSET is required: no default USDC is known for ${network}`);
-  if (!ADDRESS.test(asset)) throw invalid('MOD97_X402_ASSET must be a 0x token address');
+  if (!isAddress(asset)) throw invalid('MOD97_X402_ASSET must be a 0x token address');
   // The known EIP-712 domain only applies to the known token; another token must name its own.
   const sameToken = known !== null && known.asset.toLowerCase() === asset.toLowerCase();
   const assetName = env.MOD97_X402_ASSET_NAME?.trim() || (sameToken ? known.name : '');
@@ -51,9 +51,9 @@ export function readX402Config(env: Record<string, string | undefined>): X402Con
   }
   return {
     facilitatorUrl: facilitatorUrl.replace(/\/+$/, ''),
-    payTo: payTo as Address,
+    payTo,
     network,
-    asset: asset as Address,
+    asset,
     assetName,
     assetVersion,
   };

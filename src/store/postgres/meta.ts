@@ -21,7 +21,7 @@ export function pgDatasets({ sql, idempotent }: Pg): DatasetStore {
       );
       if (!rows.length) return null;
       const { records, ...rest } = rows[0];
-      return { meta: { ...rest }, records: JSON.parse(records) as unknown[] };
+      return { meta: { ...rest }, records: JSON.parse(records) };
     },
     async listDatasets() {
       const rows = await idempotent(() => sql<DatasetMeta[]>`SELECT ${meta} FROM datasets ORDER BY kind`);

@@ -22,7 +22,7 @@ export function sqliteDatasets(db: Database): DatasetStore {
       const row = get.get(kind);
       if (!row) return null;
       const { records, ...meta } = row;
-      return { meta, records: JSON.parse(records) as unknown[] };
+      return { meta, records: JSON.parse(records) };
     },
     async listDatasets() {
       return list.all();
