@@ -16,6 +16,7 @@ import { StringEnum } from '../api/schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { codeSamples } from './code-samples.ts';
 import { MEANING, STATUS } from './errors.ts';
+import { isRecord } from '../is-record.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -379,9 +380,6 @@ function errorEnumOf(schema: JsonSchema | undefined): string[] | undefined {
   const values = isRecord(error) ? error.enum : undefined;
   return Array.isArray(values) ? values.filter((value) => typeof value === 'string') : undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Each code's meaning, looked up by a code read back from the document. */
 const MEANINGS = new Map<string, string>(Object.entries(MEANING));

@@ -5,6 +5,7 @@
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { type CatalogueRoute, type JsonSchema, priceText, requestsText } from '../api/catalogue.ts';
 import type { Discovery } from '../payments/x402/types.ts';
+import { isRecord } from '../is-record.ts';
 
 /** The text of `resource.description`: what the route does and what it costs. */
 export function describePaid(route: CatalogueRoute): string {
@@ -34,6 +35,16 @@ export function compact(schema: unknown): unknown {
 
 const declared = new WeakMap<CatalogueRoute, Discovery>();
 
+/** What the SDK's bazaar declaration holds, of what this file completes. */
+interface BazaarDeclaration {
+  info: Record<string, unknown>;
+  schema: { properties: Record<string, unknown> };
+}
+
+function isBazaarDeclaration(value: unknown): value is BazaarDeclaration {
+  return isRecord(value) && isRecord(value.info) && isRecord(value.schema) && isRecord(value.schema.properties);
+}
+
 /**
  * The route's declaration. Its HTTP method and path parameters are filled in per request by the
  * SDK's bazaar server extension (registered on the rail), as the specification has it.
@@ -48,10 +59,8 @@ export function discoveryOf(route: CatalogueRoute): Discovery {
       : route.method === 'GET'
         ? declareDiscoveryExtension({})
         : declareDiscoveryExtension({ bodyType: 'json', input: route.example ?? {}, inputSchema });
-  const bazaar = extensions.bazaar as unknown as {
-    info: Record<string, unknown>;
-    schema: { properties: Record<string, unknown> };
-  };
+  const { bazaar } = extensions;
+  if (!isBazaarDeclaration(bazaar)) throw new Error('the x402 SDK declared no bazaar extension');
   // The output is declared by its schema alone (`output.example` is optional in the bazaar
   // specification, and the SDK adds an output only with an example).
   if (route.outputSchema) {

@@ -7,6 +7,7 @@ import { type CatalogueRoute, catalogue, priceText, requestsText } from '../api/
 import type { ParamRefusal, ToolDeclaration } from '../api/declaration.ts';
 import { ErrorBody } from '../api/schemas.ts';
 import type { Rails } from '../payments/offers.ts';
+import { isRecord } from '../is-record.ts';
 
 /** How to go on after a 402, naming only the payment rails this server has on. */
 function refusalsSentence(rails: Rails): string {
@@ -60,9 +61,6 @@ function renamed(schema: Record<string, unknown>, rename: Record<string, string>
     required: required.map((p) => toArg[p] ?? p),
   };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const errorSchema: Record<string, unknown> = JSON.parse(JSON.stringify(ErrorBody));
 

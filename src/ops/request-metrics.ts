@@ -4,7 +4,7 @@
  * profile of every request; these are bound to their series by one Map lookup each and
  * exposed in prom-client's own format (Registry.registerMetric), so /metrics reads the same.
  */
-import type { Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
@@ -25,21 +25,22 @@ export class RequestMetrics {
   private readonly durations = new Map<string, Durations>();
 
   constructor(registry: Registry) {
+    const answers = () =>
+      [...this.answers.values()].map(({ method, route, status, count }) => ({
+        value: count,
+        labels: { method, route, status },
+      }));
     registry.registerMetric(
-      this.metric('mod97_http_requests_total', 'HTTP requests answered, by route template and status.', 'counter', () =>
-        [...this.answers.values()].map(({ method, route, status, count }) => ({
-          value: count,
-          labels: { method, route, status },
-        })),
-      ),
+      scrapedCounter('mod97_http_requests_total', 'HTTP requests answered, by route template and status.', {
+        samples: answers,
+        clear: () => this.answers.clear(),
+      }),
     );
     registry.registerMetric(
-      this.metric(
-        'mod97_http_request_duration_seconds',
-        'Time to answer a request, by route template.',
-        'histogram',
-        () => [...this.durations].flatMap(([route, d]) => histogramSamples(route, d)),
-      ),
+      scrapedHistogram('mod97_http_request_duration_seconds', 'Time to answer a request, by route template.', {
+        samples: () => [...this.durations].flatMap(([route, d]) => histogramSamples(route, d)),
+        clear: () => this.durations.clear(),
+      }),
     );
   }
 
@@ -58,19 +59,42 @@ export class RequestMetrics {
     d.counts[i]++;
     d.sum += seconds;
   }
+}
 
-  private metric(name: string, help: string, type: 'counter' | 'histogram', values: () => Sample[]) {
-    // The shape prom-client's Registry reads from a metric (name, help, type, get, reset).
-    const metric = {
-      name,
-      help,
-      type,
-      aggregator: 'sum',
-      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
-      reset: () => (type === 'counter' ? this.answers.clear() : this.durations.clear()),
-    };
-    return metric as unknown as Parameters<Registry['registerMetric']>[0];
-  }
+/** Where a metric's samples come from when /metrics is scraped, and how its reset clears them. */
+interface OwnSamples {
+  samples: () => Sample[];
+  clear: () => void;
+}
+
+/** A prom-client counter (its name, help and type as prom-client writes them) with our samples. */
+function scrapedCounter(name: string, help: string, own: OwnSamples): Counter {
+  const Scraped = class extends Counter {
+    override async get() {
+      return { ...(await super.get()), values: own.samples() };
+    }
+    override reset() {
+      super.reset();
+      own.clear();
+    }
+  };
+  return new Scraped({ name, help, registers: [] });
+}
+
+/** The same for a histogram: the samples are its buckets, sum and count. */
+function scrapedHistogram(name: string, help: string, own: OwnSamples): Histogram {
+  const Scraped = class extends Histogram {
+    // prom-client's registry writes a histogram from this method (its samples flat, each with
+    // its metric name), not from get().
+    async getForPromString() {
+      return { name, help, type: 'histogram', values: own.samples(), aggregator: 'sum' };
+    }
+    override reset() {
+      super.reset();
+      own.clear();
+    }
+  };
+  return new Scraped({ name, help, registers: [] });
 }
 
 function histogramSamples(route: string, d: Durations): Sample[] {
