@@ -56,7 +56,7 @@ export const SourceRef = Open({
  * The bank behind a bank code and the SEPA block: shared by the validate, batch and compliance
  * answers. Closed (no additionalProperties) unlike the other answer objects, because they are
  * serialised once per IBAN of a batch, and letting unknown fields through made these two
- * blocks about 5 % slower to serialise in a micro-benchmark. test/routes/response-shapes.test.ts
+ * blocks slower to serialise (docs/benchmarks.md). test/routes/response-shapes.test.ts
  * checks at compile time that they list every field of BankByCode and SepaAnswer, so nothing is
  * dropped unnoticed.
  */

@@ -21,8 +21,8 @@ function parse(address: string): Parsed | null {
   const withPort = bare.includes(':') ? WITH_PORT.exec(bare) : null;
   if (withPort) bare = withPort[1] ?? withPort[2];
   bare = bare.replace(/%.*$/, '');
-  // node's own check first: ipaddr.isValid throws and catches inside, about 14 µs for every
-  // address it refuses (an empty or forged X-Forwarded-For hop), against 0.1 µs here.
+  // node's own check first: ipaddr.isValid throws and catches inside for every address it
+  // refuses (an empty or forged X-Forwarded-For hop), which costs far more than this check.
   if (isIP(bare) === 0) return null;
   const ip = ipaddr.parse(bare);
   return unmapped(ip);

@@ -43,7 +43,7 @@ const QUOTA_HEADERS = [
 const INSTRUCTIONS =
   'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial, and create_key gives you a free key. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
 
-// The SDK takes about 0.2 s to import: loaded by the first /mcp request, not at start-up.
+// The SDK is slow to import: loaded by the first /mcp request, not at start-up.
 const sdk = () =>
   Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),

@@ -42,7 +42,7 @@ export function sqliteCounters(db: Database, inTurn: TurnCommit): CounterStore {
   );
 
   // Admits are group-committed (turn-commit.ts): a burst pays for one WAL commit instead of one
-  // each (about 6x cheaper per admit under load). Each admit is still its own atomic
+  // each (docs/benchmarks.md). Each admit is still its own atomic
   // conditional statement.
   // Several counters charged together (a key reduced by a creation alert also counts in its
   // month): each is the same conditional statement, and a refusal rolls every one back.
