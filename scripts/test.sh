@@ -18,13 +18,13 @@ npx --no-install depcruise src --config .dependency-cruiser.cjs --output-type er
 # mod97/client as built: everything is built once, from these sources, before any test runs.
 node scripts/build.mjs
 # Test files are bundled once (scripts/build-tests.mjs says why) and run by plain node. Files
-# that mostly wait (on child processes, PostgreSQL, the browser) start first, so their waits
-# overlap the others' work; TEST_CONCURRENCY sets how many run at once.
-mapfile -t files < <(node scripts/build-tests.mjs | awk '{ print (/\/(multiprocess|release|web|store|payments)\// ? 0 : 1), $0 }' | sort -s -k1,1n | cut -d' ' -f2-)
+# that run long or mostly wait (on child processes, PostgreSQL, the browser) start first, so
+# their waits overlap the others' work; TEST_CONCURRENCY sets how many run at once.
+mapfile -t files < <(node scripts/build-tests.mjs | awk '{ print (/\/(multiprocess|release|web|store|payments|mcp)\/|fuzz/ ? 0 : 1), $0 }' | sort -s -k1,1n | cut -d' ' -f2-)
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 log=$(mktemp)
 set +e
-node --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-6}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
+node --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-8}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 passed=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
