@@ -1,27 +1,41 @@
 #!/usr/bin/env bash
-# Checks types, lint, casts and imports, then runs every test file under test/ with node's own
-# runner; fails when any check fails or no test ran.
+# Checks types, lint, casts and imports, and runs every test file under test/ with node's own
+# runner; fails when any check or test fails, or when no test ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Strict TypeScript is part of the suite (esbuild and tsx run the code without checking its
-# types). It runs beside the tests, on a core they leave idle while they wait, and is awaited last.
-typecheck_log=$(mktemp)
-npm run --silent typecheck >"$typecheck_log" 2>&1 &
-typecheck_pid=$!
-# Formatting and lint rules (biome.json) are part of the suite too.
-npm run --silent lint
-# Casts and non-null assertions in src/ stay under their ceilings (counted by the compiler's parser).
-node scripts/count-casts.mjs
-# Imports point down and form no cycle (.dependency-cruiser.cjs): any violation fails.
-npx --no-install depcruise src --config .dependency-cruiser.cjs --output-type err
+
+# The checks run beside the build and the tests, on the core the tests leave idle while they
+# wait, and are awaited at the end:
+# - strict TypeScript (esbuild and tsx run the code without checking its types);
+# - formatting and lint rules (biome.json);
+# - casts and non-null assertions in src/ under their ceilings (scripts/count-casts.mjs);
+# - imports that point down and form no cycle (.dependency-cruiser.cjs).
+checks=()
+check() {
+  local log
+  log=$(mktemp)
+  ("$@" >"$log" 2>&1) &
+  checks+=("$!|$log|$*")
+}
+check npm run --silent typecheck
+check npm run --silent lint
+check node scripts/count-casts.mjs
+check npx --no-install depcruise src --config .dependency-cruiser.cjs --output-type err
+
 # The process tests run the server as `npm start` does (the bundle), and the client tests import
 # mod97/client as built: everything is built once, from these sources, before any test runs.
-node scripts/build.mjs
-# Test files are bundled once (scripts/build-tests.mjs says why) and run by plain node. Files
-# that run long or mostly wait (on child processes, PostgreSQL, the browser) start first, so
-# their waits overlap the others' work; TEST_CONCURRENCY sets how many run at once.
-mapfile -t files < <(node scripts/build-tests.mjs | awk '{ print (/\/(multiprocess|release|web|store|payments|mcp)\/|fuzz/ ? 0 : 1), $0 }' | sort -s -k1,1n | cut -d' ' -f2-)
+# Test files are bundled too (scripts/build-tests.mjs says why) and run by plain node.
+node scripts/build.mjs &
+build=$!
+tests=$(mktemp)
+node scripts/build-tests.mjs >"$tests"
+wait "$build"
+# Files that run long or mostly wait (on child processes, PostgreSQL, the browser) start first,
+# so their waits overlap the others' work; TEST_CONCURRENCY sets how many run at once.
+mapfile -t files < <(awk '{ print (/\/(multiprocess|release|web|store|payments|mcp)\/|fuzz/ ? 0 : 1), $0 }' "$tests" | sort -s -k1,1n | cut -d' ' -f2-)
+rm -f "$tests"
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
+
 log=$(mktemp)
 set +e
 node --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-8}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
@@ -29,7 +43,15 @@ rc=${PIPESTATUS[0]}
 set -e
 passed=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
 rm -f "$log"
-if ! wait "$typecheck_pid"; then cat "$typecheck_log" >&2; echo "typecheck failed" >&2; exit 1; fi
-rm -f "$typecheck_log"
+
+for entry in "${checks[@]}"; do
+  IFS='|' read -r pid checklog command <<<"$entry"
+  if ! wait "$pid"; then
+    cat "$checklog" >&2
+    echo "failed: $command" >&2
+    rc=1
+  fi
+  rm -f "$checklog"
+done
 if [ "$rc" -eq 0 ] && [ "${passed:-0}" -eq 0 ]; then echo "no test ran" >&2; exit 1; fi
 exit "$rc"
