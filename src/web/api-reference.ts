@@ -166,7 +166,6 @@ export function apiReference(doc: OpenApiDoc) {
     }),
   );
   return {
-    title: doc.info.title,
     version: doc.info.version,
     intro: inlineHtml(doc.info.description ?? ''),
     operations,
