@@ -1,6 +1,9 @@
 /** Schemas shared by routes. Each route's schema validates, serialises and feeds OpenAPI. */
 import { Type, type Static, type TSchema } from 'typebox';
 
+/** The codes of the service's error table: what an error body's `error` holds. */
+export type { ErrorCode } from '../errors.ts';
+
 export const ErrorBody = Type.Object(
   { error: Type.String(), message: Type.String() },
   { additionalProperties: true, description: 'Every error: a machine code and a sentence for people.' },

@@ -6,7 +6,7 @@
  * answer types are the route schemas' own (`Static<typeof Schema>`), never written twice.
  */
 import type { Static } from 'typebox';
-import type { ErrorBody } from '../api/schemas.ts';
+import type { ErrorBody, ErrorCode } from '../api/schemas.ts';
 import type {
   BatchAnswer,
   BatchItem,
@@ -65,6 +65,9 @@ export interface Mod97Options {
   retries?: number;
 }
 
+/** A code of the service's error table, or the client's own for no answer or an unreadable one. */
+export type Mod97ErrorCode = ErrorCode | 'connection_failed' | 'timeout' | 'invalid_response';
+
 /**
  * A refusal or a failure. `code` equals `body.error`. With no HTTP answer at all, `status` is 0
  * and `code` is `connection_failed` or `timeout` (a metered GET may then have been counted; a
@@ -72,7 +75,8 @@ export interface Mod97Options {
  */
 export class Mod97Error extends Error {
   readonly status: number;
-  readonly code: string;
+  /** Typed with the codes this client knows; a newer service may answer others. */
+  readonly code: Mod97ErrorCode | (string & {});
   readonly body: ErrorResult;
   declare readonly quota?: Quota;
 
