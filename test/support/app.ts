@@ -108,7 +108,11 @@ export async function startService(
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      // The test is over: a connection a browser keeps alive must not hold the server open until
+      // it times out (Fastify closes only the idle ones, and a browser may still be sending).
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       await store.close();
     },
   };
