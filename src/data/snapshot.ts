@@ -82,18 +82,7 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
   const clock = opts.clock ?? Date.now;
   const now = clock();
   const metas = await store.listDatasets();
-  let ix: Indexes;
-  let bundled: BundledData;
-  let imported: ImportedData;
-  if (metas.length === 0) {
-    ({ ix, bundled } = sharedBundled(now));
-    imported = { sanctions: [], epc: null, clearingSource: null };
-  } else {
-    bundledOnly = null;
-    ({ ix, bundled } = indexBundled(now, supersededBy(metas)));
-    imported = await overlayImported(store, ix);
-    ix.completeBankNames();
-  }
+  const { ix, bundled, imported } = metas.length === 0 ? sharedBundled(now) : await ownIndexes(store, metas, now);
 
   const provenance = sourcesOf(metas, now);
   const clearingSource = imported.clearingSource ?? bundled.clearingSource ?? 'none';
@@ -132,14 +121,20 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
   };
 }
 
-interface IndexedBundle {
+interface Indexed {
   ix: Indexes;
   bundled: BundledData;
+  imported: ImportedData;
 }
 
-function indexBundled(now: number, superseded: Superseded): IndexedBundle {
+/** Indexes of this plane's own: the bundled directories the imports leave, then the imports laid over them. */
+async function ownIndexes(store: DatasetStore, metas: DatasetMeta[], now: number): Promise<Indexed> {
+  bundledOnly = null;
   const ix = new Indexes();
-  return { ix, bundled: loadBundled(ix, now, superseded) };
+  const bundled = loadBundled(ix, now, supersededBy(metas));
+  const imported = await overlayImported(store, ix);
+  ix.completeBankNames();
+  return { ix, bundled, imported };
 }
 
 /**
@@ -149,14 +144,15 @@ function indexBundled(now: number, superseded: Superseded): IndexedBundle {
  * imports indexes its own, since imports are laid over the indexes in place, and lets the shared
  * copy go, so a process that has imported data does not also hold the bundled-only indexes.
  */
-let bundledOnly: (IndexedBundle & { edition: string }) | null = null;
+let bundledOnly: (Indexed & { edition: string }) | null = null;
 
-function sharedBundled(now: number): IndexedBundle {
+function sharedBundled(now: number): Indexed {
   const edition = bundledEdition(now);
   if (bundledOnly?.edition !== edition) {
-    const { ix, bundled } = indexBundled(now, supersededBy([]));
+    const ix = new Indexes();
+    const bundled = loadBundled(ix, now, supersededBy([]));
     ix.completeBankNames();
-    bundledOnly = { edition, ix, bundled };
+    bundledOnly = { edition, ix, bundled, imported: { sanctions: [], epc: null, clearingSource: null } };
   }
   return bundledOnly;
 }
