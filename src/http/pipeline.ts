@@ -149,9 +149,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
     }
     const hash = credential.kind === 'key' ? keys.presentedHash(credential.secret) : null;
     const { key, admission } =
-      hash !== null && routeMeter
-        ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
-        : { key: credential.kind === 'key' ? await keys.authenticate(credential.secret) : null };
+      hash === null ? { key: null } : await meter.authenticateAndAdmit(hash, routeMeter?.cost(parsedBody(req.body)));
     if (!key) throw new DomainError('invalid_api_key', 'The API key is unknown, rotated or revoked.');
     req.caller.key = key;
     return admission;

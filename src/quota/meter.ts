@@ -43,11 +43,15 @@ export class Meter {
   }
 
   /**
-   * The key of `keyHash`, charged `cost` in the same store call where the engine offers it
-   * (Store.keyByHashAdmitting); without `admission`, the caller admits with admitKey as usual.
+   * The key of `keyHash` and, given a `cost`, that cost charged in the same store call where the
+   * engine offers it (Store.keyByHashAdmitting); without `admission`, the caller admits with
+   * admitKey as usual.
    */
-  async authenticateAndAdmit(keyHash: string, cost: number): Promise<{ key: KeyRow | null; admission?: Admission }> {
-    if (!this.store.keyByHashAdmitting) return { key: await this.store.keyByHash(keyHash) };
+  async authenticateAndAdmit(
+    keyHash: string,
+    cost: number | undefined,
+  ): Promise<{ key: KeyRow | null; admission?: Admission }> {
+    if (cost === undefined || !this.store.keyByHashAdmitting) return { key: await this.store.keyByHash(keyHash) };
     const now = this.clock();
     const { key, used } = await this.store.keyByHashAdmitting(keyHash, cost, monthOf(now));
     if (!key || used === undefined) return { key };
