@@ -24,21 +24,20 @@ check npx --no-install depcruise src --config .dependency-cruiser.cjs --output-t
 
 # The process tests run the server as `npm start` does (the bundle), and the client tests import
 # mod97/client as built: everything is built once, from these sources, before any test runs.
-# Test files are bundled too (scripts/build-tests.mjs says why) and run by plain node.
+# Test files are bundled too, and run by plain node in a pool of worker processes, as many as
+# TEST_CONCURRENCY (scripts/build-tests.mjs says why).
 node scripts/build.mjs &
 build=$!
 tests=$(mktemp)
-node scripts/build-tests.mjs >"$tests"
+node scripts/build-tests.mjs "${TEST_CONCURRENCY:-6}" >"$tests"
 wait "$build"
-# Files that run long or mostly wait (on child processes, PostgreSQL, the browser) start first,
-# so their waits overlap the others' work; TEST_CONCURRENCY sets how many run at once.
-mapfile -t files < <(awk '{ print (/\/(multiprocess|release|web|store|payments|mcp)\/|fuzz/ ? 0 : 1), $0 }' "$tests" | sort -s -k1,1n | cut -d' ' -f2-)
+mapfile -t files <"$tests"
 rm -f "$tests"
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 
 log=$(mktemp)
 set +e
-node --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-8}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
+node --enable-source-maps --test --test-timeout=300000 --test-concurrency="${TEST_CONCURRENCY:-6}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 passed=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
