@@ -37,7 +37,8 @@ if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 
 log=$(mktemp)
 set +e
-node --enable-source-maps --test --test-timeout=300000 --test-concurrency="${TEST_CONCURRENCY:-6}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
+# A test that hangs fails after 15 minutes, naming its worker, instead of holding CI to its limit.
+node --enable-source-maps --test --test-timeout=900000 --test-concurrency="${TEST_CONCURRENCY:-6}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 passed=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
