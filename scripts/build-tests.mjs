@@ -1,7 +1,7 @@
 /**
- * Bundles every test file (test/**\/*.test.ts) into test-artifacts/bundled/, for `npm test` to
- * run with plain node. Packages stay external, so node loads them from node_modules as it would
- * in production; only the project's own TypeScript is compiled, once, with shared chunks.
+ * Bundles every test file (test/**\/*.test.ts) into test-artifacts/bundled/, with shared chunks
+ * and most packages (see `external` below), for `npm test` to run with plain node in a pool of
+ * worker processes (see the queue below).
  *
  * Why: run through tsx, each of the ~125 test processes sent every one of its ~1,000 modules
  * (typebox alone is 700) through the loader hooks' thread, about a second of CPU per process
