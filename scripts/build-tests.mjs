@@ -12,15 +12,16 @@
  * file's original location), so fixtures, the repository root and the data-update worker resolve
  * exactly as under tsx.
  *
- * Usage: node scripts/build-tests.mjs [WORKERS]   (prints the worker files, one per line)
+ * Usage: node scripts/build-tests.mjs WORKERS   (prints the worker files, one per line)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-/** How many worker processes the tests run in (npm test passes TEST_CONCURRENCY). */
-const workers = Number(process.argv[2] ?? 6);
+/** How many worker processes the tests run in: npm test passes TEST_CONCURRENCY. */
+const workers = Number(process.argv[2]);
+if (!Number.isInteger(workers) || workers < 1) throw new Error('usage: node scripts/build-tests.mjs WORKERS');
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = join(root, 'test-artifacts/bundled');
@@ -88,48 +89,19 @@ await build({
 // tests), and no core is left idle while another works through a fixed list.
 // The queue: files that mostly wait (on the browser, child processes, a restarted PostgreSQL)
 // first, so that their waits overlap the others' work; then the largest, so that none is left
-// running alone at the end. A worker claims a file by creating its marker, which only one can.
+// running alone at the end. Each worker is a file of its own (node runs one process per file)
+// that runs scripts/test-worker.mjs.
 const bundled = (file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs');
 const waits = /\/test\/(web|multiprocess|release|cli)\//;
 const queue = entryPoints
   .map((file) => ({ file, waits: waits.test(file), size: readFileSync(file).length }))
   .sort((a, b) => Number(b.waits) - Number(a.waits) || b.size - a.size)
   .map(({ file }) => ({ name: relative(root, file), url: pathToFileURL(bundled(file)).href }));
-const claims = join(outdir, 'claims');
-mkdirSync(claims, { recursive: true });
-writeFileSync(
-  join(outdir, 'pool.mjs'),
-  `import { closeSync, openSync } from 'node:fs';
-import { test } from 'node:test';
-const queue = ${JSON.stringify(queue)};
-for (const [i, { name, url }] of queue.entries()) {
-  try {
-    closeSync(openSync(${JSON.stringify(claims)} + '/' + i, 'wx'));
-  } catch {
-    continue; // another worker has it
-  }
-  // A test named after the file holds the process while the file loads: the file's tests queue
-  // behind it, and it starts only once every test of the file before has run. Root-level
-  // \`after\` hooks would otherwise run whenever no test is running, as between a file's
-  // top-level awaits.
-  let loaded;
-  const loading = new Promise((resolve) => (loaded = resolve));
-  await new Promise((started) =>
-    test(name, () => {
-      started();
-      return loading;
-    }),
-  );
-  try {
-    await import(url);
-  } finally {
-    loaded();
-  }
-}
-`,
-);
+mkdirSync(join(outdir, 'claims'), { recursive: true });
+writeFileSync(join(outdir, 'queue.json'), JSON.stringify(queue));
+const worker = pathToFileURL(join(root, 'scripts/test-worker.mjs')).href;
 for (let w = 1; w <= workers; w++) {
   const entry = join(outdir, `worker-${w}.test.mjs`);
-  writeFileSync(entry, "import './pool.mjs';\n");
+  writeFileSync(entry, `import ${JSON.stringify(worker)};\n`);
   console.log(entry);
 }

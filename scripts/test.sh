@@ -26,10 +26,11 @@ check npx --no-install depcruise src --config .dependency-cruiser.cjs --output-t
 # mod97/client as built: everything is built once, from these sources, before any test runs.
 # Test files are bundled too, and run by plain node in a pool of worker processes, as many as
 # TEST_CONCURRENCY (scripts/build-tests.mjs says why).
+workers=${TEST_CONCURRENCY:-6}
 node scripts/build.mjs &
 build=$!
 tests=$(mktemp)
-node scripts/build-tests.mjs "${TEST_CONCURRENCY:-6}" >"$tests"
+node scripts/build-tests.mjs "$workers" >"$tests"
 wait "$build"
 mapfile -t files <"$tests"
 rm -f "$tests"
@@ -38,7 +39,7 @@ if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 log=$(mktemp)
 set +e
 # A test that hangs fails after 15 minutes, naming its worker, instead of holding CI to its limit.
-node --enable-source-maps --test --test-timeout=900000 --test-concurrency="${TEST_CONCURRENCY:-6}" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
+node --enable-source-maps --test --test-timeout=900000 --test-concurrency="$workers" --test-reporter=spec "${files[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 passed=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{print $3}' | tail -1)

@@ -36,8 +36,9 @@ function backendFor(served: Reply): Promise<OpenAPIBackend> {
     // One Ajv per kind of check, not one per operation: the schemas carry no $id to collide on.
     const ajvs = new Map<string, ReturnType<AjvCustomizer>>();
     const customizeAjv: AjvCustomizer = (ajv, _opts, context) => {
-      if (!ajvs.has(context)) ajvs.set(context, ajv);
-      return ajvs.get(context) ?? ajv;
+      const shared = ajvs.get(context) ?? ajv;
+      ajvs.set(context, shared);
+      return shared;
     };
     // The schemas themselves are held to JSON Schema by Redocly's lint (openapi-lint.test.ts), so
     // Ajv need not compile its meta-schema to check them again.
