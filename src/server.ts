@@ -1,5 +1,4 @@
 /** Start-up: read config, open the store, build the app, listen; stop gracefully on a signal. */
-import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { readConfig } from './config.ts';
@@ -7,16 +6,6 @@ import { DomainError } from './errors.ts';
 import { logStartup } from './ops/startup.ts';
 import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
-
-// V8 lets the old generation grow to about four times what survived its last full collection
-// before it collects again. With many batches in flight the old generation fills quickly (the
-// answers and parsed request bodies can wait on their sockets and in the admission queue long
-// enough to be promoted), and that garbage stayed resident. Growing by 50 % instead keeps the
-// resident memory under its target, for little CPU now that a batch leaves little other garbage
-// (docs/benchmarks.md, "Where the time goes"). A value given to node wins.
-if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) {
-  setFlagsFromString('--heap-growing-percent=50');
-}
 
 /** A setting that cannot work (a bad variable, a pepper the keys were not made with) stops the start, saying why. */
 async function start() {
