@@ -1,13 +1,5 @@
 /** The CSV file questions of `mod97 batch`: which delimiter, is the input sound, and how far an earlier run got. */
-import {
-  closeSync,
-  createReadStream,
-  existsSync,
-  openSync,
-  readSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';

@@ -48,7 +48,9 @@ export async function validateCommand(argv: string[], settings: CliConfig, io: C
       const hint = r.suggestions.length ? `\tdid you mean ${suggested(r).join(' or ')}?` : '';
       // A valid IBAN at a bank no register lists is said so: the checksum alone names no bank.
       const unlisted = r.valid && r.bank === null ? `\t${UNLISTED}` : '';
-      io.out(`${r.formatted || iban}\t${r.valid ? 'valid' : 'invalid'}${unlisted}${errors ? `\t${errors}${hint}` : ''}`);
+      io.out(
+        `${r.formatted || iban}\t${r.valid ? 'valid' : 'invalid'}${unlisted}${errors ? `\t${errors}${hint}` : ''}`,
+      );
     } catch (e) {
       return serviceError(io, e);
     }

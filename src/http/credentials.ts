@@ -25,7 +25,9 @@ const refused = (message: string): Credential => ({ kind: 'refused', message });
 
 /** The token as a key, or why it is not one. */
 function keyOrMalformed(token: string): Credential {
-  return KEY_PATTERN.test(token) ? { kind: 'key', secret: token } : refused(CREDENTIAL_MESSAGES.malformed(token.length));
+  return KEY_PATTERN.test(token)
+    ? { kind: 'key', secret: token }
+    : refused(CREDENTIAL_MESSAGES.malformed(token.length));
 }
 
 export function readCredential(headers: IncomingHttpHeaders): Credential {

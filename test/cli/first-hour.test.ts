@@ -22,7 +22,10 @@ test('keys usage suggests a claim only once the key can be claimed', async () =>
   const key = await svc.newKey('127.0.0.31');
   const fresh = await mod97(['keys', 'usage'], { ...at, MOD97_API_KEY: key });
   assert.equal(fresh.code, 0, fresh.stderr);
-  assert.match(fresh.stdout, /^make the key's first call \(e\.g\. mod97 validate DE89370400440532013000\), then claim it/m);
+  assert.match(
+    fresh.stdout,
+    /^make the key's first call \(e\.g\. mod97 validate DE89370400440532013000\), then claim it/m,
+  );
   assert.doesNotMatch(fresh.stdout, /^claim the key/m);
   // What the suggestion warns of: a claim now is refused.
   const early = await mod97(['keys', 'claim', '--email', 'ada@example.com'], { ...at, MOD97_API_KEY: key });
@@ -59,7 +62,10 @@ test('a key variable a header cannot carry is refused naming the variable; the k
     [`${key}\tx`, 'a space or tab'],
     [`${key.slice(0, 20)}é${key.slice(21)}`, 'a character an HTTP header cannot carry'],
   ]) {
-    for (const args of [['validate', 'DE89370400440532013000'], ['keys', 'usage']]) {
+    for (const args of [
+      ['validate', 'DE89370400440532013000'],
+      ['keys', 'usage'],
+    ]) {
       const r = await mod97(args, { MOD97_URL: url, MOD97_API_KEY: value });
       assert.equal(r.code, 2, JSON.stringify(value));
       assert.equal(

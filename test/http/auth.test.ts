@@ -92,7 +92,11 @@ describe('credentials', () => {
       ['an empty X-API-Key', { 'x-api-key': ' ' }, /^No API key was sent: the X-API-Key header is empty/],
       ['a key without Bearer', { authorization: key }, /does not start with Bearer/],
       ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }, /does not start with Bearer/],
-      ['a short key', { authorization: 'Bearer ifk_abc' }, /^The API key is malformed: .*64 lower-case hexadecimal.* has 7 characters/],
+      [
+        'a short key',
+        { authorization: 'Bearer ifk_abc' },
+        /^The API key is malformed: .*64 lower-case hexadecimal.* has 7 characters/,
+      ],
       ['an upper-case key', { 'x-api-key': key.toUpperCase() }, /^The API key is malformed/],
       ['an unknown key', { authorization: `Bearer ${unknown}` }, /^The API key is unknown, rotated or revoked/],
     ];
@@ -103,7 +107,11 @@ describe('credentials', () => {
         assert.equal(r.status, 401, `${label} on ${path}`);
         assert.equal(r.body.error, 'invalid_api_key', label);
         assert.match(r.body.message, expected, label);
-        assert.equal(r.text.includes(key.slice(4)) || r.text.includes('dXNlcjpwYXNz'), false, `${label}: nothing sent is echoed`);
+        assert.equal(
+          r.text.includes(key.slice(4)) || r.text.includes('dXNlcjpwYXNz'),
+          false,
+          `${label}: nothing sent is echoed`,
+        );
         messages.add(r.body.message.split(':')[0]);
       }
     }

@@ -60,7 +60,12 @@ describe('the first hour in a browser', { skip: chromiumMissing }, () => {
   test('a key made on /keys/new makes its first call and is claimed without being typed, then is never offered a claim', async () => {
     await b.page.goto(`${origin}/keys/new`);
     const rule = (await b.page.locator('#keys-per-day').textContent()) ?? '';
-    assert.match(rule, new RegExp(`at most ${LIMITS.keysPerNetworkPerDay} free keys a day \\(UTC\\), keys with an e-mail address included`));
+    assert.match(
+      rule,
+      new RegExp(
+        `at most ${LIMITS.keysPerNetworkPerDay} free keys a day \\(UTC\\), keys with an e-mail address included`,
+      ),
+    );
     assert.match(rule, /use a key you already have or claim it .*, or buy a credit pack/);
     await button('Create key').click();
     await b.page.locator('#created').waitFor();
@@ -74,7 +79,11 @@ describe('the first hour in a browser', { skip: chromiumMissing }, () => {
     await b.page.getByText('Counted on your key', { exact: false }).waitFor();
     assert.equal(await field('API key').inputValue(), secret, 'the key is carried to /');
     assert.equal(await field('IBAN').inputValue(), 'DE89 3704 0044 0532 0130 00');
-    assert.equal((await mail.svc.call('/v1/keys/usage', { key: secret })).body.used, 1, 'the first call counted on the key');
+    assert.equal(
+      (await mail.svc.call('/v1/keys/usage', { key: secret })).body.used,
+      1,
+      'the first call counted on the key',
+    );
     await checkPage(b, origin, 'first-hour-first-call');
 
     await b.page.getByRole('link', { name: 'Claim it' }).click();

@@ -740,7 +740,13 @@ const pages = {
           out.replaceChildren(
             el('p', { class: 'status' }, `${r.status === 0 ? 'No answer' : `Answer ${r.status}`}`),
             ...(fresh
-              ? [el('p', { class: 'small' }, `The new key ${fresh.slice(0, 8)}… is now in the API key field above; keep it.`)]
+              ? [
+                  el(
+                    'p',
+                    { class: 'small' },
+                    `The new key ${fresh.slice(0, 8)}… is now in the API key field above; keep it.`,
+                  ),
+                ]
               : []),
             ...(quota.length ? [el('p', { class: 'small muted' }, quota.join(' · '))] : []),
             el(
