@@ -76,6 +76,11 @@ test('a key variable a header cannot carry is refused naming the variable; the k
       assert.doesNotMatch(r.stderr, /cannot reach/);
     }
   }
+  // The MCP bridge refuses it at start, before any tool call could fail on it.
+  const bridge = await mod97(['mcp'], { MOD97_URL: url, MOD97_API_KEY: `${key}\n` });
+  assert.equal(bridge.code, 2);
+  assert.match(bridge.stderr, /^error: MOD97_API_KEY holds a line break/);
+  assert.equal(bridge.stderr.includes('cd34cd34'), false);
   assert.equal(requests, 0);
 });
 
