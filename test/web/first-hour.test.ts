@@ -5,11 +5,20 @@
  * asks before it rotates, and /keys/new says how many keys a network makes.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LIMITS } from '../../src/plans.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startMailService, type MailService } from '../support/mail/service.ts';
-import { assertClean, assertNothingStored, checkPage, chromiumMissing, openBrowser, type Browser } from './browser.ts';
+import {
+  assertClean,
+  assertNothingStored,
+  checkPage,
+  chromiumMissing,
+  openBrowser,
+  SCREENSHOTS,
+  type Browser,
+} from './browser.ts';
 
 const KEY = /^ifk_[0-9a-f]{64}$/;
 const UNLISTED = 'bank not found in the loaded registers';
@@ -140,6 +149,10 @@ describe('the first hour in a browser', { skip: chromiumMissing }, () => {
     await confirm.waitFor();
     assert.equal((await mail.svc.call('/v1/keys/usage', { key })).status, 200, 'nothing sent before the confirmation');
     await checkPage(b, origin, 'first-hour-docs-confirm');
+    // The try-it box itself, for people to look at (the page runs past the full screenshot's 8,000 px).
+    await rotate
+      .locator('.try')
+      .screenshot({ path: join(SCREENSHOTS, 'first-hour-docs-confirm-box.jpg'), type: 'jpeg' });
     await confirm.click();
     await rotate.locator('.try-result .status', { hasText: 'Answer 200' }).waitFor();
     const fresh = await field('API key').inputValue();
