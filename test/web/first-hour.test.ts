@@ -125,6 +125,12 @@ describe('the first hour in a browser', { skip: chromiumMissing }, () => {
     await checkPage(b, origin, 'first-hour-claim-nothing');
     await assertNothingStored(b);
     assertClean(b, origin);
+    // Rotated elsewhere (here, through the API): the dead key is refused once, then forgotten.
+    await mail.svc.call('/v1/keys/rotate', { method: 'POST', key: secret });
+    await b.page.goto(`${origin}/usage`);
+    await b.page.getByText('The API key is unknown, rotated or revoked', { exact: false }).waitFor();
+    await b.page.goto(`${origin}/usage`);
+    assert.equal(await field('API key').inputValue(), '', 'a dead key is not filled in again');
   });
 
   test('usage offers a claim only after the first call', async () => {
@@ -159,6 +165,11 @@ describe('the first hour in a browser', { skip: chromiumMissing }, () => {
     assert.match(fresh, KEY);
     assert.notEqual(fresh, key);
     assert.equal((await mail.svc.call('/v1/keys/usage', { key })).status, 401, 'the old key is dead');
+    assert.equal(
+      await b.page.evaluate(() => sessionStorage.getItem('mod97.api_key')),
+      fresh,
+      'the tab carries the new key',
+    );
     assert.equal((await mail.svc.call('/v1/keys/usage', { key: fresh })).status, 200);
     assert.match((await rotate.locator('.try-result').textContent()) ?? '', /now in the API key field above/);
     assert.equal(await rotate.getByRole('button', { name: 'Send request' }).count(), 1, 'the next call asks again');

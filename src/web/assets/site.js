@@ -36,6 +36,8 @@ async function api(method, path, { key, body } = {}) {
   } catch {
     data = { error: 'bad_answer', message: `The service answered ${res.status} without a readable body.` };
   }
+  // The tab's key was rotated or revoked elsewhere: no page fills it in again.
+  if (res.status === 401 && key && key === session.key()) session.forget();
   return { status: res.status, body: data, headers: res.headers };
 }
 
@@ -101,6 +103,13 @@ const session = {
       if (KEY_SHAPE.test(key)) sessionStorage.setItem(SESSION_KEY, key);
     } catch {
       // Storage refused (a private window, a policy): the person types the key instead.
+    }
+  },
+  forget() {
+    try {
+      sessionStorage.removeItem(SESSION_KEY);
+    } catch {
+      // Nothing was kept.
     }
   },
 };
