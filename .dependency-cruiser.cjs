@@ -35,14 +35,14 @@ module.exports = {
         'api/ declares the routes and their wire schemas: the edge (http/, routes/, mcp/, web/) derives everything from it and the typed client shares its schemas, so it imports only the domain below, never the edge, the wiring or Fastify.',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/cli/', '^src/client/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
+      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/cli/', '^clients/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
     },
     {
       name: 'client-shares-only-the-contract',
       comment: 'The client is shipped alone (mod97/client): of src/ it imports only the wire schemas in api/, as types.',
       severity: 'error',
-      from: { path: '^src/client/' },
-      to: { path: '^src/', pathNot: ['^src/client/', '^src/api/'] },
+      from: { path: '^clients/typescript/' },
+      to: { path: '^src/', pathNot: ['^src/api/'] },
     },
     {
       name: 'store-is-the-bottom',

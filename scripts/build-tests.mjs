@@ -49,7 +49,8 @@ const originalLocation = {
   },
 };
 
-const entryPoints = [...testFiles(join(root, 'test'))].sort();
+// The client package's own tests (clients/typescript/test) run with the service's.
+const entryPoints = [...testFiles(join(root, 'test')), ...testFiles(join(root, 'clients/typescript/test'))].sort();
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints,

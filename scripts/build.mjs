@@ -108,7 +108,7 @@ writeSwiftCodes();
 if (!flags.has('--bundles')) {
   execFileSync(
     process.execPath,
-    [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', 'src/client/tsconfig.json'],
+    [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', 'clients/typescript/tsconfig.json'],
     {
       cwd: root,
       stdio: 'inherit',

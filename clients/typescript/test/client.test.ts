@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { Mod97, Mod97Error } from '../../src/client/index.ts';
-import { startService } from '../support/app.ts';
-import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService, usedKey } from '../support/mail/service.ts';
+import { Mod97, Mod97Error } from '../src/index.ts';
+import { startService } from '../../../test/support/app.ts';
+import { MAIL_DOMAINS } from '../../../test/support/mail/dns.ts';
+import { startMailService, usedKey } from '../../../test/support/mail/service.ts';
 
 const IBAN = 'DE89 3704 0044 0532 0130 00';
 const refusal = (status: number, code: string) => (e: unknown) =>

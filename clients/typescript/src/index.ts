@@ -6,7 +6,7 @@
  * answer types are the route schemas' own (`Static<typeof Schema>`), never written twice.
  */
 import type { Static } from 'typebox';
-import type { ErrorBody, ErrorCode } from '../api/schemas.ts';
+import type { ErrorBody, ErrorCode } from '../../../src/api/schemas.ts';
 import type {
   BatchAnswer,
   BatchItem,
@@ -14,9 +14,9 @@ import type {
   FromAccountAnswer,
   FromAccountBody,
   ValidateAnswer,
-} from '../api/iban-schemas.ts';
-import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../api/keys-schemas.ts';
-import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../api/lookup-schemas.ts';
+} from '../../../src/api/iban-schemas.ts';
+import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../../../src/api/keys-schemas.ts';
+import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../../src/api/lookup-schemas.ts';
 
 /** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
 export interface Quota {
