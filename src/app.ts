@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_ROUTES } from './api/index.ts';
+import { addPreflights, registerCors } from './http/cors.ts';
 import { addMethodNotAllowed } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { sharedCompilers } from './http/schema-compilers.ts';
@@ -56,6 +57,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (services.data.loaded || request.url === '/healthz') return done();
     services.data.ready().then(() => done(), done);
   });
+  registerCors(app);
   await registerPipeline(app, services);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());
@@ -83,6 +85,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(creditsRoutes(services));
   await app.register(agentRoutes(services));
   await app.register(mcpRoutes(services));
+  addPreflights(app, API_ROUTES);
   addMethodNotAllowed(app, API_ROUTES);
   return app;
 }
