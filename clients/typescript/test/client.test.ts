@@ -290,6 +290,9 @@ describe('retries only where they are safe', () => {
       assert.ok(e instanceof Mod97Error);
       assert.equal(e.status, 0);
       assert.equal(e.code, 'connection_failed');
+      // Node.js names the system's cause; only a browser's bare TypeError may be CORS.
+      assert.match(e.message, /Could not reach the service \(ECONNREFUSED\)/);
+      assert.doesNotMatch(e.message, /CORS/);
       return true;
     });
   });
