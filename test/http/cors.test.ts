@@ -74,7 +74,7 @@ describe('CORS', async () => {
   test('a preflight costs nothing: neither a key (even one sent) nor the trial is charged', async () => {
     const from = '127.0.40.1';
     const key = await svc.newKey(from);
-    for (const headers of [{ authorization: `Bearer ${key}` }, {}]) {
+    for (const headers of [{ authorization: `Bearer ${key}` }, {}] as Record<string, string>[]) {
       const r = await svc.call('/v1/iban/validate', {
         method: 'OPTIONS',
         from,
@@ -114,7 +114,14 @@ describe('CORS', async () => {
 
   test('the key routes, /mcp and the card routes send no CORS header, and have no preflight', async () => {
     const key = await svc.newKey('127.0.40.3');
-    for (const url of ['/v1/keys/generate', '/v1/keys/rotate', '/v1/keys/claim', '/v1/keys/usage/daily', '/mcp', '/v1/card/checkout']) {
+    for (const url of [
+      '/v1/keys/generate',
+      '/v1/keys/rotate',
+      '/v1/keys/claim',
+      '/v1/keys/usage/daily',
+      '/mcp',
+      '/v1/card/checkout',
+    ]) {
       const preflight = await svc.call(url, {
         method: 'OPTIONS',
         headers: { origin: PAGE, 'access-control-request-method': 'POST' },
@@ -126,7 +133,11 @@ describe('CORS', async () => {
       assert.equal(r.headers['access-control-allow-origin'], undefined, url);
     }
     // And their cross-site guard still refuses a page of another origin.
-    const refused = await svc.call('/v1/keys/generate', { method: 'POST', headers: { origin: PAGE }, from: '127.0.40.4' });
+    const refused = await svc.call('/v1/keys/generate', {
+      method: 'POST',
+      headers: { origin: PAGE },
+      from: '127.0.40.4',
+    });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.error, 'cross_site_request');
   });

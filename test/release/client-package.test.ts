@@ -59,7 +59,10 @@ test('the tarball holds the built client, its declarations, README and licence: 
 });
 
 test('installing it installs nothing else: no server, no database driver, no web framework', () => {
-  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['mod97-client']);
+  assert.deepEqual(
+    readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')),
+    ['mod97-client'],
+  );
   for (const absent of ['better-sqlite3', 'fastify', 'typebox', 'mod97'])
     assert.equal(existsSync(join(app, 'node_modules', absent)), false, `${absent} was installed`);
   const manifest = JSON.parse(readFileSync(join(app, 'node_modules/mod97-client/package.json'), 'utf8'));
@@ -103,7 +106,18 @@ export { valid, bic, code, Mod97Error };
   );
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   // No @types: the user's project has none; fetch and its types come from the DOM library.
-  const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--typeRoots', './none'];
+  const flags = [
+    '--noEmit',
+    '--strict',
+    '--module',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--lib',
+    'es2022,dom',
+    '--typeRoots',
+    './none',
+  ];
   const checked = await run(process.execPath, [tsc, ...flags, 'use.ts'], { cwd: app }).catch((e) => e);
   assert.equal(checked.stdout ?? '', '', checked.stdout);
 });

@@ -30,10 +30,24 @@ describe('a page of another origin', { skip: chromiumMissing }, async () => {
     page.evaluate(
       async ({ url, method, headers, body }): Promise<Seen> => {
         try {
-          const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-          const names = ['x-quota-used', 'x-quota-remaining', 'x-quota-month', 'ratelimit-remaining', 'idempotent-replayed'];
+          const res = await fetch(url, {
+            method,
+            headers,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const names = [
+            'x-quota-used',
+            'x-quota-remaining',
+            'x-quota-month',
+            'ratelimit-remaining',
+            'idempotent-replayed',
+          ];
           const json = await res.json();
-          return { status: res.status, valid: json.valid, headers: Object.fromEntries(names.map((n) => [n, res.headers.get(n)])) };
+          return {
+            status: res.status,
+            valid: json.valid,
+            headers: Object.fromEntries(names.map((n) => [n, res.headers.get(n)])),
+          };
         } catch (e) {
           return { failed: `${(e as Error).name}: ${(e as Error).message}` };
         }
@@ -70,7 +84,11 @@ describe('a page of another origin', { skip: chromiumMissing }, async () => {
   test('validate with an Idempotency-Key: the retry is the first answer again, marked and uncharged', async () => {
     const init = {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'page-retry-1' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'page-retry-1',
+      },
       body: { iban: IBAN },
     };
     const first = await fetchFromPage('/v1/iban/validate', init);
@@ -98,9 +116,15 @@ describe('a page of another origin', { skip: chromiumMissing }, async () => {
       headers: { 'content-type': 'application/json' },
       body: {},
     });
-    const rotate = await fetchFromPage('/v1/keys/rotate', { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    const rotate = await fetchFromPage('/v1/keys/rotate', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
     // A form-like post needs no preflight: it is sent, and the cross-site guard refuses it.
-    const simple = await fetchFromPage('/v1/keys/generate', { method: 'POST', headers: { 'content-type': 'text/plain' } });
+    const simple = await fetchFromPage('/v1/keys/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+    });
     svc.app.server.off('request', listen);
     for (const failed of [generate, rotate, simple]) assert.match(failed.failed ?? '', /^TypeError: Failed to fetch/);
     assert.deepEqual(answered, [

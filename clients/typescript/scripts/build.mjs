@@ -22,14 +22,19 @@ const pkg = fileURLToPath(new URL('../', import.meta.url));
 const entry = join(pkg, 'src/index.ts');
 const outdir = join(pkg, 'dist');
 
-const config = ts.getParsedCommandLineOfConfigFile(join(pkg, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
+const config = ts.getParsedCommandLineOfConfigFile(
+  join(pkg, 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail },
+);
 const program = ts.createProgram([entry], { ...config.options, noEmit: false, declaration: true, sourceMap: false });
 const diagnostics = ts.getPreEmitDiagnostics(program);
 if (diagnostics.length) fail(diagnostics);
 const checker = program.getTypeChecker();
 
 /** An import of something outside this package (the service's schemas, TypeBox). */
-const outside = (specifier) => !resolve(dirname(entry), specifier).startsWith(join(pkg, 'src')) || !specifier.startsWith('.');
+const outside = (specifier) =>
+  !resolve(dirname(entry), specifier).startsWith(join(pkg, 'src')) || !specifier.startsWith('.');
 
 /** The names a file imports from outside the package. */
 function outsideNames(file) {
@@ -97,7 +102,8 @@ const result = program.emit(
 );
 if (result.diagnostics.length) fail(result.diagnostics);
 const declarations = written.find((f) => f.endsWith('.d.ts'));
-if (written.length !== 2 || !declarations) throw new Error(`mod97-client: expected index.js and index.d.ts, wrote ${written}`);
+if (written.length !== 2 || !declarations)
+  throw new Error(`mod97-client: expected index.js and index.d.ts, wrote ${written}`);
 
 function fail(diagnostics) {
   const list = Array.isArray(diagnostics) ? diagnostics : [diagnostics];

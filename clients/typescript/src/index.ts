@@ -291,7 +291,8 @@ function asFailure(err: unknown, baseUrl: string): { cause?: string; body: Error
     return { body: { error: 'timeout', message: 'The service did not answer in time.' } };
   const code = typeof err.cause === 'object' && err.cause !== null && 'code' in err.cause ? err.cause.code : undefined;
   const cause = typeof code === 'string' ? code : undefined;
-  if (cause === undefined && err instanceof TypeError && pageOrigin() !== undefined) return { body: blocked(err, baseUrl) };
+  if (cause === undefined && err instanceof TypeError && pageOrigin() !== undefined)
+    return { body: blocked(err, baseUrl) };
   return {
     cause,
     body: {
@@ -304,7 +305,8 @@ function asFailure(err: unknown, baseUrl: string): { cause?: string; body: Error
 /** The origin of the page or worker this runs in; undefined in Node.js, which has no location. */
 function pageOrigin(): string | undefined {
   const location: unknown = Reflect.get(globalThis, 'location');
-  const origin: unknown = typeof location === 'object' && location !== null ? Reflect.get(location, 'origin') : undefined;
+  const origin: unknown =
+    typeof location === 'object' && location !== null ? Reflect.get(location, 'origin') : undefined;
   return typeof origin === 'string' ? origin : undefined;
 }
 
@@ -319,7 +321,7 @@ function blocked(err: Error, baseUrl: string): ErrorResult {
     message:
       `Could not reach the service at ${baseUrl} (${err.message}), or the browser blocked the call by CORS: ` +
       `a page of ${pageOrigin()} may call the data routes and GET /v1/keys/usage of another origin, ` +
-      'but the key routes (generate, rotate, claim) only from the service\'s own pages or from a server.',
+      "but the key routes (generate, rotate, claim) only from the service's own pages or from a server.",
   };
 }
 

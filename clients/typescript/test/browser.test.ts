@@ -56,23 +56,29 @@ describe('the built client in a page of another origin', { skip: chromiumMissing
   });
 
   test('without a key: the trial validates', async () => {
-    const valid = await page.evaluate(async ({ src, baseUrl, iban }) => {
-      const { Mod97 }: typeof Client = await import(src);
-      return (await new Mod97({ baseUrl }).validate(iban)).valid;
-    }, { src: SRC, baseUrl: svc.url, iban: IBAN });
+    const valid = await page.evaluate(
+      async ({ src, baseUrl, iban }) => {
+        const { Mod97 }: typeof Client = await import(src);
+        return (await new Mod97({ baseUrl }).validate(iban)).valid;
+      },
+      { src: SRC, baseUrl: svc.url, iban: IBAN },
+    );
     assert.equal(valid, true);
   });
 
   test('a key route fails as connection_failed, saying the browser may have blocked it by CORS', async () => {
-    const error = await page.evaluate(async ({ src, baseUrl, apiKey }) => {
-      const { Mod97, Mod97Error }: typeof Client = await import(src);
-      try {
-        await new Mod97({ baseUrl, apiKey, retries: 0 }).rotate();
-        return null;
-      } catch (e) {
-        return e instanceof Mod97Error ? { status: e.status, code: e.code, message: e.message } : String(e);
-      }
-    }, { src: SRC, baseUrl: svc.url, apiKey: key });
+    const error = await page.evaluate(
+      async ({ src, baseUrl, apiKey }) => {
+        const { Mod97, Mod97Error }: typeof Client = await import(src);
+        try {
+          await new Mod97({ baseUrl, apiKey, retries: 0 }).rotate();
+          return null;
+        } catch (e) {
+          return e instanceof Mod97Error ? { status: e.status, code: e.code, message: e.message } : String(e);
+        }
+      },
+      { src: SRC, baseUrl: svc.url, apiKey: key },
+    );
     assert.ok(error && typeof error === 'object', String(error));
     assert.equal(error.status, 0);
     assert.equal(error.code, 'connection_failed');
