@@ -53,7 +53,8 @@ function newestSource() {
     }
   };
   visit(join(root, 'src'));
-  visit(join(root, 'clients/typescript/src')); // the command line's client
+  const client = join(root, 'clients/typescript/src'); // the command line's client
+  if (existsSync(client)) visit(client);
   for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs']) {
     const path = join(root, file);
     if (existsSync(path)) newest = Math.max(newest, statSync(path).mtimeMs);
