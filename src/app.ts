@@ -48,6 +48,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     schemaController: { compilersFactory: sharedCompilers },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
+  // First, so that every answer of a route open to other origins carries its CORS headers, the
+  // edge's own refusals (HEAD on a data route) included.
+  registerCors(app);
   registerServerLimits(app, limits);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
@@ -57,7 +60,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (services.data.loaded || request.url === '/healthz') return done();
     services.data.ready().then(() => done(), done);
   });
-  registerCors(app);
   await registerPipeline(app, services);
   services.mailLog.to(app.log.child({ component: 'mail' }));
   app.addHook('onClose', async () => services.mailer.close());

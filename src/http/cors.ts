@@ -48,7 +48,7 @@ const ANSWER_HEADERS = {
 /**
  * Every answer of a CORS route carries the headers, refusals included (a page reads a 401 or
  * a 402 as well as a 200): set when the request arrives, before any step may refuse it.
- * Register before the pipeline's hooks.
+ * Register before every other hook (the edge's refusals, the pipeline's).
  */
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {

@@ -98,10 +98,11 @@ describe('CORS', async () => {
       bic: await svc.call('/v1/bic/COBADEFF', { key, headers }),
       unknownKey: await svc.call('/v1/bic/COBADEFF', { key: `ifk_${'0'.repeat(64)}`, headers }),
       wrongMethod: await svc.call('/v1/iban/validate', { headers }),
+      head: await svc.call('/v1/bic/COBADEFF', { method: 'HEAD', key, headers }),
     };
     assert.deepEqual(
       Object.values(answers).map((r) => r.status),
-      [200, 200, 200, 200, 401, 405],
+      [200, 200, 200, 200, 401, 405, 405],
     );
     for (const [name, r] of Object.entries(answers)) {
       assert.equal(r.headers['access-control-allow-origin'], '*', name);
