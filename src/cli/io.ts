@@ -2,7 +2,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import type { CliConfig } from '../config.ts';
 import { codeOf, messageOf } from '../thrown.ts';
-import { Mod97, Mod97Error } from '../client/index.ts';
+import { Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
 
 export interface CliIo {
   out(line: string): void;

@@ -1,7 +1,7 @@
 /** `mod97 validate IBAN...`: one line per IBAN; exit 0 all valid, 1 one is not, 2 usage or service error. */
 import type { CliConfig } from '../config.ts';
 import { parseArgs } from 'node:util';
-import type { ValidateResult } from '../client/index.ts';
+import type { ValidateResult } from '../../clients/typescript/src/index.ts';
 import { clientFor, EXIT, serviceError, UsageError, type CliIo } from './io.ts';
 
 export const VALIDATE_USAGE = `usage: mod97 validate [--json] IBAN...
