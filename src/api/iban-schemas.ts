@@ -43,13 +43,22 @@ const BicInput = Type.String({
   description: "A BIC of 8 or 11 characters (spaces and lower case tolerated), checked against the IBAN's bank.",
 });
 
-export const ValidateBody = Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) });
+export const ValidateBody = Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) }, { title: 'ValidationRequest' });
 
 export const BatchItem = Type.Union([IbanInput, Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) })], {
   description: 'An IBAN, or {iban, bic} to check the BIC too.',
 });
 
-export const BatchBody = Type.Object({ ibans: Type.Array(BatchItem, { minItems: 1, maxItems: LIMITS.batchMax }) });
+export const BatchBody = Type.Object(
+  {
+    ibans: Type.Array(BatchItem, {
+      minItems: 1,
+      maxItems: LIMITS.batchMax,
+      description: `1 to ${LIMITS.batchMax} IBANs, each a string or {iban, bic}.`,
+    }),
+  },
+  { title: 'BatchRequest' },
+);
 
 const BicCheck = Type.Object(
   {
@@ -68,7 +77,8 @@ const NationalCheck = StringEnum(
   "DE only: the bank's Bundesbank check-digit method on the account number (`not_checked`: method 09).",
 );
 
-export const IbanResult = Type.Object({
+export const IbanResult = Type.Object(
+  {
   iban: Type.String({ description: 'The electronic form that was checked.' }),
   formatted: Str,
   valid: Type.Boolean(),
@@ -97,15 +107,17 @@ export const IbanResult = Type.Object({
   national_check: Type.Optional(NationalCheck),
   bic_check: Type.Optional(BicCheck),
   data_version: Str,
-});
+  },
+  { title: 'IbanResult', description: 'The verdict on one IBAN, with its bank and SEPA facts.' },
+);
 
-export const ValidateAnswer = Type.Object({
-  ...IbanResult.properties,
-  attribution: Type.Optional(Attribution),
-  trial: Type.Optional(Trial),
-});
+export const ValidateAnswer = Type.Object(
+  { ...IbanResult.properties, attribution: Type.Optional(Attribution), trial: Type.Optional(Trial) },
+  { title: 'Validation' },
+);
 
-export const BatchAnswer = Type.Object({
+export const BatchAnswer = Type.Object(
+  {
   count: Type.Integer(),
   valid: Type.Integer(),
   invalid: Type.Integer(),
@@ -114,9 +126,12 @@ export const BatchAnswer = Type.Object({
   }),
   results: Type.Array(IbanResult, { description: 'In request order.' }),
   attribution: Type.Optional(Attribution),
-});
+  },
+  { title: 'Batch' },
+);
 
-export const FromAccountBody = Type.Object({
+export const FromAccountBody = Type.Object(
+  {
   country: Type.String({ maxLength: 8, description: 'ISO 3166 code of the account, e.g. "DE".' }),
   bank_code: Type.Optional(
     Type.String({ maxLength: 64, description: 'The national bank code (BLZ, sort code, ABI ...).' }),
@@ -125,7 +140,9 @@ export const FromAccountBody = Type.Object({
     Type.String({ maxLength: 64, description: 'The branch code, where the country has one.' }),
   ),
   account: Type.String({ maxLength: 64, description: 'The domestic account number as written; separators allowed.' }),
-});
+  },
+  { title: 'FromAccountRequest' },
+);
 
 const ConstructedFrom = Type.Object({
   country: Str,
@@ -144,20 +161,26 @@ const IbanRule = Type.Object(
   { description: 'DE only: whether the bank builds its IBANs under a special Bundesbank IBAN rule.' },
 );
 
-export const FromAccountAnswer = Type.Object({
+export const FromAccountAnswer = Type.Object(
+  {
   ...IbanResult.properties,
   constructed_from: ConstructedFrom,
   iban_rule: Type.Optional(IbanRule),
   attribution: Type.Optional(Attribution),
-});
+  },
+  { title: 'IbanFromAccount' },
+);
 
-export const ExtractBody = Type.Object({
+export const ExtractBody = Type.Object(
+  {
   text: Type.String({
     minLength: 1,
     maxLength: LIMITS.extractMaxChars,
     description: `Free text (an invoice, an e-mail, a scanned letter), 1 to ${LIMITS.extractMaxChars} characters.`,
   }),
-});
+  },
+  { title: 'ExtractionRequest' },
+);
 
 const OcrRepair = Type.Object(
   {
@@ -181,9 +204,12 @@ export const ExtractItem = Type.Object({
   ocr_repair: Type.Optional(OcrRepair),
 });
 
-export const ExtractAnswer = Type.Object({
+export const ExtractAnswer = Type.Object(
+  {
   count: Type.Integer({ description: 'Items listed.' }),
   truncated: Type.Boolean({ description: `More IBANs were in the text than the ${LIMITS.extractMaxItems} listed.` }),
   items: Type.Array(ExtractItem, { description: 'In text order.' }),
   attribution: Type.Optional(Attribution),
-});
+  },
+  { title: 'Extraction' },
+);

@@ -6,9 +6,16 @@ import type { Basis as BasisName, Tier as TierName } from '../records.ts';
 
 export const GenerateBody = Type.Object({
   source: Type.Optional(Type.String({ maxLength: 200, description: 'Where the caller came from; no other effect.' })),
-  email: Type.Optional(Type.String({ maxLength: 254 })),
-  code: Type.Optional(Type.String({ maxLength: 16 })),
-});
+  email: Type.Optional(
+    Type.String({
+      maxLength: 254,
+      description: 'An address to issue the key to (200 requests a month); a code may be mailed to it first.',
+    }),
+  ),
+  code: Type.Optional(
+    Type.String({ maxLength: 16, description: 'The 6-digit code mailed to `email`, when one was asked for.' }),
+  ),
+}, { title: 'KeyRequest' });
 
 // records.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
 export const TIERS = ['anonymous', 'email', 'claimed', 'pro', 'credits'] as const satisfies readonly TierName[];
@@ -33,7 +40,7 @@ export const KeyCreated = Open({
   terms_url: Type.String(),
   notice: Type.Optional(Type.String({ description: 'Present when a creation alert reduced the key.' })),
   email: Type.Optional(Type.String({ description: 'The address the key was issued to, when one was given.' })),
-});
+}, { title: 'KeyCreated' });
 
 export function creationResponse(issued: IssuedKey, baseUrl: string, email?: string) {
   const { key, secret, reduced } = issued;
@@ -77,7 +84,7 @@ export const Usage = Open({
   basis: StringEnum([...BASES, 'daily'], '`daily` is the keyless trial.'),
   tier: StringEnum([...TIERS, 'trial'], '`trial` when no key was sent.'),
   claim: Type.Optional(Claim),
-});
+}, { title: 'Usage' });
 
 export const Rotated = Open({
   api_key: Type.String({ description: 'The new secret, shown once.' }),
@@ -87,7 +94,7 @@ export const Rotated = Open({
   basis: Basis,
   monthly_limit: Type.Integer({ description: "The cap of the key's current basis (not necessarily monthly)." }),
   message: Type.String(),
-});
+}, { title: 'RotatedKey' });
 
 /** POST /v1/keys/claim: 202 when a code was mailed, 200 once claimed. */
 export const CodeSent = Open({
@@ -95,7 +102,7 @@ export const CodeSent = Open({
   key_prefix: Type.String(),
   expires_in_minutes: Type.Integer(),
   message: Type.String(),
-});
+}, { title: 'CodeSent' });
 
 export const Claimed = Open({
   claimed: Type.Literal(true),
@@ -107,14 +114,14 @@ export const Claimed = Open({
   used: Type.Integer({ description: 'The use so far carried over to the claimed plan.' }),
   remaining: Type.Integer(),
   month: Type.String({ description: 'The current month (YYYY-MM).' }),
-});
+}, { title: 'Claimed' });
 
 export const ClaimBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
   code: Type.Optional(
     Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' }),
   ),
-});
+}, { title: 'ClaimRequest' });
 
 export const DailyReport = Type.Object({
   key_prefix: Type.String(),
@@ -125,4 +132,4 @@ export const DailyReport = Type.Object({
   days: Type.Array(Type.Object({ day: Type.String(), used: Type.Integer() }), {
     description: 'Every day from `from` to `to`, oldest first; days without calls are 0.',
   }),
-});
+}, { title: 'DailyUsage' });

@@ -47,7 +47,7 @@ export const BicAnswer = Open({
   }),
   sepa: SepaAnswer,
   attribution: Type.Optional(Attribution),
-});
+}, { title: 'Bic' });
 
 const SanctionMatch = Open({
   bic: Type.String({ description: 'The BIC as listed (8 or 11 characters).' }),
@@ -113,7 +113,7 @@ export const ComplianceAnswer = Open({
   flags: Type.Array(RiskFlag),
   disclaimer: Str,
   attribution: Type.Optional(Attribution),
-});
+}, { title: 'Compliance' });
 
 export const ClearingAnswer = Open({
   iid: Type.String({ description: 'Without leading zeros.' }),
@@ -146,4 +146,4 @@ export const ClearingAnswer = Open({
   source: Str,
   as_of: NullableString,
   attribution: Type.Optional(Attribution),
-});
+}, { title: 'SwissClearing' });

@@ -45,10 +45,23 @@ export const complianceRoute = defineRoute({
   url: '/v1/iban/compliance',
   operationId: 'checkCompliance',
   schema: {
-    body: Type.Object({
-      iban: Type.Optional(Type.String({ maxLength: LIMITS.ibanMaxChars })),
-      bic: Type.Optional(Type.String({ maxLength: 32 })),
-    }),
+    body: Type.Object(
+      {
+        iban: Type.Optional(
+          Type.String({
+            maxLength: LIMITS.ibanMaxChars,
+            description: 'The IBAN to screen (its bank, country and SEPA reach). Send either `iban` or `bic`, not both.',
+          }),
+        ),
+        bic: Type.Optional(
+          Type.String({
+            maxLength: 32,
+            description: 'The BIC to screen (8 or 11 characters). Send either `iban` or `bic`, not both.',
+          }),
+        ),
+      },
+      { title: 'ComplianceRequest' },
+    ),
     response: { 200: ComplianceAnswer },
   },
   access: { auth: 'optional', meter: { cost: one, priceKey: 'compliance' } },

@@ -11,14 +11,14 @@ const CheckoutBody = Type.Object({
     CARD_PRODUCTS.map((p) => Type.Literal(p)),
     { description: 'pack_1k, pack_5k, pack_25k (credits, paid once) or pro (monthly subscription).' },
   ),
-});
+}, { title: 'CheckoutRequest' });
 const CheckoutCreated = Type.Object({
   checkout_url: Type.String(),
   session_id: Type.String(),
   expires_at: Type.String(),
   product: Type.String(),
-});
-const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() });
+}, { title: 'Checkout' });
+const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() }, { title: 'CheckoutOutcome' });
 
 const PackBought = Open({
   api_key: Type.String({ description: 'The credits key, shown once.' }),
@@ -36,7 +36,7 @@ const PackBought = Open({
       { description: 'Present when an anonymous key was sent: it is claimed once the payment settles.' },
     ),
   ),
-});
+}, { title: 'PackBought' });
 
 export const checkoutRoute = defineRoute({
   method: 'POST',
@@ -55,12 +55,15 @@ export const cancelRoute = defineRoute({
   operationId: 'cancelPro',
   schema: {
     response: {
-      200: Type.Object({
-        key_prefix: Type.String(),
-        cancel_at_period_end: Type.Literal(true),
-        ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
-        message: Type.String(),
-      }),
+      200: Type.Object(
+        {
+          key_prefix: Type.String(),
+          cancel_at_period_end: Type.Literal(true),
+          ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
+          message: Type.String(),
+        },
+        { title: 'ProCancelled' },
+      ),
     },
   },
   access: { auth: 'key' },
@@ -94,7 +97,7 @@ export const webhookRoute = defineRoute({
   method: 'POST',
   url: '/v1/card/webhook',
   operationId: 'receiveStripeEvent',
-  schema: { response: { 200: Open({ received: Type.Boolean() }) } },
+  schema: { response: { 200: Open({ received: Type.Boolean() }, { title: 'WebhookReceived' }) } },
   access: { auth: 'none' },
   errors: ['invalid_signature', 'payments_unavailable', 'card_payments_unavailable'],
   example: examples.cardWebhook,
@@ -102,6 +105,7 @@ export const webhookRoute = defineRoute({
     rawBody: {
       description: 'A Stripe event, verified against the Stripe-Signature header over the exact bytes sent.',
       schema: {
+        title: 'StripeEvent',
         type: 'object',
         required: ['id', 'type', 'data'],
         properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object' } },

@@ -14,7 +14,10 @@ export const errorResponses = (...statuses: number[]) => Object.fromEntries(stat
 export const Attribution = Type.Object({ text: Type.String(), url: Type.String(), note: Type.String() });
 
 /** An object whose listed fields are typed and whose other fields pass through. */
-export const Open = <T extends Parameters<typeof Type.Object>[0]>(props: T, options: { description?: string } = {}) =>
+export const Open = <T extends Parameters<typeof Type.Object>[0]>(
+  props: T,
+  options: { description?: string; title?: string } = {},
+) =>
   Type.Object(props, { ...options, additionalProperties: true });
 
 /**

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { startService, type TestService } from '../support/app.ts';
 import type { CallOptions } from '../support/http.ts';
 import { connectMcp, engines } from './support.ts';
+import { dereferenced } from '../support/openapi-doc.ts';
 
 const IBAN = 'DE89 3704 0044 0532 0130 00';
 const TYPO = 'DE89370400440532013001';
@@ -121,7 +122,7 @@ for (const engine of engines()) {
         assert.match(tool.description ?? '', /isError/, tool.name);
       }
       // The same schemas as the routes' own, as the OpenAPI document shows them.
-      const openapi = (await svc.call('/openapi.json')).body;
+      const openapi = dereferenced((await svc.call('/openapi.json')).body);
       const validateBody = openapi.paths['/v1/iban/validate'].post.requestBody.content['application/json'].schema;
       assert.deepEqual(byName.validate_iban.inputSchema.properties, validateBody.properties);
       assert.deepEqual(byName.lookup_bic.inputSchema.required, ['bic']);
