@@ -15,6 +15,7 @@ import type { RouteExample } from '../api/route-example.ts';
 import { StringEnum } from '../api/schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ErrorAnswer, PaymentRequiredAnswer } from '../api/error-schemas.ts';
+import { LIMITS } from '../plans.ts';
 import { codeSamples } from './code-samples.ts';
 import { hoistTitled } from './openapi-components.ts';
 import { MEANING, STATUS } from './errors.ts';
@@ -356,7 +357,10 @@ function finishOperation(op: Operation, base: string): void {
       media.examples = Object.fromEntries(
         enumOf.map((code) => [
           code,
-          { summary: plain(MEANINGS.get(code) ?? code), value: { error: code, message: exampleMessage(code) } },
+          {
+            summary: plain(MEANINGS.get(code) ?? code),
+            value: { error: code, message: exampleMessage(code), ...exampleDetails(code, base) },
+          },
         ]),
       );
     }
@@ -393,6 +397,29 @@ function errorEnumOf(schema: JsonSchema | undefined): string[] | undefined {
 
 /** Each code's meaning, looked up by a code read back from the document. */
 const MEANINGS = new Map<string, string>(Object.entries(MEANING));
+
+/** The fields a 402 carries beside `error` and `message` (docs/api.md, "402 answers"), for its example. */
+function exampleDetails(code: string, base: string): Record<string, unknown> {
+  if (code === 'payment_required') {
+    return {
+      cause: { reason: 'key_or_payment_required' },
+      options: [{ type: 'generate_key', method: 'POST', url: `${base}/v1/keys/generate` }],
+    };
+  }
+  if (code === 'quota_exhausted') {
+    return {
+      used: LIMITS.anonymousPerMonth,
+      limit: LIMITS.anonymousPerMonth,
+      month: '2026-11',
+      basis: 'monthly',
+      options: [
+        { type: 'claim', method: 'email_code', url: `${base}/v1/keys/claim`, raises_limit_to: LIMITS.freePerMonth },
+        { type: 'wait', resets_at: '2026-12-01T00:00:00Z' },
+      ],
+    };
+  }
+  return {};
+}
 
 function exampleMessage(code: string): string {
   const meaning = MEANINGS.get(code);
