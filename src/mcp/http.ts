@@ -7,23 +7,20 @@
  * trial, quota, refunds, attribution and counters are the REST route's own, and so is the answer:
  * its JSON is the tool's structured content and its X-Quota-* headers go on the /mcp answer.
  */
-import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { KEY_META } from '../http/body.ts';
 import { httpError } from '../http/errors.ts';
 import { isRecord } from '../is-record.ts';
-import { ROOT } from '../root.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
+import { MCP_TITLE, MCP_VERSION, serverCard } from './server-card.ts';
 import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 import { usageRoute } from '../api/keys.ts';
 
-const { version: VERSION }: { version: string } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
 /**
  * A tool call's Idempotency-Key travels in its own `_meta` (one /mcp POST may carry several
@@ -224,7 +221,7 @@ export const mcpRoutes =
         );
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
       const server = new Server(
-        { name: 'mod97', title: 'mod97', version: VERSION },
+        { name: 'mod97', title: MCP_TITLE, version: MCP_VERSION },
         { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
       );
       server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
@@ -267,6 +264,16 @@ export const mcpRoutes =
         } else reply.raw.end();
       }
     });
+
+    // The server card (server-card.ts): public metadata, readable from any page (the MCP
+    // discovery draft asks for CORS), cached for an hour. Also at the draft's own place.
+    const card = () => serverCard(services.config.publicUrl, services.rails);
+    for (const url of ['/.well-known/mcp/server-card.json', '/mcp/server-card']) {
+      app.get(url, { schema: { hide: true } }, async (_req, reply) => {
+        reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
+        return card();
+      });
+    }
 
     // Stateless: no stream to open (GET) and no session to end (DELETE).
     app.route({
