@@ -23,8 +23,12 @@ const Url = Type.String({ description: 'Absolute URL on this service.' });
 const PriceUsd = Type.Number({ description: 'In US dollars.' });
 
 /** The `options` items of offers.ts, one schema per `type`, so a client can switch on it. */
-const offer = <T extends Parameters<typeof Type.Object>[0]>(type: string, title: string, description: string, props: T) =>
-  Open({ type: StringEnum([type]), ...props }, { title, description });
+const offer = <T extends Parameters<typeof Type.Object>[0]>(
+  type: string,
+  title: string,
+  description: string,
+  props: T,
+) => Open({ type: StringEnum([type]), ...props }, { title, description });
 
 export const Offer = Type.Union(
   [

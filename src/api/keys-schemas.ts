@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { Open, StringEnum } from './schemas.ts';
+import { Body, Open, OpenBody, StringEnum } from './schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { IssuedKey } from '../keys/service.ts';
 import type { Basis as BasisName, Tier as TierName } from '../records.ts';
 
-export const GenerateBody = Type.Object({
+export const GenerateBody = Body('KeyRequest', {
   source: Type.Optional(Type.String({ maxLength: 200, description: 'Where the caller came from; no other effect.' })),
   email: Type.Optional(
     Type.String({
@@ -15,7 +15,7 @@ export const GenerateBody = Type.Object({
   code: Type.Optional(
     Type.String({ maxLength: 16, description: 'The 6-digit code mailed to `email`, when one was asked for.' }),
   ),
-}, { title: 'KeyRequest' });
+});
 
 // records.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
 export const TIERS = ['anonymous', 'email', 'claimed', 'pro', 'credits'] as const satisfies readonly TierName[];
@@ -27,7 +27,7 @@ const Basis = StringEnum(BASES, "The counter the cap applies to: per month, over
  * The answers below let unlisted fields through (Open), so a field added in code is never
  * dropped by the serialiser, only missing from the OpenAPI document until it is declared.
  */
-export const KeyCreated = Open({
+export const KeyCreated = OpenBody('KeyCreated', {
   api_key: Type.String({ description: 'The secret, shown once.' }),
   key_prefix: Type.String(),
   tier: Tier,
@@ -40,7 +40,7 @@ export const KeyCreated = Open({
   terms_url: Type.String(),
   notice: Type.Optional(Type.String({ description: 'Present when a creation alert reduced the key.' })),
   email: Type.Optional(Type.String({ description: 'The address the key was issued to, when one was given.' })),
-}, { title: 'KeyCreated' });
+});
 
 export function creationResponse(issued: IssuedKey, baseUrl: string, email?: string) {
   const { key, secret, reduced } = issued;
@@ -74,7 +74,7 @@ const Claim = Open(
 );
 
 /** With a key: `month` and `key_prefix`; without one, the trial form: `day`, tier `trial`, basis `daily`. */
-export const Usage = Open({
+export const Usage = OpenBody('Usage', {
   used: Type.Integer(),
   limit: Type.Integer(),
   remaining: Type.Integer(),
@@ -84,9 +84,9 @@ export const Usage = Open({
   basis: StringEnum([...BASES, 'daily'], '`daily` is the keyless trial.'),
   tier: StringEnum([...TIERS, 'trial'], '`trial` when no key was sent.'),
   claim: Type.Optional(Claim),
-}, { title: 'Usage' });
+});
 
-export const Rotated = Open({
+export const Rotated = OpenBody('RotatedKey', {
   api_key: Type.String({ description: 'The new secret, shown once.' }),
   key_prefix: Type.String(),
   previous_key_prefix: Type.String(),
@@ -94,17 +94,17 @@ export const Rotated = Open({
   basis: Basis,
   monthly_limit: Type.Integer({ description: "The cap of the key's current basis (not necessarily monthly)." }),
   message: Type.String(),
-}, { title: 'RotatedKey' });
+});
 
 /** POST /v1/keys/claim: 202 when a code was mailed, 200 once claimed. */
-export const CodeSent = Open({
+export const CodeSent = OpenBody('CodeSent', {
   status: Type.Literal('code_sent'),
   key_prefix: Type.String(),
   expires_in_minutes: Type.Integer(),
   message: Type.String(),
-}, { title: 'CodeSent' });
+});
 
-export const Claimed = Open({
+export const Claimed = OpenBody('Claimed', {
   claimed: Type.Literal(true),
   tier: Type.String(),
   basis: Type.String(),
@@ -114,16 +114,16 @@ export const Claimed = Open({
   used: Type.Integer({ description: 'The use so far carried over to the claimed plan.' }),
   remaining: Type.Integer(),
   month: Type.String({ description: 'The current month (YYYY-MM).' }),
-}, { title: 'Claimed' });
+});
 
-export const ClaimBody = Type.Object({
+export const ClaimBody = Body('ClaimRequest', {
   email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
   code: Type.Optional(
     Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' }),
   ),
-}, { title: 'ClaimRequest' });
+});
 
-export const DailyReport = Type.Object({
+export const DailyReport = Body('DailyUsage', {
   key_prefix: Type.String(),
   basis: Type.String(),
   from: Type.String({ description: 'First day shown (YYYY-MM-DD): the 1st of the month, or 29 days ago.' }),
@@ -132,4 +132,4 @@ export const DailyReport = Type.Object({
   days: Type.Array(Type.Object({ day: Type.String(), used: Type.Integer() }), {
     description: 'Every day from `from` to `to`, oldest first; days without calls are 0.',
   }),
-}, { title: 'DailyUsage' });
+});

@@ -12,6 +12,7 @@ import {
   NullableBoolean,
   NullableString,
   Open,
+  OpenBody,
   orNull,
   SepaAnswer,
   SourceRef,
@@ -20,7 +21,7 @@ import {
 
 const Str = Type.String();
 
-export const BicAnswer = Open({
+export const BicAnswer = OpenBody('Bic', {
   bic: Type.String({ description: 'The code as asked, without spaces, in capitals (8 or 11 characters).' }),
   bic8: Str,
   bic11: Str,
@@ -47,7 +48,7 @@ export const BicAnswer = Open({
   }),
   sepa: SepaAnswer,
   attribution: Type.Optional(Attribution),
-}, { title: 'Bic' });
+});
 
 const SanctionMatch = Open({
   bic: Type.String({ description: 'The BIC as listed (8 or 11 characters).' }),
@@ -77,7 +78,7 @@ const RiskFlag = Open({
   as_of: NullableString,
 });
 
-export const ComplianceAnswer = Open({
+export const ComplianceAnswer = OpenBody('Compliance', {
   subject: Open({
     iban: orNull(Type.String(), 'The IBAN in electronic form; null when a BIC was sent.'),
     iban_valid: orNull(Type.Boolean(), 'null when a BIC was sent.'),
@@ -113,9 +114,9 @@ export const ComplianceAnswer = Open({
   flags: Type.Array(RiskFlag),
   disclaimer: Str,
   attribution: Type.Optional(Attribution),
-}, { title: 'Compliance' });
+});
 
-export const ClearingAnswer = Open({
+export const ClearingAnswer = OpenBody('SwissClearing', {
   iid: Type.String({ description: 'Without leading zeros.' }),
   valid_on: NullableString,
   concatenated: Type.Boolean(),
@@ -146,4 +147,4 @@ export const ClearingAnswer = Open({
   source: Str,
   as_of: NullableString,
   attribution: Type.Optional(Attribution),
-}, { title: 'SwissClearing' });
+});

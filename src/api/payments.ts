@@ -4,23 +4,27 @@ import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import { PACKS } from '../plans.ts';
 import { defineRoute } from './declaration.ts';
 import * as examples from './examples.ts';
-import { Open, orNull } from './schemas.ts';
+import { Body, Open, OpenBody, orNull } from './schemas.ts';
 
-const CheckoutBody = Type.Object({
+const CheckoutBody = Body('CheckoutRequest', {
   product: Type.Union(
     CARD_PRODUCTS.map((p) => Type.Literal(p)),
     { description: 'pack_1k, pack_5k, pack_25k (credits, paid once) or pro (monthly subscription).' },
   ),
-}, { title: 'CheckoutRequest' });
-const CheckoutCreated = Type.Object({
+});
+const CheckoutCreated = Body('Checkout', {
   checkout_url: Type.String(),
   session_id: Type.String(),
   expires_at: Type.String(),
   product: Type.String(),
-}, { title: 'Checkout' });
-const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() }, { title: 'CheckoutOutcome' });
+});
+const Outcome = OpenBody('CheckoutOutcome', {
+  status: Type.String(),
+  session_id: Type.String(),
+  message: Type.String(),
+});
 
-const PackBought = Open({
+const PackBought = OpenBody('PackBought', {
   api_key: Type.String({ description: 'The credits key, shown once.' }),
   key_prefix: Type.String(),
   tier: Type.Literal('credits'),
@@ -36,7 +40,7 @@ const PackBought = Open({
       { description: 'Present when an anonymous key was sent: it is claimed once the payment settles.' },
     ),
   ),
-}, { title: 'PackBought' });
+});
 
 export const checkoutRoute = defineRoute({
   method: 'POST',
@@ -55,15 +59,12 @@ export const cancelRoute = defineRoute({
   operationId: 'cancelPro',
   schema: {
     response: {
-      200: Type.Object(
-        {
-          key_prefix: Type.String(),
-          cancel_at_period_end: Type.Literal(true),
-          ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
-          message: Type.String(),
-        },
-        { title: 'ProCancelled' },
-      ),
+      200: Body('ProCancelled', {
+        key_prefix: Type.String(),
+        cancel_at_period_end: Type.Literal(true),
+        ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
+        message: Type.String(),
+      }),
     },
   },
   access: { auth: 'key' },
@@ -97,7 +98,7 @@ export const webhookRoute = defineRoute({
   method: 'POST',
   url: '/v1/card/webhook',
   operationId: 'receiveStripeEvent',
-  schema: { response: { 200: Open({ received: Type.Boolean() }, { title: 'WebhookReceived' }) } },
+  schema: { response: { 200: OpenBody('WebhookReceived', { received: Type.Boolean() }) } },
   access: { auth: 'none' },
   errors: ['invalid_signature', 'payments_unavailable', 'card_payments_unavailable'],
   example: examples.cardWebhook,

@@ -17,8 +17,18 @@ export const Attribution = Type.Object({ text: Type.String(), url: Type.String()
 export const Open = <T extends Parameters<typeof Type.Object>[0]>(
   props: T,
   options: { description?: string; title?: string } = {},
-) =>
-  Type.Object(props, { ...options, additionalProperties: true });
+) => Type.Object(props, { ...options, additionalProperties: true });
+
+/**
+ * A request or answer body, named for the OpenAPI document: its `title` (PascalCase) becomes its
+ * component's name in `components.schemas` (src/http/openapi-components.ts).
+ */
+export const Body = <T extends Parameters<typeof Type.Object>[0]>(title: string, props: T) =>
+  Type.Object(props, { title });
+
+/** A named body whose other fields pass through, like Open. */
+export const OpenBody = <T extends Parameters<typeof Type.Object>[0]>(title: string, props: T) =>
+  Type.Object(props, { title, additionalProperties: true });
 
 /**
  * A schema that also allows null, written as a type list (`type: ['string', 'null']`), never as

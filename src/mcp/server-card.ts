@@ -22,7 +22,8 @@ export const { version: MCP_VERSION }: { version: string } = JSON.parse(
 export const MCP_NAME = 'io.github.mod97/mod97';
 export const MCP_TITLE = 'mod97';
 /** At most 100 characters: the limit of the card and of the registry. */
-export const MCP_DESCRIPTION = 'Validate IBANs and look up banks, BICs, SEPA reach and sanctions, each answer with its dated sources';
+export const MCP_DESCRIPTION =
+  'Validate IBANs and look up banks, BICs, SEPA reach and sanctions, each answer with its dated sources';
 /** The revisions this server negotiates (the SDK's, newest first). */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'];
 const SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
@@ -56,7 +57,11 @@ export function serverCard(publicUrl: string, rails: Rails) {
             isSecret: true,
             value: 'Bearer {api_key}',
             variables: {
-              api_key: { description: 'The API key: ifk_ and 64 hexadecimal digits.', isRequired: false, isSecret: true },
+              api_key: {
+                description: 'The API key: ifk_ and 64 hexadecimal digits.',
+                isRequired: false,
+                isSecret: true,
+              },
             },
           },
         ],

@@ -160,5 +160,9 @@ function serviceDown(message: string): CallToolResult {
 function refused(body: Refusal): CallToolResult {
   const text = `${body.message} Set MOD97_API_KEY to a valid key (a rotated key is replaced by the new one), or unset it for the no-key trial.`;
   const structured = { ...body, message: text };
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    isError: true,
+  };
 }

@@ -51,8 +51,8 @@ function costSentence(route: CatalogueRoute, rails: Rails): string {
  * of" is said in the properties' descriptions and the tool's note, and the route judges it).
  */
 function toolInput(schema: Record<string, unknown>): Record<string, unknown> {
-  const { title: _title, oneOf: _oneOf, anyOf: _anyOf, allOf: _allOf, ...rest } = schema;
-  return rest;
+  const { title: _title, oneOf: _oneOf, anyOf: _anyOf, allOf: _allOf, required, ...rest } = schema;
+  return Array.isArray(required) && required.length > 0 ? { ...rest, required } : rest;
 }
 
 /** The route's parameter schema with its names as the tool's arguments. */

@@ -75,6 +75,7 @@ describe('MCP for agents', () => {
     // Exactly one of iban or bic: said in words, not by a top-level oneOf that clients refuse.
     const compliance = tools.find((t) => t.name === 'check_compliance')!;
     assert.deepEqual(Object.keys(compliance.inputSchema).sort(), ['properties', 'type']);
+    assert.deepEqual(Object.keys(compliance.inputSchema.properties ?? {}).sort(), ['bic', 'iban']);
     const properties = compliance.inputSchema.properties as Record<string, { description: string }>;
     for (const arg of ['iban', 'bic']) assert.match(properties[arg].description, /either `iban` or `bic`, not both/);
     assert.match(compliance.description ?? '', /exactly one of iban or bic/);

@@ -96,8 +96,11 @@ describe('tool input schemas', () => {
     assert.ok(tools.length >= 9, tools.map((t) => t.name).join());
     const undescribed: string[] = [];
     const visit = (schema: Record<string, unknown>, where: string) => {
-      for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) {
-        if (typeof property.description !== 'string' || property.description.length < 10) undescribed.push(`${where}.${name}`);
+      for (const [name, property] of Object.entries(
+        (schema.properties ?? {}) as Record<string, Record<string, unknown>>,
+      )) {
+        if (typeof property.description !== 'string' || property.description.length < 10)
+          undescribed.push(`${where}.${name}`);
         visit(property, `${where}.${name}`);
         const items = property.items as Record<string, unknown> | undefined;
         for (const branch of [items, ...((items?.anyOf as Record<string, unknown>[]) ?? [])])

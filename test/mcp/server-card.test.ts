@@ -25,7 +25,12 @@ type Card = {
   title: string;
   version: string;
   description: string;
-  remotes: { type: string; url: string; headers: { name: string; value: string; isSecret: boolean }[]; supportedProtocolVersions: string[] }[];
+  remotes: {
+    type: string;
+    url: string;
+    headers: { name: string; value: string; isSecret: boolean }[];
+    supportedProtocolVersions: string[];
+  }[];
   _meta: Record<string, unknown>;
 };
 const toolsOf = (meta: Record<string, unknown>) => meta['io.github.mod97/tools'] as Tool[];
@@ -48,7 +53,8 @@ describe('the MCP server card', () => {
     assert.deepEqual([remote.type, remote.url], ['streamable-http', `${svc.url}/mcp`]);
     const auth = remote.headers.find((h) => h.name === 'Authorization');
     assert.deepEqual([auth?.value, auth?.isSecret], ['Bearer {api_key}', true]);
-    for (const version of remote.supportedProtocolVersions) assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(version), version);
+    for (const version of remote.supportedProtocolVersions)
+      assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(version), version);
 
     // The URL it names is the server, and the tools it lists are that server's.
     const { client } = await connectMcp(new URL(remote.url).origin, { from: '127.0.9.9' });
@@ -69,7 +75,8 @@ describe('the MCP server card', () => {
     const card = (await svc.call('/.well-known/mcp/server-card.json')).body as Card;
     const entry = registryEntry;
     assert.equal(entry.$schema, 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');
-    for (const field of ['name', 'title', 'version', 'description'] as const) assert.equal(entry[field], card[field], field);
+    for (const field of ['name', 'title', 'version', 'description'] as const)
+      assert.equal(entry[field], card[field], field);
     assert.match(entry.name, NAME);
     assert.ok(entry.description.length <= 100);
     assert.equal(pkg.mcpName, entry.name, 'npm ties the package to the registry name by mcpName');
@@ -86,8 +93,14 @@ describe('the MCP server card', () => {
       [npm.registryType, npm.identifier, npm.version, npm.transport.type],
       ['npm', pkg.name, pkg.version, 'stdio'],
     );
-    assert.deepEqual(npm.packageArguments.map((a: { value: string }) => a.value), ['mcp']);
-    assert.deepEqual(npm.environmentVariables.map((v: { name: string }) => v.name), ['MOD97_URL', 'MOD97_API_KEY']);
+    assert.deepEqual(
+      npm.packageArguments.map((a: { value: string }) => a.value),
+      ['mcp'],
+    );
+    assert.deepEqual(
+      npm.environmentVariables.map((v: { name: string }) => v.name),
+      ['MOD97_URL', 'MOD97_API_KEY'],
+    );
     assert.notEqual(npm.version, 'latest');
 
     // The tools as a server with no payment rail lists them (the test service has none on).

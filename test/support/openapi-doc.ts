@@ -2,7 +2,6 @@
  * The served OpenAPI document with every `$ref` to a named schema replaced by that schema, for
  * tests that read a body's fields (the document itself names every body: openapi-components.ts).
  */
-// biome-ignore lint/suspicious/noExplicitAny: a JSON document read field by field in tests
 type Json = any;
 
 export function dereferenced(doc: Json): Json {

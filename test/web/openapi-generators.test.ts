@@ -139,7 +139,8 @@ test('every request and answer body is a named component with a title', () => {
     for (const [what, schema] of bodies) {
       const name = componentOf(schema);
       const component = name === undefined ? undefined : doc.components.schemas[name];
-      if (!component || component.title !== name) inline.push(`${where} ${what}: ${JSON.stringify(schema).slice(0, 80)}`);
+      if (!component || component.title !== name)
+        inline.push(`${where} ${what}: ${JSON.stringify(schema).slice(0, 80)}`);
     }
   }
   assert.deepEqual(inline, [], 'bodies without a $ref to a titled component');
