@@ -26,18 +26,17 @@ export const schemaRef = (title: string) => ({ $ref: `#/components/schemas/${tit
  * replaced by a `$ref`. The schemas below a titled one are named first, so a component refers
  * to its members' components instead of holding copies of them.
  */
-export function hoistTitled(schema: unknown, components: Record<string, unknown>): unknown {
-  if (!isRecord(schema)) return schema;
+export function hoistTitled(schema: JsonSchema, components: Record<string, unknown>): JsonSchema {
   const node: JsonSchema = { ...schema };
-  for (const key of ONE) if (isRecord(node[key])) node[key] = hoistTitled(node[key], components);
+  const hoist = (member: unknown) => (isRecord(member) ? hoistTitled(member, components) : member);
+  for (const key of ONE) if (key in node) node[key] = hoist(node[key]);
   for (const key of LIST) {
     const list = node[key];
-    if (Array.isArray(list)) node[key] = list.map((s) => hoistTitled(s, components));
+    if (Array.isArray(list)) node[key] = list.map(hoist);
   }
   for (const key of MAP) {
     const map = node[key];
-    if (isRecord(map))
-      node[key] = Object.fromEntries(Object.entries(map).map(([k, s]) => [k, hoistTitled(s, components)]));
+    if (isRecord(map)) node[key] = Object.fromEntries(Object.entries(map).map(([k, s]) => [k, hoist(s)]));
   }
   const { title } = node;
   if (typeof title !== 'string' || '$ref' in node) return node;

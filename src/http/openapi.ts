@@ -331,7 +331,7 @@ function nameBodies(op: Operation, schemas: Record<string, unknown>): void {
     ...Object.values(op.requestBody?.content ?? {}),
     ...Object.values(op.responses ?? {}).flatMap((response) => Object.values(response.content ?? {})),
   ];
-  for (const m of media) if (m.schema) m.schema = hoistTitled(m.schema, schemas) as JsonSchema;
+  for (const m of media) if (m.schema) m.schema = hoistTitled(m.schema, schemas);
 }
 
 /** A plain copy of a TypeBox schema, for the document. */

@@ -109,7 +109,9 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   };
 
   const first = await connect();
-  const startRefusal = refusal as Refusal | null;
+  // Read through a function: the compiler does not see that connect() above may have set it.
+  const refusedAtStart = (): Refusal | null => refusal;
+  const startRefusal = refusedAtStart();
   if (startRefusal) {
     process.stderr.write(
       `mod97 mcp: ${startRefusal.error}: ${startRefusal.message} Starting anyway; tool calls answer this refusal until MOD97_API_KEY holds a valid key.\n`,
