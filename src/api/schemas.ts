@@ -40,8 +40,10 @@ export const orNull = <T extends TSchema>(schema: T, description?: string) => {
   const type: unknown = Reflect.get(schema, 'type');
   const values: unknown = Reflect.get(schema, 'enum');
   if (typeof type !== 'string') throw new Error('orNull needs a schema with a single `type`.');
+  // A copy under the same title would be another schema of that name (openapi-components.ts).
+  const untitled = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'title'));
   return Type.Unsafe<Static<T> | null>({
-    ...schema,
+    ...untitled,
     type: [type, 'null'],
     // OpenAPI 3.0 reads `nullable` as allowing null only where an enum lists it too
     ...(Array.isArray(values) ? { enum: [...values, null] } : {}),
