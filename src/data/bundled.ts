@@ -47,6 +47,7 @@ export const BUNDLED_SOURCES = {
     as_of: '2026-06-08',
     kind: 'bundled',
     licence: 'MIT OR MPL-2.0 (package); data by Deutsche Bundesbank',
+    updatedBy: 'bundesbank-blz',
     note: 'German BLZ to name and BIC, head offices only; the package delta valid from 2026-09-07 applies from that day',
   },
   sixBankmaster: {
@@ -54,6 +55,7 @@ export const BUNDLED_SOURCES = {
     as_of: '2025-09-02',
     kind: 'bundled',
     licence: 'data by SIX Interbank Clearing, published free of charge',
+    updatedBy: 'six-bankmaster',
     note: 'Swiss and Liechtenstein IIDs with SIC, euroSIC, instant-payments and QR-IID columns',
   },
   ofacSdn: {
@@ -61,6 +63,7 @@ export const BUNDLED_SOURCES = {
     as_of: '2024-05-03',
     kind: 'bundled',
     licence: 'public domain (US government work)',
+    updatedBy: 'ofac-sdn',
     note: 'entries whose remarks name a SWIFT/BIC; a snapshot, not current: import a newer list',
   },
 } satisfies Record<string, Provenance>;

@@ -25,6 +25,8 @@ const provenanceOf = (meta: DatasetMeta): Provenance => {
     name: meta.source,
     as_of: meta.asOf,
     kind: 'imported',
+    // the EPC registers are stored per scheme (epc-sct, ...) and downloaded as one kind
+    updatedBy: meta.kind.startsWith('epc-') ? 'epc-register' : meta.kind,
     note: `dataset ${meta.kind}, ${meta.count} records, imported ${new Date(meta.importedAt).toISOString()}${note ? `; ${note}` : ''}`,
   };
 };

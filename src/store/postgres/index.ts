@@ -14,6 +14,7 @@ import { pgDatasets, pgSettings } from './meta.ts';
 import { pgPayments } from './payments.ts';
 import { withRetry } from './retry.ts';
 import { createPool, type Sql } from './sql.ts';
+import { unreachable } from './unreachable.ts';
 
 import type { Pg } from './pg.ts';
 
@@ -45,7 +46,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     await pg.idempotent(() => migrate(sql, schema));
   } catch (err) {
     await pool.end();
-    throw err;
+    throw unreachable(new URL(url), err) ?? err;
   }
   // Connection losses are already typed by retry.ts.
   return guardStore(
