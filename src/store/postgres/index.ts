@@ -18,12 +18,8 @@ import { unreachable } from './unreachable.ts';
 
 import type { Pg } from './pg.ts';
 
-/**
- * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's
- * connections (default 10). `?schema=NAME` puts every table in that schema (created if
- * missing) instead of `public`: tests and benchmarks use their own.
- */
-export async function openPostgresStore(url: string): Promise<Store> {
+/** The driver's connection string, and our own `?schema=` and `?max=` read out of the URL. */
+export function postgresSettings(url: string): { connectionString: string; schema: string | null; max: number } {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
@@ -35,7 +31,17 @@ export async function openPostgresStore(url: string): Promise<Store> {
   }
   parsed.searchParams.delete('schema');
   parsed.searchParams.delete('max');
-  const pool = createPool(parsed.toString(), { schema, max });
+  return { connectionString: parsed.toString(), schema, max };
+}
+
+/**
+ * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's
+ * connections (default 10). `?schema=NAME` puts every table in that schema (created if
+ * missing) instead of `public`: tests and benchmarks use their own.
+ */
+export async function openPostgresStore(url: string): Promise<Store> {
+  const { connectionString, schema, max } = postgresSettings(url);
+  const pool = createPool(connectionString, { schema, max });
   const sql = pool.sql;
   const pg: Pg = {
     sql,
