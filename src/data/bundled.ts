@@ -32,15 +32,16 @@ export const BUNDLED_SOURCES = {
     name: 'schwifty bank registry',
     as_of: '2026-07-23',
     kind: 'bundled',
-    licence: 'MIT (schwifty); national data under their publishers’ terms',
-    note: 'bank code to name and BIC for 45 countries; each answer carries the date of its country’s file, this is the registry’s commit date',
+    licence: 'MIT (schwifty); national data under their publishers’ terms, each allowing commercial redistribution',
+    note: 'bank code to name and BIC for AT, CH, CZ, DE, HR, HU, LI, LT, SI, UA (the files whose publishers allow commercial redistribution; the others are imported: mod97 data update schwifty-registry); each answer carries the date of its country’s file, this is the registry’s commit date',
   },
   entrecode: {
     name: 'iban-to-bic datasets (national registers)',
     as_of: '2026-08-19',
     kind: 'bundled',
-    licence: 'MIT (iban-to-bic); OeNB data CC BY 4.0; others under their publishers’ terms',
-    note: 'bank code to name and BIC for AT, BE, CZ, ES, FR, LT, LU, NL from OeNB, NBB, CNB, ECB, Bank of Lithuania, ABBL, Betaalvereniging',
+    licence:
+      'MIT (iban-to-bic); OeNB data CC BY 4.0; CNB, ECB and Bank of Lithuania data reproduced with the source cited',
+    note: 'bank code to name and BIC for AT, CZ, ES, FR, LT from OeNB, CNB, ECB, Bank of Lithuania (BE, LU and NL, whose publishers state no terms, are not bundled)',
   },
   bankdataGermany: {
     name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
