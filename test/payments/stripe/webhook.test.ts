@@ -92,5 +92,8 @@ test('events about other products or unrelated kinds are acknowledged and ignore
 });
 
 test('without STRIPE_WEBHOOK_SECRET the service does not start: no payment could be credited', async () => {
-  await assert.rejects(startCardService({ STRIPE_WEBHOOK_SECRET: '' }), /STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/);
+  await assert.rejects(
+    startCardService({ STRIPE_WEBHOOK_SECRET: '' }),
+    /STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/,
+  );
 });
