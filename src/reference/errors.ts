@@ -9,7 +9,7 @@ export const REFERENCE_ERROR_CODES = {
 
 export type ReferenceErrorCode = keyof typeof REFERENCE_ERROR_CODES;
 
-export interface ReferenceError {
+export interface ReferenceFault {
   code: ReferenceErrorCode;
   message: string;
   /** reference_type_unknown only: the types whose characters, length and check the reference satisfies. */

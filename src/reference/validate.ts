@@ -3,7 +3,7 @@
  * length, check (docs/api.md, "POST /v1/reference/validate"). Never throws: any input gives an
  * answer.
  */
-import type { ReferenceError, ReferenceErrorCode } from './errors.ts';
+import type { ReferenceFault, ReferenceErrorCode } from './errors.ts';
 import { suggestReferences } from './suggest.ts';
 import { REFERENCE_TYPES, type ReferenceType, TYPE_OF_COUNTRY, TYPES } from './types.ts';
 
@@ -15,7 +15,7 @@ export interface ReferenceResult {
   valid: boolean;
   /** The print form when characters and length hold; else the electronic form. */
   formatted: string;
-  errors: ReferenceError[];
+  errors: ReferenceFault[];
   /** rf and be_ogm only: up to 5 references one substitution or one swap of neighbours away whose check holds. */
   suggestions: string[];
 }
@@ -31,7 +31,7 @@ const SPACES = /[\s\u00a0\u202f\ufeff]+/g;
 /** A Belgian structured communication in its print frame: `+++…+++` or `***…***`. */
 const BELGIAN_FRAME = /^(\+\+\+|\*\*\*)(.*)\1$/;
 
-const error = (code: ReferenceErrorCode, message: string): ReferenceError => ({ code, message });
+const error = (code: ReferenceErrorCode, message: string): ReferenceFault => ({ code, message });
 
 /** The reference without white space, upper case; the Belgian frame noted. */
 function normalize(input: string): { compact: string; framed: boolean } {
@@ -55,7 +55,7 @@ function detect(compact: string, framed: boolean, country: string | undefined): 
 }
 
 /** What is wrong with `reference` as a reference of `type`, in order; empty when it is valid. */
-function faultsOf(reference: string, type: ReferenceType): ReferenceError[] {
+function faultsOf(reference: string, type: ReferenceType): ReferenceFault[] {
   const spec = TYPES[type];
   if (!spec.allows(reference)) {
     return [error('reference_characters', `A ${spec.name} holds ${spec.charactersText} only.`)];
@@ -107,7 +107,7 @@ export function validateReference(input: string, options: ValidateReferenceOptio
   }
   if (type !== null) return judgeAs(reference, type);
   const candidates = candidatesOf(reference);
-  const unknown: ReferenceError = {
+  const unknown: ReferenceFault = {
     ...error(
       'reference_type_unknown',
       candidates.length > 0
