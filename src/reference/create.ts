@@ -2,7 +2,6 @@
  * createReference: the reference of a type made from the creditor's own number (docs/api.md,
  * "POST /v1/reference/create"), answered as validate answers it.
  */
-import type { ReferenceErrorCode } from './errors.ts';
 import { KID_ALGORITHMS, type KidAlgorithm, checkFor, type ReferenceType, TYPES } from './types.ts';
 import { judgeAs, type ReferenceResult } from './validate.ts';
 
@@ -16,7 +15,7 @@ export interface CreateReferenceInput {
 
 export type CreateReferenceError = {
   ok: false;
-  code: ReferenceErrorCode | 'reference_not_creatable' | 'invalid_request';
+  code: 'reference_empty' | 'reference_characters' | 'reference_length' | 'reference_not_creatable' | 'invalid_request';
   message: string;
   field: 'from' | 'algorithm';
 };
