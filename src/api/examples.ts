@@ -481,3 +481,40 @@ export const referenceCreate: RouteExample = {
   },
   js: "await mod97.createReference({ type: 'qrr', from: '21000000000313947143000901' })",
 };
+
+export const paymentCheck: RouteExample = {
+  method: 'POST',
+  path: '/v1/payment/check',
+  body: {
+    creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' },
+    amount: '1234.50',
+    currency: 'EUR',
+    reference: 'RF18 5390 0754 7034',
+    remittance: 'Invoice 2026-118',
+  },
+  key: true,
+  status: 200,
+  answer: {
+    valid: true,
+    scheme: 'sct',
+    iban: { ...DE89_ANSWER, national_check: 'passed' },
+    reference: {
+      reference: 'RF18539007547034',
+      type: 'rf',
+      valid: true,
+      formatted: 'RF18 5390 0754 7034',
+      errors: [],
+      suggestions: [],
+    },
+    errors: [],
+    warnings: [
+      {
+        code: 'reference_and_remittance',
+        field: 'remittance',
+        message: 'An EPC QR code carries a reference or a remittance text, not both: the text is dropped.',
+      },
+    ],
+    attribution: ATTRIBUTION,
+  },
+  js: "await mod97.checkPayment({ creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' }, amount: '1234.50', currency: 'EUR', reference: 'RF18 5390 0754 7034', remittance: 'Invoice 2026-118' })",
+};

@@ -82,6 +82,13 @@ const CASES: Case[] = [
     rest: { json: { type: 'be_ogm', from: '0909337554' } },
     cost: 1,
   },
+  {
+    tool: 'check_payment',
+    args: { creditor: { iban: IBAN, name: 'Musterfirma GmbH' }, currency: 'EUR', amount: 10 },
+    path: '/v1/payment/check',
+    rest: { json: { creditor: { iban: IBAN, name: 'Musterfirma GmbH' }, currency: 'EUR', amount: 10 } },
+    cost: 1,
+  },
   // Refusals: refunded on both sides.
   {
     tool: 'create_reference',
@@ -126,6 +133,7 @@ for (const engine of engines()) {
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       assert.deepEqual(Object.keys(byName).sort(), [
         'check_compliance',
+        'check_payment',
         'create_key',
         'create_reference',
         'extract_ibans',
@@ -180,7 +188,7 @@ for (const engine of engines()) {
         ]);
         assert.deepEqual([mcpUsage.body.used, restUsage.body.used], [expected, expected], label);
       }
-      assert.equal(expected, 13);
+      assert.equal(expected, 14);
     });
 
     test('validate_iban without a key runs on the no-key trial of the caller network', async () => {
@@ -245,7 +253,7 @@ for (const engine of engines()) {
       assert.deepEqual([old.status, old.body.error], [401, 'invalid_api_key']);
       await assert.rejects(connectMcp(svc.url, { key, from: '127.0.1.7' }));
       const fresh = await connectMcp(svc.url, { key: rotated.body.api_key, from: '127.0.1.7' });
-      assert.equal((await fresh.client.listTools()).tools.length, 11);
+      assert.equal((await fresh.client.listTools()).tools.length, 12);
       // Every answer on a key carries its quota headers, initialize included.
       assert.deepEqual(quotaHeaders(fresh.answers[0].headers), ['0', '25', '25', '2026-11']);
     });
