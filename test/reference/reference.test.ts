@@ -214,3 +214,41 @@ describe('create', () => {
     assert.equal(refused({ type: 'fi', from: '123', algorithm: 'mod11' }), 'invalid_request/algorithm');
   });
 });
+
+describe('suggestions match every edit tried one by one', () => {
+  /** Every substitution and neighbour swap, left to right, kept when validate says it holds. */
+  function bruteForce(reference: string, type: 'rf' | 'be_ogm'): string[] {
+    const found: string[] = [];
+    const add = (s: string) => {
+      if (found.length < 5 && !found.includes(s) && validateReference(s, { type }).valid) found.push(s);
+    };
+    for (let i = type === 'rf' ? 2 : 0; i < reference.length; i++) {
+      const alphabet = type === 'rf' && i >= 4 ? '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' : '0123456789';
+      for (const c of alphabet) if (c !== reference[i]) add(reference.slice(0, i) + c + reference.slice(i + 1));
+      const next = reference[i + 1];
+      if (next !== undefined && next !== reference[i])
+        add(reference.slice(0, i) + next + reference[i] + reference.slice(i + 2));
+    }
+    return found;
+  }
+
+  test('300 RF and Belgian references with one typo', () => {
+    let seed = 11649;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (chars: string) => chars[Math.floor(next() * chars.length)] ?? '0';
+    for (let n = 0; n < 300; n++) {
+      const type = n % 2 === 0 ? 'rf' : 'be_ogm';
+      const length = type === 'rf' ? 1 + Math.floor(next() * 21) : 10;
+      const alphabet = type === 'rf' ? '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' : '0123456789';
+      const made = createReference({ type, from: Array.from({ length }, () => pick(alphabet)).join('') });
+      if (!made.ok) throw new Error(made.message);
+      const valid = made.result.reference;
+      const at = (type === 'rf' ? 2 : 0) + Math.floor(next() * (valid.length - (type === 'rf' ? 2 : 0)));
+      const typo = valid.slice(0, at) + (valid[at] === '7' ? '3' : '7') + valid.slice(at + 1);
+      const r = validateReference(typo, { type });
+      if (r.valid) continue;
+      assert.deepEqual(r.suggestions, bruteForce(typo, type), typo);
+      assert.ok(r.suggestions.includes(valid) || r.suggestions.length === 5, `${typo}: ${valid} missing`);
+    }
+  });
+});
