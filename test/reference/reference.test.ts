@@ -109,6 +109,17 @@ describe('errors, in order: empty, characters, length, check', () => {
     assert.match(validateReference('539007547034', { type: 'rf' }).errors[0]?.message ?? '', /starts with RF/);
   });
 
+  test('letters that only Unicode upper-casing makes ASCII are refused, never folded', () => {
+    const rf = createReference({ type: 'rf', from: 'FINANCE' });
+    assert.ok(rf.ok && rf.result.valid);
+    const reference = rf.ok ? rf.result.reference : '';
+    assert.deepEqual(codes(validateReference(reference.replace('FI', '\ufb01'))), ['reference_characters']);
+    assert.deepEqual(codes(validateReference(reference.replace('I', '\u0131'))), ['reference_characters']);
+    assert.deepEqual(codes(validateReference(reference.toLowerCase())), []);
+    const folded = createReference({ type: 'rf', from: '\ufb01nance' });
+    assert.equal(folded.ok ? 'made' : folded.code, 'reference_characters');
+  });
+
   test('lengths: each type its own', () => {
     const len = (ref: string, type: Parameters<typeof validateReference>[1]) => codes(validateReference(ref, type));
     assert.deepEqual(len('RF18', { type: 'rf' }), ['reference_length']);
