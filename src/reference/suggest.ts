@@ -129,7 +129,7 @@ function suggestBelgian(reference: string): string[] {
     }
     const place = pow10(9 - i);
     return [...DIGITS].filter(
-      (c, d) => d !== digit(i) && holdsWith((((remainder + (d - digit(i)) * place) % 97) + 97) % 97),
+      (_digit, d) => d !== digit(i) && holdsWith((((remainder + (d - digit(i)) * place) % 97) + 97) % 97),
     );
   };
   const swapHolds = (i: number) => {
