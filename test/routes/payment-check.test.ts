@@ -4,7 +4,7 @@
  * metering (1 per call, refunded on a 400), and its declaration.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import * as examples from '../../src/api/examples.ts';
 import { X402_PRICES_USD } from '../../src/plans.ts';
 import { connectMcp, engines } from '../mcp/support.ts';
@@ -26,13 +26,21 @@ for (const engine of engines()) {
   const svc = (engine.skip ? null : await startService({ databaseUrl: engine.databaseUrl })) as TestService;
 
   describe(`POST /v1/payment/check (${engine.name})`, { skip: engine.skip }, () => {
+    // Closed when the suite ends, before the file's hooks drop the PostgreSQL schema it works in.
+    after(() => svc?.close());
     test('the declared example is what the service answers; its IBAN part is /v1/iban/validate’s answer', async () => {
       const key = await svc.newKey('127.0.35.1');
       const example = examples.paymentCheck;
       const r = await svc.call(example.path, { json: example.body, key, from: '127.0.35.1' });
-      const { attribution: _, ...answer } = r.body;
-      const { attribution: __, ...declared } = example.answer as Record<string, unknown>;
-      assert.deepEqual([r.status, answer], [200, declared]);
+      // The data's version changes with every update of the bundled data: the rest must not.
+      const withoutVersion = ({ attribution: _, iban, ...rest }: Record<string, any>) => {
+        const { data_version: __, ...ibanRest } = iban;
+        return { ...rest, iban: ibanRest };
+      };
+      assert.deepEqual(
+        [r.status, withoutVersion(r.body)],
+        [200, withoutVersion(example.answer as Record<string, any>)],
+      );
       const validate = await svc.call('/v1/iban/validate', {
         json: { iban: 'DE89 3704 0044 0532 0130 00' },
         key,

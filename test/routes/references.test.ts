@@ -5,7 +5,7 @@
  * Idempotency-Key, and their place in OpenAPI and llms.txt.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import * as examples from '../../src/api/examples.ts';
 import { X402_PRICES_USD } from '../../src/plans.ts';
 import { connectMcp, engines } from '../mcp/support.ts';
@@ -148,6 +148,8 @@ for (const engine of engines()) {
   });
 
   describe(`MCP tools validate_reference and create_reference (${engine.name})`, { skip: engine.skip }, () => {
+    // Closed when the engine's last suite ends, before the file's hooks drop the PostgreSQL schema it works in.
+    after(() => svc?.close());
     test('answer the REST JSON and draw the same quota', async () => {
       const restKey = await svc.newKey('127.0.34.5');
       const mcpKey = await svc.newKey('127.0.34.6');
