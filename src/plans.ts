@@ -60,6 +60,8 @@ export const X402_PRICES_USD = {
   clearing: 0.003,
   fromAccount: 0.005,
   extract: 0.005,
+  paymentQr: 0.002,
+  paymentQrRead: 0.002,
 } as const;
 
 /** USD → the 6-decimal units of USDC (micro-USD). */

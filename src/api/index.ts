@@ -8,6 +8,7 @@ import type { RouteDeclaration } from './declaration.ts';
 import { batchRoute, extractRoute, fromAccountRoute, validateRoute } from './iban.ts';
 import { claimRoute, generateRoute, rotateRoute, usageDailyRoute, usageRoute } from './keys.ts';
 import { bicRoute, clearingRoute, complianceRoute } from './lookups.ts';
+import { paymentQrRoute, readPaymentQrRoute } from './payment-qr.ts';
 import { cancelRoute, checkoutRoute, packRoutes, successRoute, webhookRoute } from './payments.ts';
 
 export const API_ROUTES: readonly RouteDeclaration[] = [
@@ -15,6 +16,8 @@ export const API_ROUTES: readonly RouteDeclaration[] = [
   batchRoute,
   fromAccountRoute,
   extractRoute,
+  paymentQrRoute,
+  readPaymentQrRoute,
   bicRoute,
   complianceRoute,
   clearingRoute,

@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { httpError } from '../http/errors.ts';
+import { isRecord } from '../is-record.ts';
 import { ROOT } from '../root.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
@@ -89,6 +90,15 @@ function deeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/** An answer with an image (`{payload, image: {media_type, data}}`) as the image and its text. */
+function imageContent(body: Record<string, unknown>): CallToolResult['content'] {
+  const image = isRecord(body.image) ? body.image : {};
+  return [
+    { type: 'image', data: String(image.data ?? ''), mimeType: String(image.media_type ?? 'image/png') },
+    { type: 'text', text: String(body.payload ?? '') },
+  ];
+}
+
 /** `.` and `..` as a path segment are moved or dropped by every URL parser, encoded or not. */
 const DOT_SEGMENT = /^\.{1,2}$/;
 
@@ -124,7 +134,7 @@ async function callTool(
     method: route.method,
     url,
     headers: withBody ? { ...headers, 'content-type': 'application/json' } : headers,
-    payload: withBody ? JSON.stringify(args) : undefined,
+    payload: withBody ? JSON.stringify({ ...args, ...tool.route.declaration.mcp?.fixedArgs }) : undefined,
     remoteAddress: forwarded.remoteAddress,
   });
   return { answer };
@@ -174,7 +184,10 @@ export const mcpRoutes =
       const settlement = settlementMeta(answer.headers);
       const replayed = answer.headers['idempotent-replayed'] === 'true' ? { [REPLAYED_META]: true } : undefined;
       return {
-        content: [{ type: 'text', text: content === body ? answer.body : JSON.stringify(content) }],
+        content:
+          !refused && tool.route.declaration.mcp?.content === 'image'
+            ? imageContent(body)
+            : [{ type: 'text', text: content === body ? answer.body : JSON.stringify(content) }],
         structuredContent: content,
         isError: refused,
         ...(settlement || replayed ? { _meta: { ...settlement, ...replayed } } : {}),

@@ -62,6 +62,13 @@ function renamed(schema: Record<string, unknown>, rename: Record<string, string>
   };
 }
 
+/** The input schema without the members the tool always sends itself. */
+function withoutFixed(schema: Record<string, unknown>, fixed: Record<string, string> | undefined): Record<string, unknown> {
+  if (!fixed || !isRecord(schema.properties)) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([p]) => !(p in fixed)));
+  return { ...schema, properties };
+}
+
 const errorSchema: Record<string, unknown> = JSON.parse(JSON.stringify(ErrorBody));
 
 /** Every declared tool; descriptions name only the payment rails that are on. */
@@ -93,7 +100,10 @@ function toolOf(route: CatalogueRoute, spec: ToolDeclaration, rails: Rails): Too
       ]
         .filter(Boolean)
         .join(' '),
-      inputSchema: withOneOf(renamed(route.inputSchema, rename), route.declaration.exactlyOneOf),
+      inputSchema: withOneOf(
+        withoutFixed(renamed(route.inputSchema, rename), spec.fixedArgs),
+        route.declaration.exactlyOneOf,
+      ),
       // The MCP client checks structuredContent against this, refusals included.
       outputSchema: { type: 'object', anyOf: [route.outputSchema ?? { type: 'object' }, errorSchema] },
       annotations: spec.writes
