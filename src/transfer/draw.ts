@@ -54,7 +54,10 @@ function crossRects(size: number): Rect[] {
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);
 
-/** One path of dark runs, row by row: a few kB for a code of ~70 modules across. */
+/**
+ * One path of dark runs, row by row: a few kB for a code of ~70 modules across. `stroke="none"`
+ * is written out because some renderers (ImageMagick's own) outline shapes unless told.
+ */
 export function toSvg({ modules, swissCross }: QrDrawing): string {
   const size = modules.length;
   const full = size + 2 * QUIET_MODULES;
@@ -75,12 +78,12 @@ export function toSvg({ modules, swissCross }: QrDrawing): string {
     ? crossRects(size)
         .map(
           (r) =>
-            `<rect x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}" fill="${r.dark ? '#000' : '#fff'}"/>`,
+            `<rect x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}" fill="${r.dark ? '#000' : '#fff'}" stroke="none"/>`,
         )
         .join('')
     : '';
   const px = full * PNG_MODULE_PX;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${full} ${full}" width="${px}" height="${px}" shape-rendering="crispEdges"><rect width="${full}" height="${full}" fill="#fff"/><path d="${path}" fill="#000"/>${cross}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${full} ${full}" width="${px}" height="${px}" shape-rendering="crispEdges"><rect width="${full}" height="${full}" fill="#fff" stroke="none"/><path d="${path}" fill="#000" stroke="none"/>${cross}</svg>`;
 }
 
 /** 8-bit grey PNG, 8 px per module. */

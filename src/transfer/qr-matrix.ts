@@ -106,7 +106,11 @@ function writeFormat(m: boolean[][], mask: Mask): void {
   for (let i = 9; i < 15; i++) set(15 - i - 1, 8, i);
 }
 
-/** The code's modules (no quiet zone), true for dark: equal to `encodeQR(text, 'raw', {ecc: 'medium', border: 0})`. */
+/**
+ * The code's modules (no quiet zone), true for dark: equal to `encodeQR(text, 'raw', {ecc:
+ * 'medium', border: 0})` for any text the library writes in byte mode, which is any text with a
+ * line break (every payment payload).
+ */
 export function qrMatrix(text: string): boolean[][] {
   const version = versionFor(Buffer.byteLength(text, 'utf8'));
   const drawn = encodeQR(text, 'raw', { ecc: 'medium', border: 0, encoding: 'byte', version, mask: 0 });
