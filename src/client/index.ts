@@ -17,6 +17,12 @@ import type {
 } from '../api/iban-schemas.ts';
 import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../api/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../api/lookup-schemas.ts';
+import type {
+  PaymentQrAnswer,
+  PaymentQrBody,
+  PaymentQrReadAnswer,
+  PaymentQrReadBody,
+} from '../api/payment-qr-schemas.ts';
 
 /** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
 export interface Quota {
@@ -40,6 +46,11 @@ export type FromAccountInput = Static<typeof FromAccountBody>;
 export type ExtractResult = Static<typeof ExtractAnswer>;
 export type FromAccountResult = Static<typeof FromAccountAnswer>;
 export type BicResult = Static<typeof BicAnswer>;
+export type PaymentQrInput = Static<typeof PaymentQrBody>;
+export type PaymentQrResult = Static<typeof PaymentQrAnswer>;
+/** Exactly one of `payload` (the text) or `image` (a PNG or JPEG, base64). */
+export type PaymentQrReadInput = Static<typeof PaymentQrReadBody>;
+export type PaymentQrReadResult = Static<typeof PaymentQrReadAnswer>;
 export type ComplianceResult = Static<typeof ComplianceAnswer>;
 export type ClearingResult = Static<typeof ClearingAnswer>;
 export type UsageResult = Static<typeof Usage>;
@@ -147,6 +158,20 @@ export class Mod97 {
   /** Every IBAN in `text` (1 to 20,000 characters), in text order, with its offsets and validate answer. Costs 1. */
   extract(text: string): Promise<Answer<ExtractResult>> {
     return this.#call({ method: 'POST', path: '/v1/iban/extract', body: { text }, safety: 'metered' });
+  }
+
+  /**
+   * The QR code of a payment: EPC QR ("GiroCode"), or the Swiss QR-bill's for a CH/LI IBAN; as
+   * SVG (default), PNG (base64) or `format: 'payload'`. A payment that cannot be coded throws a
+   * Mod97Error `payment_data_invalid` whose body lists `errors`. Costs 1.
+   */
+  paymentQr(payment: PaymentQrInput): Promise<Answer<PaymentQrResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/qr', body: payment, safety: 'metered' });
+  }
+
+  /** Reads a payment QR code from its text or an image: the standard, the fields and their payment check. Costs 1. */
+  readPaymentQr(input: PaymentQrReadInput): Promise<Answer<PaymentQrReadResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/qr/read', body: input, safety: 'metered' });
   }
 
   bic(code: string): Promise<Answer<BicResult>> {

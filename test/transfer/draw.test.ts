@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import { drawQr, PNG_MODULE_PX, QUIET_MODULES, toPng, toSvg } from '../../src/transfer/draw.ts';
 import { readImage } from '../../src/transfer/read.ts';
@@ -52,6 +52,10 @@ function svgModules(svg: string): boolean[][] {
   }
   return grid;
 }
+
+/** jsQR's webpack build sets module.exports to an object whose `default` is the function. */
+type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR: JsQr = (jsqr as unknown as { default?: JsQr }).default ?? (jsqr as unknown as JsQr);
 
 const jsqrRead = (png: Buffer) => {
   const image = PNG.sync.read(png);
