@@ -21,6 +21,10 @@ export const STATUS: Record<ErrorCode, number> = {
   text_too_long: 400,
   invalid_bic: 400,
   unsupported_country: 400,
+  reference_empty: 400,
+  reference_characters: 400,
+  reference_length: 400,
+  reference_not_creatable: 400,
   invalid_payment: 400,
   image_too_large: 400,
   missing_api_key: 401,
@@ -87,6 +91,11 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   text_too_long: 'a text for `POST /v1/iban/extract` over 20,000 characters; not charged',
   invalid_bic: 'a BIC that is not 8 or 11 letters and digits in its format',
   unsupported_country: 'from-account for a country whose IBAN it cannot build',
+  reference_empty: 'on `POST /v1/reference/create`: `from` is empty; not charged',
+  reference_characters: 'on `POST /v1/reference/create`: `from` holds characters the type cannot take; not charged',
+  reference_length: 'on `POST /v1/reference/create`: `from` is too short or too long for the type; not charged',
+  reference_not_creatable:
+    'on `POST /v1/reference/create`: a Norwegian KID by mod 11 whose check would be 10; not charged',
   invalid_payment: 'a `PAYMENT-SIGNATURE` that is not a decodable x402 payment (`cause.reason` `malformed_payment`)',
   image_too_large:
     'an image for `POST /v1/payment/qr/read` over 4096 px a side or 8 megapixels, refused from its header before decoding; not charged',

@@ -3,20 +3,16 @@
  * payment check, check.ts), then the payload built by its standard's own rules. Either the
  * payload, or every rule broken, from the check and from the standard, in one list.
  */
+import type { IbanVerdict, PaymentCheck, PaymentInput, PaymentScheme } from './check.ts';
 import { buildEpcPayload } from './epc-qr.ts';
 import { type FieldError, isSwissIban, type QrPaymentFields, type QrStandard } from './qr-fields.ts';
 import { buildSwissPayload } from './swiss-qr.ts';
 
-export type Scheme = 'sct' | 'swiss_qr_bill';
+type Scheme = PaymentScheme;
 
-/** What the QR routes use of the payment check's answer. */
-export interface CheckAnswer {
-  valid: boolean;
-  errors: FieldError[];
-  warnings: unknown[];
-}
-
-export type PaymentChecker = (input: QrPaymentFields & { scheme: Scheme }) => CheckAnswer;
+/** The payment check (check.ts) bound to its data. */
+export type PaymentChecker = (input: PaymentInput) => PaymentCheck<IbanVerdict>;
+type CheckAnswer = PaymentCheck<IbanVerdict>;
 
 export const SCHEME_OF: Record<QrStandard, Scheme> = { epc: 'sct', swiss_qr_bill: 'swiss_qr_bill' };
 

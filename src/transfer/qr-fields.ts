@@ -4,26 +4,14 @@
  * form, electronic forms of IBAN, BIC and reference, and the characters a line may hold.
  */
 import { normalizeIban } from '../iban/normalize.ts';
+import { type PaymentAddress, type PaymentInput, paymentAmount } from './check.ts';
 
 export type QrStandard = 'epc' | 'swiss_qr_bill';
 
-export interface PostalAddress {
-  street: string;
-  building_number?: string;
-  postal_code: string;
-  town: string;
-  country: string;
-}
+export type PostalAddress = PaymentAddress;
 
-export interface QrPaymentFields {
-  standard?: QrStandard;
-  creditor: { iban: string; bic?: string; name: string; address?: PostalAddress };
-  amount?: string | number;
-  currency: string;
-  reference?: string;
-  remittance?: string;
-  debtor?: { name: string; address: PostalAddress };
-}
+/** The payment check's body (check.ts) with the standard instead of the scheme. */
+export type QrPaymentFields = Omit<PaymentInput, 'scheme'> & { standard?: QrStandard };
 
 /** A rule a payload could not keep, in the shape of the payment check's errors. */
 export interface FieldError {
@@ -36,21 +24,8 @@ export type Built = { ok: true; payload: string } | { ok: false; errors: FieldEr
 
 export type Parsed = { ok: true; fields: QrPaymentFields } | { ok: false; message: string };
 
-const AMOUNT = /^(0|[1-9][0-9]{0,8})(\.[0-9]{1,2})?$/;
-
-/**
- * The amount as both payloads write it: a dot and two decimals, no leading zeros (`1949.75`,
- * `12.30`); null when it is not 0.01–999999999.99 with at most two decimals (the payment check
- * names that error).
- */
-export function amountText(amount: string | number): string | null {
-  const text = typeof amount === 'number' ? (Number.isFinite(amount) ? String(amount) : '') : amount.trim();
-  const match = AMOUNT.exec(text);
-  if (!match) return null;
-  const cents = Number(match[1]) * 100 + Number((match[2] ?? '.').slice(1).padEnd(2, '0'));
-  if (cents < 1) return null;
-  return `${match[1]}.${(match[2] ?? '.').slice(1).padEnd(2, '0')}`;
-}
+/** The amount as both payloads write it: a dot and two decimals (`1949.75`, `12.30`); null when invalid. */
+export const amountText = paymentAmount;
 
 /** Separators removed, upper case: how an IBAN, a BIC or a reference is written in a payload. */
 export const electronic = (value: string): string => normalizeIban(value).toUpperCase();

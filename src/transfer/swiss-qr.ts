@@ -24,15 +24,15 @@ function addressErrors(address: PostalAddress | undefined, at: string): FieldErr
   if (!address)
     return [
       {
-        code: 'address_required',
+        code: 'address_missing',
         field: `${at}.address`,
-        message: 'A Swiss QR-bill needs the structured address: street, postal_code, town and country.',
+        message: 'A Swiss QR-bill needs the structured address: postal_code, town and country at least.',
       },
     ];
   const errors = characterErrors(
     Object.fromEntries(Object.entries(address).map(([part, value]) => [`${at}.address.${part}`, value])),
   );
-  for (const part of ['street', 'postal_code', 'town'] as const) {
+  for (const part of ['postal_code', 'town'] as const) {
     if (!address[part]?.trim())
       errors.push({ code: 'address_invalid', field: `${at}.address.${part}`, message: `${part} is empty.` });
   }
@@ -45,7 +45,7 @@ function addressErrors(address: PostalAddress | undefined, at: string): FieldErr
         message: `${part} has more than ${max} characters.`,
       });
   }
-  if (!/^[A-Za-z]{2}$/.test(address.country.trim()))
+  if (!/^[A-Za-z]{2}$/.test(address.country?.trim() ?? ''))
     errors.push({
       code: 'address_invalid',
       field: `${at}.address.country`,
@@ -58,11 +58,11 @@ function addressErrors(address: PostalAddress | undefined, at: string): FieldErr
 const partyLines = (name: string, a: PostalAddress): string[] => [
   'S',
   name.trim(),
-  a.street.trim(),
+  a.street?.trim() ?? '',
   a.building_number?.trim() ?? '',
-  a.postal_code.trim(),
-  a.town.trim(),
-  a.country.trim().toUpperCase(),
+  a.postal_code?.trim() ?? '',
+  a.town?.trim() ?? '',
+  a.country?.trim().toUpperCase() ?? '',
 ];
 
 /** QRR for a 27-digit QR reference, SCOR for an RF creditor reference, NON without one. */
@@ -111,7 +111,7 @@ export function buildSwissPayload(fields: QrPaymentFields): Built {
     ...EMPTY_PARTY,
     amount,
     fields.currency.trim().toUpperCase(),
-    ...(debtor ? partyLines(debtor.name, debtor.address) : EMPTY_PARTY),
+    ...(debtor?.address ? partyLines(debtor.name, debtor.address) : EMPTY_PARTY),
     ...reference,
     fields.remittance?.trim() ?? '',
     'EPD',
@@ -122,7 +122,7 @@ export function buildSwissPayload(fields: QrPaymentFields): Built {
 function partyOf(lines: string[], at: number): { name: string; address: PostalAddress } {
   const [, name = '', street = '', building = '', postal = '', town = '', country = ''] = lines.slice(at, at + 7);
   const address: PostalAddress = {
-    street,
+    ...(street && { street }),
     ...(building && { building_number: building }),
     postal_code: postal,
     town,

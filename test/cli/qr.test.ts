@@ -54,7 +54,7 @@ test('a payment that cannot be coded lists each field at fault, exit 1; a wrong 
   const env = { MOD97_URL: svc.url, MOD97_API_KEY: key };
   const r = await mod97(['qr', '--iban', 'CH4431999123000889012', '--name', 'X'], env);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /creditor\.address: .*\(address_required\)/);
+  assert.match(r.stderr, /creditor\.address: .*\(address_missing\)/);
   const gif = join(dir, 'x.gif');
   const usage = await mod97(['qr', '--iban', 'DE89370400440532013000', '--name', 'ACME', '--out', gif], env);
   assert.equal(usage.code, 2);

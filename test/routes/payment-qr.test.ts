@@ -44,7 +44,9 @@ for (const engine of engines()) {
         assert.equal(r.status, example.status);
         const { attribution, ...answer } = r.body;
         assert.ok(attribution, 'a free key owes attribution');
-        assert.deepEqual(answer, example.answer);
+        const { attribution: shown, ...declared } = example.answer as Record<string, unknown>;
+        assert.ok(shown);
+        assert.deepEqual(answer, declared);
       }
     });
 
@@ -115,7 +117,7 @@ for (const engine of engines()) {
       assert.equal(noAddress.body.error, 'payment_data_invalid');
       assert.equal(noAddress.body.standard, 'swiss_qr_bill');
       assert.ok(
-        noAddress.body.errors.some((e: { code: string; field: string }) => e.code === 'address_required' && e.field === 'creditor.address'),
+        noAddress.body.errors.some((e: { code: string; field: string }) => e.code === 'address_missing' && e.field === 'creditor.address'),
         JSON.stringify(noAddress.body.errors),
       );
       assert.match(noAddress.body.message, /creditor\.address/);

