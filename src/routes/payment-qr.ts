@@ -33,7 +33,7 @@ export const paymentQrRoutes =
           throw new DomainError(
             'payment_data_invalid',
             `This payment cannot be put in a ${made.standard === 'epc' ? 'EPC' : 'Swiss'} QR code: see errors (${fieldsAtFault}).`,
-            { standard: made.standard, errors: made.errors, warnings: made.warnings },
+            { standard: made.standard, errors: made.errors, check: made.check },
           );
         }
         const { standard, payload } = made;

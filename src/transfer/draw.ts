@@ -112,5 +112,6 @@ export function toPng({ modules, swissCross }: QrDrawing): Buffer {
   }
   const png = new PNG({ width, height: width, colorType: 0, inputColorType: 0, inputHasAlpha: false });
   png.data = grey;
-  return PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false });
+  // No per-row filter search: a two-tone image deflates as well unfiltered, in a fraction of the time.
+  return PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false, filterType: 0 });
 }

@@ -25,7 +25,7 @@ export function standardOf(fields: QrPaymentFields & { scheme?: Scheme }): QrSta
 
 export type MadePayload =
   | { ok: true; standard: QrStandard; payload: string; check: CheckAnswer }
-  | { ok: false; standard: QrStandard; errors: FieldError[]; warnings: unknown[] };
+  | { ok: false; standard: QrStandard; errors: FieldError[]; check: CheckAnswer };
 
 export function makePaymentPayload(
   fields: QrPaymentFields & { scheme?: Scheme },
@@ -49,6 +49,6 @@ export function makePaymentPayload(
     const seen = new Set(errors.map((e) => `${e.code} ${e.field}`));
     errors.push(...built.errors.filter((e) => !seen.has(`${e.code} ${e.field}`)));
   }
-  if (errors.length > 0 || !built.ok) return { ok: false, standard, errors, warnings: checked.warnings };
+  if (errors.length > 0 || !built.ok) return { ok: false, standard, errors, check: checked };
   return { ok: true, standard, payload: built.payload, check: checked };
 }
