@@ -23,6 +23,8 @@ import type {
   PaymentQrReadAnswer,
   PaymentQrReadBody,
 } from '../api/payment-qr-schemas.ts';
+import type { PaymentCheckAnswer, PaymentCheckBody } from '../api/payment-check-schemas.ts';
+import type { ReferenceAnswer, ReferenceCreateBody, ReferenceValidateBody } from '../api/references-schemas.ts';
 
 /** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
 export interface Quota {
@@ -58,6 +60,11 @@ export type KeyCreatedResult = Static<typeof KeyCreated>;
 export type RotatedResult = Static<typeof Rotated>;
 export type ClaimCodeSent = Static<typeof CodeSent>;
 export type ClaimedResult = Static<typeof Claimed>;
+export type ReferenceResult = Static<typeof ReferenceAnswer>;
+export type ReferenceValidateOptions = Omit<Static<typeof ReferenceValidateBody>, 'reference'>;
+export type ReferenceCreateInput = Static<typeof ReferenceCreateBody>;
+export type PaymentInput = Static<typeof PaymentCheckBody>;
+export type PaymentCheckResult = Static<typeof PaymentCheckAnswer>;
 export type ErrorResult = Static<typeof ErrorBody> & Record<string, unknown>;
 
 export interface Mod97Options {
@@ -172,6 +179,26 @@ export class Mod97 {
   /** Reads a payment QR code from its text or an image: the standard, the fields and their payment check. Costs 1. */
   readPaymentQr(input: PaymentQrReadInput): Promise<Answer<PaymentQrReadResult>> {
     return this.#call({ method: 'POST', path: '/v1/payment/qr/read', body: input, safety: 'metered' });
+  }
+
+  /** A payment reference judged: its type (from `type`, its form, or `country`), verdict, print form. Costs 1. */
+  validateReference(reference: string, options: ReferenceValidateOptions = {}): Promise<Answer<ReferenceResult>> {
+    return this.#call({
+      method: 'POST',
+      path: '/v1/reference/validate',
+      body: { reference, ...options },
+      safety: 'metered',
+    });
+  }
+
+  /** The reference of `type` made from the creditor's number `from`, answered as validateReference answers. Costs 1. */
+  createReference(input: ReferenceCreateInput): Promise<Answer<ReferenceResult>> {
+    return this.#call({ method: 'POST', path: '/v1/reference/create', body: input, safety: 'metered' });
+  }
+
+  /** A payment judged whole (IBAN, BIC, name, amount, currency, reference, remittance), each error with its field. Costs 1. */
+  checkPayment(payment: PaymentInput): Promise<Answer<PaymentCheckResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/check', body: payment, safety: 'metered' });
   }
 
   bic(code: string): Promise<Answer<BicResult>> {
