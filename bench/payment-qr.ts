@@ -81,5 +81,7 @@ const block = `${START}\n${section}\n${END}`;
 const at = current.indexOf(START);
 writeFileSync(
   DOC,
-  at === -1 ? `${current.trimEnd()}\n\n${block}\n` : current.slice(0, at) + block + current.slice(current.indexOf(END) + END.length),
+  at === -1
+    ? `${current.trimEnd()}\n\n${block}\n`
+    : current.slice(0, at) + block + current.slice(current.indexOf(END) + END.length),
 );

@@ -70,7 +70,12 @@ export async function qrCommand(argv: string[], settings: CliConfig, io: CliIo):
         }
       : undefined;
   const payment: PaymentQrInput = {
-    creditor: { iban: values.iban, name: values.name, ...(values.bic && { bic: values.bic }), ...(address && { address }) },
+    creditor: {
+      iban: values.iban,
+      name: values.name,
+      ...(values.bic && { bic: values.bic }),
+      ...(address && { address }),
+    },
     currency: values.currency ?? (swiss ? 'CHF' : 'EUR'),
     ...(values.amount && { amount: values.amount }),
     ...(values.reference && { reference: values.reference }),

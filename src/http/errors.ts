@@ -128,7 +128,8 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
     'a payment `POST /v1/payment/qr` cannot put in a code; `errors` lists each rule broken as `{code, field, message}` (as `POST /v1/payment/check`)',
   image_unreadable: 'an image for `POST /v1/payment/qr/read` that is not a decodable PNG or JPEG',
   qr_not_found: 'no QR code could be read in the image',
-  qr_standard_unknown: 'a payload that is neither an EPC QR code (BCD) nor a Swiss QR code (SPC); `message` says where it departs',
+  qr_standard_unknown:
+    'a payload that is neither an EPC QR code (BCD) nor a Swiss QR code (SPC); `message` says where it departs',
   payload_too_large: 'a body over 1 MiB',
   unsupported_media_type: 'a body that is not `application/json`',
   expectation_failed: 'an `Expect` other than `100-continue`',

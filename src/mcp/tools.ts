@@ -63,7 +63,10 @@ function renamed(schema: Record<string, unknown>, rename: Record<string, string>
 }
 
 /** The input schema without the members the tool always sends itself. */
-function withoutFixed(schema: Record<string, unknown>, fixed: Record<string, string> | undefined): Record<string, unknown> {
+function withoutFixed(
+  schema: Record<string, unknown>,
+  fixed: Record<string, string> | undefined,
+): Record<string, unknown> {
   if (!fixed || !isRecord(schema.properties)) return schema;
   const properties = Object.fromEntries(Object.entries(schema.properties).filter(([p]) => !(p in fixed)));
   return { ...schema, properties };

@@ -27,10 +27,7 @@ export type MadePayload =
   | { ok: true; standard: QrStandard; payload: string; check: CheckAnswer }
   | { ok: false; standard: QrStandard; errors: FieldError[]; check: CheckAnswer };
 
-export function makePaymentPayload(
-  fields: QrPaymentFields & { scheme?: Scheme },
-  check: PaymentChecker,
-): MadePayload {
+export function makePaymentPayload(fields: QrPaymentFields & { scheme?: Scheme }, check: PaymentChecker): MadePayload {
   const standard = standardOf(fields);
   const scheme = SCHEME_OF[standard];
   const errors: FieldError[] = [];

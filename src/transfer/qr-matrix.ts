@@ -73,7 +73,8 @@ function linePenalty(m: Uint8Array, size: number, start: number, step: number): 
 
 function penalty(m: Uint8Array, size: number): number {
   let score = 0;
-  for (let line = 0; line < size; line++) score += linePenalty(m, size, line * size, 1) + linePenalty(m, size, line, size);
+  for (let line = 0; line < size; line++)
+    score += linePenalty(m, size, line * size, 1) + linePenalty(m, size, line, size);
   let dark = 0;
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {

@@ -12,11 +12,24 @@ const dir = mkdtempSync(join(tmpdir(), 'mod97-qr-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const SWISS_ARGS = [
-  '--iban', 'CH44 3199 9123 0008 8901 2',
-  '--name', 'Robert Schneider AG',
-  '--street', 'Rue du Lac', '--building-number', '1268', '--postal-code', '2501', '--town', 'Biel', '--country', 'CH',
-  '--amount', '1949.75',
-  '--reference', '210000000003139471430009017',
+  '--iban',
+  'CH44 3199 9123 0008 8901 2',
+  '--name',
+  'Robert Schneider AG',
+  '--street',
+  'Rue du Lac',
+  '--building-number',
+  '1268',
+  '--postal-code',
+  '2501',
+  '--town',
+  'Biel',
+  '--country',
+  'CH',
+  '--amount',
+  '1949.75',
+  '--reference',
+  '210000000003139471430009017',
 ];
 
 test('writes a Swiss QR-bill PNG and an EPC SVG, prints the payload; qr read reads the PNG back', async () => {

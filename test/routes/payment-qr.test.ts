@@ -67,7 +67,11 @@ for (const engine of engines()) {
       const png = await s().call('/v1/payment/qr', { json: { ...EPC_BODY, format: 'png' }, key, from: '127.0.9.2' });
       assert.equal(png.body.image.media_type, 'image/png');
       assert.equal(Buffer.from(png.body.image.data, 'base64').subarray(1, 4).toString(), 'PNG');
-      const read = await s().call('/v1/payment/qr/read', { json: { image: png.body.image.data }, key, from: '127.0.9.2' });
+      const read = await s().call('/v1/payment/qr/read', {
+        json: { image: png.body.image.data },
+        key,
+        from: '127.0.9.2',
+      });
       assert.equal(read.status, 200);
       assert.equal(read.body.payload, svg.body.payload);
       assert.deepEqual(read.body.fields, {
@@ -102,7 +106,11 @@ for (const engine of engines()) {
         reference: '210000000003139471430009017',
       });
       // The same fields make the same code again.
-      const again = await s().call('/v1/payment/qr', { json: { ...read.body.fields, format: 'payload' }, key, from: '127.0.9.3' });
+      const again = await s().call('/v1/payment/qr', {
+        json: { ...read.body.fields, format: 'payload' },
+        key,
+        from: '127.0.9.3',
+      });
       assert.equal(again.body.payload, made.body.payload);
     });
 
@@ -117,7 +125,9 @@ for (const engine of engines()) {
       assert.equal(noAddress.body.error, 'payment_data_invalid');
       assert.equal(noAddress.body.standard, 'swiss_qr_bill');
       assert.ok(
-        noAddress.body.errors.some((e: { code: string; field: string }) => e.code === 'address_missing' && e.field === 'creditor.address'),
+        noAddress.body.errors.some(
+          (e: { code: string; field: string }) => e.code === 'address_missing' && e.field === 'creditor.address',
+        ),
         JSON.stringify(noAddress.body.errors),
       );
       assert.match(noAddress.body.message, /creditor\.address/);
@@ -138,7 +148,11 @@ for (const engine of engines()) {
       });
       assert.equal(notRf.status, 422);
       assert.ok(notRf.body.errors.some((e: { field: string }) => e.field === 'reference'));
-      const unknownFormat = await s().call('/v1/payment/qr', { json: { ...EPC_BODY, format: 'gif' }, key, from: '127.0.9.4' });
+      const unknownFormat = await s().call('/v1/payment/qr', {
+        json: { ...EPC_BODY, format: 'gif' },
+        key,
+        from: '127.0.9.4',
+      });
       assert.deepEqual([unknownFormat.status, unknownFormat.body.error], [400, 'invalid_request']);
       assert.equal((await s().call('/v1/keys/usage', { key })).body.used, 0);
     });

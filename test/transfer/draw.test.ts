@@ -48,7 +48,8 @@ function svgModules(svg: string): boolean[][] {
   const grid = Array.from({ length: size }, () => Array<boolean>(size).fill(false));
   const path = /<path d="([^"]+)"/.exec(svg)?.[1] ?? '';
   for (const [, x, y, w] of path.matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) {
-    for (let i = 0; i < Number(w); i++) (grid[Number(y) - QUIET_MODULES] as boolean[])[Number(x) - QUIET_MODULES + i] = true;
+    for (let i = 0; i < Number(w); i++)
+      (grid[Number(y) - QUIET_MODULES] as boolean[])[Number(x) - QUIET_MODULES + i] = true;
   }
   return grid;
 }
@@ -97,7 +98,9 @@ describe('EPC QR codes drawn', () => {
 
 describe('Swiss QR-bill codes drawn', () => {
   for (const [i, payload] of SWISS.entries()) {
-    test(`the matrix read by zbarimg; with its cross, by jsQR and our reader (${i + 1})`, { skip: noZbar || noConvert }, () => {
+    test(`the matrix read by zbarimg; with its cross, by jsQR and our reader (${i + 1})`, {
+      skip: noZbar || noConvert,
+    }, () => {
       const plain = join(dir, `swiss${i}-plain.png`);
       writeFileSync(plain, toPng(drawQr(payload, false)));
       assert.equal(zbar(plain), payload);
@@ -113,9 +116,11 @@ describe('Swiss QR-bill codes drawn', () => {
     const drawing = drawQr(SWISS[0] as string, true);
     const size = drawing.modules.length;
     const svg = toSvg(drawing);
-    const rects = [...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="(#\w+)" stroke="none"/g)].map(
-      ([, x, y, w, h, fill]) => ({ x: Number(x), y: Number(y), w: Number(w), h: Number(h), fill }),
-    );
+    const rects = [
+      ...svg.matchAll(
+        /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="(#\w+)" stroke="none"/g,
+      ),
+    ].map(([, x, y, w, h, fill]) => ({ x: Number(x), y: Number(y), w: Number(w), h: Number(h), fill }));
     assert.deepEqual(
       rects.map((r) => r.fill),
       ['#fff', '#000', '#fff', '#fff'],

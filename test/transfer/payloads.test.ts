@@ -52,7 +52,13 @@ const ROBERT_SCHNEIDER = {
 };
 const PIA_MARIA = {
   name: 'Pia-Maria Rutschmann-Schnyder',
-  address: { street: 'Grosse Marktgasse', building_number: '28', postal_code: '9400', town: 'Rorschach', country: 'CH' },
+  address: {
+    street: 'Grosse Marktgasse',
+    building_number: '28',
+    postal_code: '9400',
+    town: 'Rorschach',
+    country: 'CH',
+  },
 };
 const SEVEN_EMPTY = ['', '', '', '', '', '', ''];
 
@@ -162,7 +168,19 @@ describe('EPC QR payload', () => {
           remittance: 'Urgency fund',
         }),
       ),
-      lines('BCD', '002', '1', 'SCT', 'BPOTBEB1', 'Red Cross of Belgium', 'BE72000000001616', 'EUR1.00', '', '', 'Urgency fund'),
+      lines(
+        'BCD',
+        '002',
+        '1',
+        'SCT',
+        'BPOTBEB1',
+        'Red Cross of Belgium',
+        'BE72000000001616',
+        'EUR1.00',
+        '',
+        '',
+        'Urgency fund',
+      ),
     );
   });
 
@@ -188,10 +206,16 @@ describe('EPC QR payload', () => {
       'characters_invalid creditor.name',
     ]);
     // 140 characters of two bytes each fit the field's length but not the code's 331 bytes.
-    const tooLong = buildEpcPayload({ ...base, creditor: { ...base.creditor, name: 'é'.repeat(70) }, remittance: 'ü'.repeat(140) });
+    const tooLong = buildEpcPayload({
+      ...base,
+      creditor: { ...base.creditor, name: 'é'.repeat(70) },
+      remittance: 'ü'.repeat(140),
+    });
     assert.deepEqual(codes(tooLong), ['payload_too_long remittance']);
     assert.ok(!tooLong.ok && /331/.test(tooLong.errors[0]?.message ?? ''));
-    const fits = built(buildEpcPayload({ ...base, creditor: { ...base.creditor, name: 'e'.repeat(70) }, remittance: 'u'.repeat(140) }));
+    const fits = built(
+      buildEpcPayload({ ...base, creditor: { ...base.creditor, name: 'e'.repeat(70) }, remittance: 'u'.repeat(140) }),
+    );
     assert.ok(Buffer.byteLength(fits) <= 331);
   });
 
@@ -242,7 +266,6 @@ const qrrBill: QrPaymentFields = {
 };
 
 describe('Swiss QR-bill payload', () => {
-
   test("the guidelines' QR reference example, written: the same 31 lines up to EPD", () => {
     const payload = built(buildSwissPayload(qrrBill));
     assert.equal(payload, SWISS_QRR_EXAMPLE.slice(0, SWISS_QRR_EXAMPLE.indexOf('EPD') + 3));
@@ -332,10 +355,19 @@ describe('reading a payload', () => {
         currency: 'EUR',
         remittance: 'Facture 2026/11 — merci',
       },
-      { standard: 'swiss_qr_bill', ...qrrBill, creditor: { ...qrrBill.creditor, iban: 'CH4431999123000889012' }, reference: '210000000003139471430009017' },
       {
         standard: 'swiss_qr_bill',
-        creditor: { iban: 'LI21088100002324013AA', name: 'Bäckerei Müller', address: { street: 'Städtle', postal_code: '9490', town: 'Vaduz', country: 'LI' } },
+        ...qrrBill,
+        creditor: { ...qrrBill.creditor, iban: 'CH4431999123000889012' },
+        reference: '210000000003139471430009017',
+      },
+      {
+        standard: 'swiss_qr_bill',
+        creditor: {
+          iban: 'LI21088100002324013AA',
+          name: 'Bäckerei Müller',
+          address: { street: 'Städtle', postal_code: '9490', town: 'Vaduz', country: 'LI' },
+        },
         currency: 'EUR',
         reference: 'RF18539007547034',
         remittance: 'Rechnung 12',

@@ -13,7 +13,10 @@ test("equals @paulmillr/qr's own matrix at error correction M, version and mask 
     // Byte mode, as the library picks for any text with a line break (every payment payload).
     'BCD\n',
     'BCD\n002\n1\nSCT\n\nRed Cross of Belgium\nBE72000000001616',
-    ...Array.from({ length: 40 }, (_, n) => `BCD\n002\n1\nSCT\n\nName ${n} Müller\nDE89370400440532013000\nEUR${n}.50\n\n\n${'x'.repeat(n * 25)}`),
+    ...Array.from(
+      { length: 40 },
+      (_, n) => `BCD\n002\n1\nSCT\n\nName ${n} Müller\nDE89370400440532013000\nEUR${n}.50\n\n\n${'x'.repeat(n * 25)}`,
+    ),
   ];
   const masks = new Set<string>();
   for (const text of texts) {

@@ -80,9 +80,14 @@ describe('reading an image', () => {
     const wide = readImage(png(100_000, 100_000, deflateSync(Buffer.alloc(10))));
     assert.equal((wide as { code: string }).code, 'image_too_large');
     assert.match((wide as { message: string }).message, /100000 × 100000 px.*4096 px a side and 8 megapixels/);
-    assert.equal((readImage(png(4000, 4000, deflateSync(Buffer.alloc(10)))) as { code: string }).code, 'image_too_large');
+    assert.equal(
+      (readImage(png(4000, 4000, deflateSync(Buffer.alloc(10)))) as { code: string }).code,
+      'image_too_large',
+    );
     // A JPEG whose frame header claims 30000 × 30000.
-    const sof = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x75, 0x30, 0x75, 0x30, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+    const sof = Buffer.from([
+      0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x75, 0x30, 0x75, 0x30, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
+    ]);
     assert.equal((readImage(sof) as { code: string }).code, 'image_too_large');
   });
 

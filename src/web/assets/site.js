@@ -627,7 +627,11 @@ function qrPage() {
   /** The IBAN's or the reference's own errors, where the check only points to them. */
   const detail = (error, check) => {
     const own =
-      error.code === 'iban_invalid' ? check?.iban?.errors : error.code === 'reference_invalid' ? check?.reference?.errors : null;
+      error.code === 'iban_invalid'
+        ? check?.iban?.errors
+        : error.code === 'reference_invalid'
+          ? check?.reference?.errors
+          : null;
     return own?.length ? own.map((e) => e.message).join(' ') : error.message;
   };
 
@@ -676,7 +680,9 @@ function qrPage() {
         r.body.error === 'payment_data_invalid' ? 'This payment cannot be coded yet.' : 'Could not draw the code.',
         r.body.error === 'payment_data_invalid' ? 'See the fields marked in the form.' : r.body.message,
         ...elsewhere,
-        r.status === 402 || r.status === 401 ? el('p', {}, el('a', { href: '/keys/new' }, 'Get a free key'), '.') : null,
+        r.status === 402 || r.status === 401
+          ? el('p', {}, el('a', { href: '/keys/new' }, 'Get a free key'), '.')
+          : null,
       );
       return;
     }
