@@ -6,9 +6,9 @@
  * penalty written for clarity; that is ~7 ms of CPU for a QR-bill code, most of a request's
  * time. Here the library draws the code once (a fixed mask and the version that fits, so it
  * searches neither), and the other 7 masks are derived from it: a data module's value is the
- * data bit XOR the mask's pattern, so the data bits are read back once and each mask is a pass
- * over flat arrays, scored by the same four penalty rules (ISO/IEC 18004 §7.8.3) as the library
- * scores them. test/transfer/qr-matrix.test.ts holds the result equal to the library's own
+ * data bit XOR the mask's pattern, so the data bits are read back once (from where ISO/IEC 18004
+ * places them, as the library does) and each mask is a pass over flat arrays, scored by the same
+ * four penalty rules (§7.8.3) as the library scores them. test/transfer/qr-matrix.test.ts holds the result equal to the library's own
  * search; docs/benchmarks.md has the gain.
  */
 import encodeQR, { utils } from '@paulmillr/qr';
@@ -107,6 +107,73 @@ function writeFormat(m: boolean[][], mask: Mask): void {
   for (let i = 9; i < 15; i++) set(15 - i - 1, 8, i);
 }
 
+const DATA = 0;
+/** Finder, separator, alignment and timing modules: the same under every mask. */
+const PATTERN = 1;
+/** Format and version information and the dark module: left light while masks are scored. */
+const INFO = 2;
+
+/** What each module of a code of `version` holds, at the positions the library draws them. */
+function moduleKinds(version: number, size: number): Uint8Array {
+  const kinds = new Uint8Array(size * size);
+  const mark = (x: number, y: number, kind: number) => {
+    kinds[y * size + x] = kind;
+  };
+  const square = (x0: number, y0: number, side: number) => {
+    for (let y = y0; y < y0 + side; y++) for (let x = x0; x < x0 + side; x++) mark(x, y, PATTERN);
+  };
+  // Finder patterns with their separators, 8 × 8 in three corners.
+  square(0, 0, 8);
+  square(size - 8, 0, 8);
+  square(0, size - 8, 8);
+  // Alignment patterns, 5 × 5, except where a finder already is.
+  const centres = utils.info.alignmentPatterns(version);
+  for (const y of centres) for (const x of centres) if (kinds[y * size + x] === DATA) square(x - 2, y - 2, 5);
+  // Timing patterns.
+  for (let i = 0; i < size; i++) {
+    if (kinds[6 * size + i] === DATA) mark(i, 6, PATTERN);
+    if (kinds[i * size + 6] === DATA) mark(6, i, PATTERN);
+  }
+  // Format information (both copies) and the dark module.
+  for (let i = 0; i < 9; i++) {
+    if (i !== 6) {
+      mark(8, i, INFO);
+      mark(i, 8, INFO);
+    }
+  }
+  for (let i = 0; i < 8; i++) {
+    mark(8, size - 1 - i, INFO);
+    mark(size - 1 - i, 8, INFO);
+  }
+  // Version information, two 6 × 3 blocks.
+  if (version >= 7) {
+    for (let i = 0; i < 18; i++) {
+      const a = Math.floor(i / 3);
+      const b = (i % 3) + size - 11;
+      mark(b, a, INFO);
+      mark(a, b, INFO);
+    }
+  }
+  return kinds;
+}
+
+/** The data modules in the order the library fills them: two columns at a time, up then down, from the right. */
+function dataOrder(kinds: Uint8Array, size: number, visit: (x: number, y: number) => void): void {
+  let dir = -1;
+  let y = size - 1;
+  for (let xOffset = size - 1; xOffset > 0; xOffset -= 2) {
+    if (xOffset === 6) xOffset = 5; // the vertical timing pattern
+    for (; ; y += dir) {
+      for (let j = 0; j < 2; j++) {
+        const x = xOffset - j;
+        if (kinds[y * size + x] === DATA) visit(x, y);
+      }
+      if (y + dir < 0 || y + dir >= size) break;
+    }
+    dir = -dir;
+  }
+}
+
 /**
  * The code's modules (no quiet zone), true for dark: equal to `encodeQR(text, 'raw', {ecc:
  * 'medium', border: 0})` for any text the library writes in byte mode, which is any text with a
@@ -116,18 +183,18 @@ export function qrMatrix(text: string): boolean[][] {
   const version = versionFor(Buffer.byteLength(text, 'utf8'));
   const drawn = encodeQR(text, 'raw', { ecc: 'medium', border: 0, encoding: 'byte', version, mask: 0 });
   const size = drawn.length;
+  const kinds = moduleKinds(version, size);
   // The library scores masks on the code with format and version information left light.
-  const blank = utils.drawTemplate(version, 'medium', 0, true);
   const base = new Uint8Array(size * size);
   for (let y = 0; y < size; y++) {
-    const row = blank.data[y] as (boolean | undefined)[];
-    for (let x = 0; x < size; x++) base[y * size + x] = row[x] ? 1 : 0;
+    const row = drawn[y] as boolean[];
+    for (let x = 0; x < size; x++) base[y * size + x] = kinds[y * size + x] === PATTERN && row[x] ? 1 : 0;
   }
   // Data modules in drawing order, and their bits read back from under mask 0.
   const xs: number[] = [];
   const ys: number[] = [];
   const bits: number[] = [];
-  utils.zigzag(blank, 0, (x, y) => {
+  dataOrder(kinds, size, (x, y) => {
     xs.push(x);
     ys.push(y);
     bits.push((drawn[y]?.[x] ? 1 : 0) ^ maskBit(0, x, y));

@@ -17,6 +17,8 @@ test("equals @paulmillr/qr's own matrix at error correction M, version and mask 
       { length: 40 },
       (_, n) => `BCD\n002\n1\nSCT\n\nName ${n} Müller\nDE89370400440532013000\nEUR${n}.50\n\n\n${'x'.repeat(n * 25)}`,
     ),
+    // Versions past 20: several alignment patterns a side, version information.
+    ...[400, 600, 900, 1400].map((n) => `SPC\n${'ü'.repeat(n / 4)}${'7'.repeat(n)}`),
   ];
   const masks = new Set<string>();
   for (const text of texts) {
