@@ -43,7 +43,7 @@ const DE89_ANSWER = {
   suggestions: [],
   bank: COMMERZBANK,
   sepa: SEPA_DE,
-  data_version: '2026-09-07.bcc2e7c9',
+  data_version: '2026-09-07.9883713b',
 };
 
 export const generate: RouteExample = {
@@ -189,7 +189,7 @@ export const batch: RouteExample = {
         suggestions: ['GB82WEST12345698765432', 'GB12WEST12345698765431', 'GB82WQST12345698765431'],
         bank: null,
         sepa: { ...SEPA_DE, country: 'GB' },
-        data_version: '2026-09-07.bcc2e7c9',
+        data_version: '2026-09-07.9883713b',
       },
     ],
     attribution: ATTRIBUTION,

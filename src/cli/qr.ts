@@ -6,7 +6,7 @@ import type { CliConfig } from '../config.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Mod97Error, type PaymentQrInput, type PaymentQrReadResult } from '../client/index.ts';
+import { Mod97Error, type PaymentQrInput, type PaymentQrReadResult } from '../../clients/typescript/src/index.ts';
 import { messageOf } from '../thrown.ts';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
 

@@ -3,7 +3,7 @@
  * references (docs/api.md, "Payment references"); one line each, or the service's JSON with --json.
  */
 import { parseArgs } from 'node:util';
-import type { ReferenceResult } from '../client/index.ts';
+import type { ReferenceResult } from '../../clients/typescript/src/index.ts';
 import type { CliConfig } from '../config.ts';
 import { KID_ALGORITHMS, REFERENCE_TYPES, type KidAlgorithm, type ReferenceType } from '../reference/types.ts';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';

@@ -1,7 +1,7 @@
 /** The client's validateReference, createReference and checkPayment against the real service. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Mod97, Mod97Error } from '../../src/client/index.ts';
+import { Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
 import { startService } from '../support/app.ts';
 
 test('validateReference, createReference and checkPayment answer typed, with the quota; refusals are Mod97Error', async () => {

@@ -1,8 +1,8 @@
 /** The client's paymentQr and readPaymentQr against the real service: a code made, read back, and a refusal as Mod97Error. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Mod97, Mod97Error } from '../../src/client/index.ts';
-import { startService } from '../support/app.ts';
+import { Mod97, Mod97Error } from '../src/index.ts';
+import { startService } from '../../../test/support/app.ts';
 
 test('paymentQr makes a PNG that readPaymentQr reads back; an uncodable payment is payment_data_invalid', async () => {
   const svc = await startService();
