@@ -101,7 +101,8 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
     'an image for `POST /v1/payment/qr/read` over 4096 px a side or 8 megapixels, refused from its header before decoding; not charged',
   missing_api_key: 'a route that needs a key got none',
   metrics_token_required: '`/metrics` without its bearer token',
-  invalid_api_key: 'an unknown, rotated or revoked key, or an `Authorization` that is not `Bearer <token>`',
+  invalid_api_key:
+    'a credential header with no usable key: empty, without `Bearer`, a malformed key, or a key unknown, rotated or revoked (the message says which)',
   payment_required:
     'no key and no payment, the no-key trial used up, or a refused x402 payment (`cause.reason` says which)',
   quota_exhausted: "the key's quota cannot hold the call's cost",
