@@ -26,6 +26,6 @@ export const paymentCheckRoute = defineRoute({
   mcp: {
     name: 'check_payment',
     title: 'Check a payment',
-    note: 'Needs an API key or an x402 payment. A payment with errors is a successful, charged answer with valid: false; each error and warning has a code and the `field` at fault. Warnings (bic_mismatch, reference_and_remittance) leave it valid.',
+    note: 'Needs an API key (the no-key trial covers validate_iban only). A payment with errors is a successful, charged answer with valid: false; each error and warning has a code and the `field` at fault. Warnings (bic_mismatch, reference_and_remittance) leave it valid.',
   },
 });

@@ -23,7 +23,7 @@ export const validateReferenceRoute = defineRoute({
   mcp: {
     name: 'validate_reference',
     title: 'Validate a payment reference',
-    note: 'Needs an API key or an x402 payment. Digits alone are ambiguous: send `type`, or `country` (BE, CH, LI, FI, NO, SE); otherwise the answer is type null with reference_type_unknown and its `candidates`. An invalid reference is a successful, charged answer with valid: false.',
+    note: 'Needs an API key (the no-key trial covers validate_iban only). Digits alone are ambiguous: send `type`, or `country` (BE, CH, LI, FI, NO, SE); otherwise the answer is type null with reference_type_unknown and its `candidates`. An invalid reference is a successful, charged answer with valid: false.',
   },
 });
 
@@ -45,6 +45,6 @@ export const createReferenceRoute = defineRoute({
   mcp: {
     name: 'create_reference',
     title: 'Make a payment reference',
-    note: 'Needs an API key or an x402 payment. A `from` the type cannot take is a 400 (reference_empty, reference_characters, reference_length; not charged); for no_kid with algorithm mod11, a number whose check would be 10 is reference_not_creatable.',
+    note: 'Needs an API key (the no-key trial covers validate_iban only). A `from` the type cannot take is a 400 (reference_empty, reference_characters, reference_length; not charged); for no_kid with algorithm mod11, a number whose check would be 10 is reference_not_creatable.',
   },
 });

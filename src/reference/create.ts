@@ -3,7 +3,7 @@
  * "POST /v1/reference/create"), answered as validate answers it.
  */
 import { KID_ALGORITHMS, type KidAlgorithm, checkFor, type ReferenceType, TYPES } from './types.ts';
-import { judgeAs, type ReferenceResult } from './validate.ts';
+import { compactReference, judgeAs, type ReferenceResult } from './validate.ts';
 
 export interface CreateReferenceInput {
   type: ReferenceType;
@@ -41,9 +41,7 @@ export function createReference(input: CreateReferenceInput): CreateReferenceOut
   if (!KID_ALGORITHMS.includes(algorithm)) {
     return refuse('invalid_request', '`algorithm` is mod10 or mod11.', 'algorithm');
   }
-  const from = String(input.from ?? '')
-    .replace(/[\s\u00a0\u202f\ufeff]+/g, '')
-    .toUpperCase();
+  const from = compactReference(String(input.from ?? ''));
   if (from.length === 0)
     return refuse('reference_empty', '`from` is empty: send the number to make the reference from.');
   const { min, max, digitsOnly } = spec.from;

@@ -33,9 +33,15 @@ const BELGIAN_FRAME = /^(\+\+\+|\*\*\*)(.*)\1$/;
 
 const error = (code: ReferenceErrorCode, message: string): ReferenceFault => ({ code, message });
 
-/** The reference without white space, upper case; the Belgian frame noted. */
+/**
+ * The reference without white space, ASCII letters upper-cased; the Belgian frame noted. Unicode
+ * upper-casing would turn some other characters into ASCII letters (the ligature ﬁ into FI, ı into I).
+ */
+export const compactReference = (input: string): string =>
+  input.replace(SPACES, '').replace(/[a-z]+/g, (s) => s.toUpperCase());
+
 function normalize(input: string): { compact: string; framed: boolean } {
-  const compact = input.replace(SPACES, '').toUpperCase();
+  const compact = compactReference(input);
   return { compact, framed: BELGIAN_FRAME.test(compact) };
 }
 

@@ -5,6 +5,7 @@
  * (the same answer as POST /v1/iban/validate), the reference's from src/reference/.
  */
 import { checkBicFormat } from '../data/bic-format.ts';
+import { normalizeIban } from '../iban/index.ts';
 import { validateReference, type ReferenceResult } from '../reference/index.ts';
 
 export const PAYMENT_SCHEMES = ['sct', 'swiss_qr_bill'] as const;
@@ -110,10 +111,7 @@ export function paymentAmount(amount: string | number): string | null {
 /** The scheme asked for, or the one the IBAN's country implies. */
 export function schemeOf(input: Pick<PaymentInput, 'scheme' | 'creditor'>): PaymentScheme {
   if (input.scheme) return input.scheme;
-  const country = String(input.creditor?.iban ?? '')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(0, 2)
-    .toUpperCase();
+  const country = normalizeIban(String(input.creditor?.iban ?? '')).slice(0, 2);
   return SWISS.has(country) ? 'swiss_qr_bill' : 'sct';
 }
 

@@ -109,6 +109,17 @@ describe('errors, in order: empty, characters, length, check', () => {
     assert.match(validateReference('539007547034', { type: 'rf' }).errors[0]?.message ?? '', /starts with RF/);
   });
 
+  test('letters that only Unicode upper-casing makes ASCII are refused, never folded', () => {
+    const rf = createReference({ type: 'rf', from: 'FINANCE' });
+    assert.ok(rf.ok && rf.result.valid);
+    const reference = rf.ok ? rf.result.reference : '';
+    assert.deepEqual(codes(validateReference(reference.replace('FI', '\ufb01'))), ['reference_characters']);
+    assert.deepEqual(codes(validateReference(reference.replace('I', '\u0131'))), ['reference_characters']);
+    assert.deepEqual(codes(validateReference(reference.toLowerCase())), []);
+    const folded = createReference({ type: 'rf', from: '\ufb01nance' });
+    assert.equal(folded.ok ? 'made' : folded.code, 'reference_characters');
+  });
+
   test('lengths: each type its own', () => {
     const len = (ref: string, type: Parameters<typeof validateReference>[1]) => codes(validateReference(ref, type));
     assert.deepEqual(len('RF18', { type: 'rf' }), ['reference_length']);
@@ -212,5 +223,43 @@ describe('create', () => {
     assert.equal(refused({ type: 'se_ocr', from: '1'.repeat(25) }), 'reference_length/from');
     assert.equal(refused({ type: 'no_kid', from: '6', algorithm: 'mod11' }), 'reference_not_creatable/from');
     assert.equal(refused({ type: 'fi', from: '123', algorithm: 'mod11' }), 'invalid_request/algorithm');
+  });
+});
+
+describe('suggestions match every edit tried one by one', () => {
+  /** Every substitution and neighbour swap, left to right, kept when validate says it holds. */
+  function bruteForce(reference: string, type: 'rf' | 'be_ogm'): string[] {
+    const found: string[] = [];
+    const add = (s: string) => {
+      if (found.length < 5 && !found.includes(s) && validateReference(s, { type }).valid) found.push(s);
+    };
+    for (let i = type === 'rf' ? 2 : 0; i < reference.length; i++) {
+      const alphabet = type === 'rf' && i >= 4 ? '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' : '0123456789';
+      for (const c of alphabet) if (c !== reference[i]) add(reference.slice(0, i) + c + reference.slice(i + 1));
+      const next = reference[i + 1];
+      if (next !== undefined && next !== reference[i])
+        add(reference.slice(0, i) + next + reference[i] + reference.slice(i + 2));
+    }
+    return found;
+  }
+
+  test('300 RF and Belgian references with one typo', () => {
+    let seed = 11649;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (chars: string) => chars[Math.floor(next() * chars.length)] ?? '0';
+    for (let n = 0; n < 300; n++) {
+      const type = n % 2 === 0 ? 'rf' : 'be_ogm';
+      const length = type === 'rf' ? 1 + Math.floor(next() * 21) : 10;
+      const alphabet = type === 'rf' ? '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' : '0123456789';
+      const made = createReference({ type, from: Array.from({ length }, () => pick(alphabet)).join('') });
+      if (!made.ok) throw new Error(made.message);
+      const valid = made.result.reference;
+      const at = (type === 'rf' ? 2 : 0) + Math.floor(next() * (valid.length - (type === 'rf' ? 2 : 0)));
+      const typo = valid.slice(0, at) + (valid[at] === '7' ? '3' : '7') + valid.slice(at + 1);
+      const r = validateReference(typo, { type });
+      if (r.valid) continue;
+      assert.deepEqual(r.suggestions, bruteForce(typo, type), typo);
+      assert.ok(r.suggestions.includes(valid) || r.suggestions.length === 5, `${typo}: ${valid} missing`);
+    }
   });
 });

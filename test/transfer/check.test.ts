@@ -101,6 +101,12 @@ describe('a Swiss QR-bill', () => {
     });
     assert.deepEqual([r.scheme, r.valid, r.iban.qr_iban, r.reference?.type], ['swiss_qr_bill', true, true, 'qrr']);
     assert.deepEqual(r.errors, []);
+    const prefixed = check({
+      creditor: { iban: `IBAN: ${QR_IBAN.toLowerCase()}`, name: 'AG', address: ADDRESS },
+      currency: 'CHF',
+      reference: QRR,
+    });
+    assert.deepEqual([prefixed.scheme, prefixed.valid], ['swiss_qr_bill', true]);
   });
 
   test('QR-IBAN without a QR reference, and a QR reference on an ordinary IBAN', () => {

@@ -1,8 +1,8 @@
 /** The client's validateReference, createReference and checkPayment against the real service. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
-import { startService } from '../support/app.ts';
+import { Mod97, Mod97Error } from '../src/index.ts';
+import { startService } from '../../../test/support/app.ts';
 
 test('validateReference, createReference and checkPayment answer typed, with the quota; refusals are Mod97Error', async () => {
   const svc = await startService();
