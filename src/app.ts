@@ -18,6 +18,7 @@ import { cardRoutes } from './routes/card.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { creditsRoutes } from './routes/credits.ts';
 import { ibanRoutes } from './routes/iban.ts';
+import { paymentQrRoutes } from './routes/payment-qr.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { paymentRoutes } from './routes/payment.ts';
@@ -84,6 +85,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(usageDailyRoutes(services));
   await app.register(claimRoutes(services));
   await app.register(ibanRoutes(services));
+  await app.register(paymentQrRoutes(services));
   await app.register(lookupRoutes(services));
   await app.register(referenceRoutes(services));
   await app.register(paymentRoutes(services));

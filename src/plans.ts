@@ -63,6 +63,8 @@ export const X402_PRICES_USD = {
   referenceValidate: 0.002,
   referenceCreate: 0.002,
   paymentCheck: 0.002,
+  paymentQr: 0.002,
+  paymentQrRead: 0.002,
 } as const;
 
 /** USD → the 6-decimal units of USDC (micro-USD). */

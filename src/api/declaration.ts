@@ -66,6 +66,13 @@ export interface ToolDeclaration {
   note?: string;
   /** A tool that changes something (creates a key); every other tool only reads. */
   writes?: true;
+  /** Body members the tool always sends with these values: not offered as arguments. */
+  fixedArgs?: Record<string, string>;
+  /**
+   * `image`: a success is answered as an image content part (the answer's `image`, base64 with
+   * its media type) and the answer's `payload` as text, beside the structured content.
+   */
+  content?: 'image';
 }
 
 /** What the OpenAPI document says that a JSON Schema of the body cannot state by itself. */

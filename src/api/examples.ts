@@ -43,7 +43,7 @@ const DE89_ANSWER = {
   suggestions: [],
   bank: COMMERZBANK,
   sepa: SEPA_DE,
-  data_version: '2026-09-07.bcc2e7c9',
+  data_version: '2026-09-07.9883713b',
 };
 
 export const generate: RouteExample = {
@@ -191,7 +191,7 @@ export const batch: RouteExample = {
         suggestions: ['GB82WEST12345698765432', 'GB12WEST12345698765431', 'GB82WQST12345698765431'],
         bank: null,
         sepa: { ...SEPA_DE, country: 'GB' },
-        data_version: '2026-09-07.bcc2e7c9',
+        data_version: '2026-09-07.9883713b',
       },
     ],
     attribution: ATTRIBUTION,
@@ -519,4 +519,63 @@ export const paymentCheck: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.checkPayment({ creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' }, amount: '1234.50', currency: 'EUR', reference: 'RF18 5390 0754 7034', remittance: 'Invoice 2026-118' })",
+};
+
+const PAYMENT_QR_BODY = {
+  creditor: { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', name: 'ACME GmbH' },
+  amount: '149.90',
+  currency: 'EUR',
+  reference: 'RF18 5390 0754 7034',
+  format: 'payload',
+};
+const GIROCODE = 'BCD\n002\n1\nSCT\n\nACME GmbH\nDE89370400440532013000\nEUR149.90\n\nRF18539007547034';
+
+export const paymentQr: RouteExample = {
+  method: 'POST',
+  path: '/v1/payment/qr',
+  body: PAYMENT_QR_BODY,
+  key: true,
+  status: 200,
+  answer: {
+    standard: 'epc',
+    payload: 'BCD\n002\n1\nSCT\nCOBADEFFXXX\nACME GmbH\nDE89370400440532013000\nEUR149.90\n\nRF18539007547034',
+    attribution: ATTRIBUTION,
+  },
+  js: `await mod97.paymentQr(${JSON.stringify(PAYMENT_QR_BODY).replace(/"(\w+)":/g, '$1: ')})`,
+};
+
+export const paymentQrRead: RouteExample = {
+  method: 'POST',
+  path: '/v1/payment/qr/read',
+  body: { payload: GIROCODE },
+  key: true,
+  status: 200,
+  answer: {
+    standard: 'epc',
+    payload: GIROCODE,
+    fields: {
+      standard: 'epc',
+      creditor: { iban: 'DE89370400440532013000', name: 'ACME GmbH' },
+      amount: '149.90',
+      currency: 'EUR',
+      reference: 'RF18539007547034',
+    },
+    check: {
+      valid: true,
+      scheme: 'sct',
+      iban: { ...DE89_ANSWER, national_check: 'passed' },
+      reference: {
+        reference: 'RF18539007547034',
+        type: 'rf',
+        valid: true,
+        formatted: 'RF18 5390 0754 7034',
+        errors: [],
+        suggestions: [],
+      },
+      errors: [],
+      warnings: [],
+    },
+    attribution: ATTRIBUTION,
+  },
+  js: `await mod97.readPaymentQr({ payload: ${JSON.stringify(GIROCODE)} })`,
 };

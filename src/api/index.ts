@@ -10,6 +10,7 @@ import { claimRoute, generateRoute, rotateRoute, usageDailyRoute, usageRoute } f
 import { bicRoute, clearingRoute, complianceRoute } from './lookups.ts';
 import { paymentCheckRoute } from './payment-check.ts';
 import { createReferenceRoute, validateReferenceRoute } from './references.ts';
+import { paymentQrRoute, readPaymentQrRoute } from './payment-qr.ts';
 import { cancelRoute, checkoutRoute, packRoutes, successRoute, webhookRoute } from './payments.ts';
 
 export const API_ROUTES: readonly RouteDeclaration[] = [
@@ -20,6 +21,8 @@ export const API_ROUTES: readonly RouteDeclaration[] = [
   validateReferenceRoute,
   createReferenceRoute,
   paymentCheckRoute,
+  paymentQrRoute,
+  readPaymentQrRoute,
   bicRoute,
   complianceRoute,
   clearingRoute,

@@ -26,6 +26,7 @@ export const STATUS: Record<ErrorCode, number> = {
   reference_length: 400,
   reference_not_creatable: 400,
   invalid_payment: 400,
+  image_too_large: 400,
   missing_api_key: 401,
   metrics_token_required: 401,
   invalid_api_key: 401,
@@ -50,6 +51,10 @@ export const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  payment_data_invalid: 422,
+  image_unreadable: 422,
+  qr_not_found: 422,
+  qr_standard_unknown: 422,
   headers_too_large: 431,
   request_timeout: 408,
   expectation_failed: 417,
@@ -92,6 +97,8 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   reference_not_creatable:
     'on `POST /v1/reference/create`: a Norwegian KID by mod 11 whose check would be 10; not charged',
   invalid_payment: 'a `PAYMENT-SIGNATURE` that is not a decodable x402 payment (`cause.reason` `malformed_payment`)',
+  image_too_large:
+    'an image for `POST /v1/payment/qr/read` over 4096 px a side or 8 megapixels, refused from its header before decoding; not charged',
   missing_api_key: 'a route that needs a key got none',
   metrics_token_required: '`/metrics` without its bearer token',
   invalid_api_key:
@@ -118,6 +125,12 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   not_subscribed: 'Pro cancelled on a key that is not Pro by card',
   key_already_shown: 'a later visit to a card success page; the key was shown once',
   idempotency_key_reused: 'this `Idempotency-Key` was used in the last 24 hours for another method, path or body',
+  payment_data_invalid:
+    'a payment `POST /v1/payment/qr` cannot put in a code; `errors` lists each rule broken as `{code, field, message}` (as `POST /v1/payment/check`)',
+  image_unreadable: 'an image for `POST /v1/payment/qr/read` that is not a decodable PNG or JPEG',
+  qr_not_found: 'no QR code could be read in the image',
+  qr_standard_unknown:
+    'a payload that is neither an EPC QR code (BCD) nor a Swiss QR code (SPC); `message` says where it departs',
   payload_too_large: 'a body over 1 MiB',
   unsupported_media_type: 'a body that is not `application/json`',
   expectation_failed: 'an `Expect` other than `100-continue`',

@@ -88,6 +88,15 @@ function deeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/** An answer with an image (`{payload, image: {media_type, data}}`) as the image and its text. */
+function imageContent(body: Record<string, unknown>): CallToolResult['content'] {
+  const image = isRecord(body.image) ? body.image : {};
+  return [
+    { type: 'image', data: String(image.data ?? ''), mimeType: String(image.media_type ?? 'image/png') },
+    { type: 'text', text: String(body.payload ?? '') },
+  ];
+}
+
 /**
  * A 402 that offers a new key (the caller sent none) tells an agent how to get one here: the
  * create_key tool, then the key on each call in `_meta` or on the connection. Beside the REST
@@ -148,7 +157,7 @@ async function callTool(
     method: route.method,
     url,
     headers: withBody ? { ...headers, 'content-type': 'application/json' } : headers,
-    payload: withBody ? JSON.stringify(args) : undefined,
+    payload: withBody ? JSON.stringify({ ...args, ...tool.route.declaration.mcp?.fixedArgs }) : undefined,
     remoteAddress: forwarded.remoteAddress,
   });
   return { answer };
@@ -200,7 +209,10 @@ export const mcpRoutes =
       const rewritten = content !== body || answer.statusCode === 402;
       const replayed = answer.headers['idempotent-replayed'] === 'true' ? { [REPLAYED_META]: true } : undefined;
       return {
-        content: [{ type: 'text', text: rewritten ? JSON.stringify(content) : answer.body }],
+        content:
+          !refused && tool.route.declaration.mcp?.content === 'image'
+            ? imageContent(body)
+            : [{ type: 'text', text: rewritten ? JSON.stringify(content) : answer.body }],
         structuredContent: content,
         isError: refused,
         ...(settlement || replayed ? { _meta: { ...settlement, ...replayed } } : {}),

@@ -67,6 +67,16 @@ function renamed(schema: Record<string, unknown>, rename: Record<string, string>
   };
 }
 
+/** The input schema without the members the tool always sends itself. */
+function withoutFixed(
+  schema: Record<string, unknown>,
+  fixed: Record<string, string> | undefined,
+): Record<string, unknown> {
+  if (!fixed || !isRecord(schema.properties)) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([p]) => !(p in fixed)));
+  return { ...schema, properties };
+}
+
 const errorSchema: Record<string, unknown> = JSON.parse(JSON.stringify(ErrorBody));
 
 /** Every declared tool; descriptions name only the payment rails that are on. */
@@ -98,7 +108,7 @@ function toolOf(route: CatalogueRoute, spec: ToolDeclaration, rails: Rails): Too
       ]
         .filter(Boolean)
         .join(' '),
-      inputSchema: toolInput(renamed(route.inputSchema, rename)),
+      inputSchema: toolInput(withoutFixed(renamed(route.inputSchema, rename), spec.fixedArgs)),
       // The MCP client checks structuredContent against this, refusals included.
       outputSchema: { type: 'object', anyOf: [route.outputSchema ?? { type: 'object' }, errorSchema] },
       annotations: spec.writes

@@ -1,6 +1,6 @@
 /**
  * The service's front door and the pages for people: `/` (JSON to programs, HTML to browsers),
- * /pricing, /keys/new, /claim, /usage, /docs and /terms, plus the pages' own static assets.
+ * /pricing, /keys/new, /claim, /usage, /qr, /docs and /terms, plus the pages' own static assets.
  * Every page is rendered on the server; the small script talks to the API on the same origin.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -8,6 +8,7 @@ import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 import { apiReference, openApiDoc } from '../web/api-reference.ts';
 import { FREE, pricing, ROUTES, TERMS } from '../web/content.ts';
+import { QR_FORM_FIELDS } from '../web/qr-form.ts';
 import { loadAssets, PAGE_HEADERS, sendPage } from '../web/render.ts';
 import { generateRoute } from '../api/keys.ts';
 
@@ -54,6 +55,7 @@ export const siteRoutes =
     page('/keys/new', 'keys-new', 'Get a free key');
     page('/claim', 'claim', 'Claim your key');
     page('/usage', 'usage', 'Usage');
+    page('/qr', 'qr', 'Payment QR codes', () => ({ fields: QR_FORM_FIELDS }));
     page('/terms', 'terms', 'Terms of use', () => ({ terms: TERMS }));
     page('/docs', 'docs', 'API reference', () => apiReference(openApiDoc(app.swagger())));
 

@@ -90,7 +90,22 @@ const CASES: Case[] = [
     rest: { json: { creditor: { iban: IBAN, name: 'Musterfirma GmbH' }, currency: 'EUR', amount: 10 } },
     cost: 1,
   },
+  {
+    tool: 'read_payment_qr',
+    args: { payload: `BCD\n002\n1\nSCT\n\nMusterfirma GmbH\n${IBAN}\nEUR10.00` },
+    path: '/v1/payment/qr/read',
+    rest: { json: { payload: `BCD\n002\n1\nSCT\n\nMusterfirma GmbH\n${IBAN}\nEUR10.00` } },
+    cost: 1,
+  },
   // Refusals: refunded on both sides.
+  {
+    // The tool always asks for a PNG; a refusal is the REST error body as text.
+    tool: 'make_payment_qr',
+    args: { creditor: { iban: 'CH4431999123000889012', name: 'X' }, currency: 'CHF' },
+    path: '/v1/payment/qr',
+    rest: { json: { creditor: { iban: 'CH4431999123000889012', name: 'X' }, currency: 'CHF', format: 'png' } },
+    cost: 0,
+  },
   {
     tool: 'create_reference',
     args: { type: 'be_ogm', from: '09093375540' },
@@ -142,6 +157,8 @@ for (const engine of engines()) {
         'iban_from_account',
         'lookup_bic',
         'lookup_swiss_clearing',
+        'make_payment_qr',
+        'read_payment_qr',
         'validate_iban',
         'validate_ibans',
         'validate_reference',
@@ -189,7 +206,7 @@ for (const engine of engines()) {
         ]);
         assert.deepEqual([mcpUsage.body.used, restUsage.body.used], [expected, expected], label);
       }
-      assert.equal(expected, 14);
+      assert.equal(expected, 15);
     });
 
     test('validate_iban without a key runs on the no-key trial of the caller network', async () => {
@@ -260,7 +277,7 @@ for (const engine of engines()) {
       assert.deepEqual([old.status, old.body.error], [401, 'invalid_api_key']);
       await assert.rejects(connectMcp(svc.url, { key, from: '127.0.1.7' }));
       const fresh = await connectMcp(svc.url, { key: rotated.body.api_key, from: '127.0.1.7' });
-      assert.equal((await fresh.client.listTools()).tools.length, 12);
+      assert.equal((await fresh.client.listTools()).tools.length, 14);
       // Every answer on a key carries its quota headers, initialize included.
       assert.deepEqual(quotaHeaders(fresh.answers[0].headers), ['0', '25', '25', '2026-11']);
     });

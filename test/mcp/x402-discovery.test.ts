@@ -24,6 +24,8 @@ const PAID = [
   ['POST', '/v1/reference/validate', '2000'],
   ['POST', '/v1/reference/create', '2000'],
   ['POST', '/v1/payment/check', '2000'],
+  ['POST', '/v1/payment/qr', '2000'],
+  ['POST', '/v1/payment/qr/read', '2000'],
   ['GET', '/v1/bic/:code', '3000'],
   ['POST', '/v1/iban/compliance', '20000'],
   ['GET', '/v1/ch/clearing/:iid', '3000'],

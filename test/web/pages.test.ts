@@ -10,7 +10,7 @@ import { startMailService, type MailService } from '../support/mail/service.ts';
 import { startCardService } from '../support/stripe/card-service.ts';
 import { assertClean, assertNothingStored, checkPage, chromiumMissing, openBrowser, type Browser } from './browser.ts';
 
-const PAGES = ['/', '/pricing', '/keys/new', '/claim', '/usage', '/docs', '/terms'];
+const PAGES = ['/', '/pricing', '/keys/new', '/claim', '/usage', '/qr', '/docs', '/terms'];
 const KEY = /ifk_[0-9a-f]{64}/;
 
 // Started at the top level: a server started inside a `before` hook would stop when the hook ends.

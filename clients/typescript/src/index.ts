@@ -19,6 +19,12 @@ import type {
 } from '../../../src/api/iban-schemas.ts';
 import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../../../src/api/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../../src/api/lookup-schemas.ts';
+import type {
+  PaymentQrAnswer,
+  PaymentQrBody,
+  PaymentQrReadAnswer,
+  PaymentQrReadBody,
+} from '../../../src/api/payment-qr-schemas.ts';
 import type { PaymentCheckAnswer, PaymentCheckBody } from '../../../src/api/payment-check-schemas.ts';
 import type {
   ReferenceAnswer,
@@ -48,6 +54,11 @@ export type FromAccountInput = Static<typeof FromAccountBody>;
 export type ExtractResult = Static<typeof ExtractAnswer>;
 export type FromAccountResult = Static<typeof FromAccountAnswer>;
 export type BicResult = Static<typeof BicAnswer>;
+export type PaymentQrInput = Static<typeof PaymentQrBody>;
+export type PaymentQrResult = Static<typeof PaymentQrAnswer>;
+/** Exactly one of `payload` (the text) or `image` (a PNG or JPEG, base64). */
+export type PaymentQrReadInput = Static<typeof PaymentQrReadBody>;
+export type PaymentQrReadResult = Static<typeof PaymentQrReadAnswer>;
 export type ComplianceResult = Static<typeof ComplianceAnswer>;
 export type ClearingResult = Static<typeof ClearingAnswer>;
 export type UsageResult = Static<typeof Usage>;
@@ -160,6 +171,20 @@ export class Mod97 {
   /** Every IBAN in `text` (1 to 20,000 characters), in text order, with its offsets and validate answer. Costs 1. */
   extract(text: string): Promise<Answer<ExtractResult>> {
     return this.#call({ method: 'POST', path: '/v1/iban/extract', body: { text }, safety: 'metered' });
+  }
+
+  /**
+   * The QR code of a payment: EPC QR ("GiroCode"), or the Swiss QR-bill's for a CH/LI IBAN; as
+   * SVG (default), PNG (base64) or `format: 'payload'`. A payment that cannot be coded throws a
+   * Mod97Error `payment_data_invalid` whose body lists `errors`. Costs 1.
+   */
+  paymentQr(payment: PaymentQrInput): Promise<Answer<PaymentQrResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/qr', body: payment, safety: 'metered' });
+  }
+
+  /** Reads a payment QR code from its text or an image: the standard, the fields and their payment check. Costs 1. */
+  readPaymentQr(input: PaymentQrReadInput): Promise<Answer<PaymentQrReadResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/qr/read', body: input, safety: 'metered' });
   }
 
   /** A payment reference judged: its type (from `type`, its form, or `country`), verdict, print form. Costs 1. */

@@ -181,6 +181,7 @@ function copyButton(text, node) {
 }
 
 const pages = {
+  qr: qrPage,
   checkout() {
     const code = document.querySelector('.secret code');
     if (code) copyButton(() => code.textContent, code);
@@ -794,6 +795,175 @@ const pages = {
     }
   },
 };
+
+/**
+ * /qr: the payment's fields, each error of the API shown beside the field it names
+ * (`errors[].field`), and the code drawn again a moment after the typing stops: each drawing is
+ * one request on the key typed here, so an unchanged payment is not drawn twice.
+ */
+function qrPage() {
+  const form = $('qr-form');
+  const out = $('qr-result');
+  const inputs = [...form.querySelectorAll('[data-field]')];
+  let drawn = '';
+  let timer = 0;
+  let current = null;
+
+  const body = () => {
+    const payment = { creditor: {}, currency: $('qr-currency').value };
+    const address = {};
+    for (const input of inputs) {
+      const value = input.value.trim();
+      const path = input.dataset.field.split('.');
+      if (!value || path[0] === 'currency') continue;
+      if (path[1] === 'address') address[path[2]] = value;
+      else if (path[0] === 'creditor') payment.creditor[path[1]] = value;
+      else payment[path[0]] = value;
+    }
+    if (Object.keys(address).length) payment.creditor.address = address;
+    return payment;
+  };
+
+  const clearErrors = () => {
+    for (const p of form.querySelectorAll('.field-error')) {
+      p.hidden = true;
+      p.textContent = '';
+    }
+    for (const input of inputs) input.removeAttribute('aria-invalid');
+    for (const group of form.querySelectorAll('fieldset')) group.classList.remove('invalid');
+  };
+
+  /** The input an error's field names, or its group (`creditor.address`), or none. */
+  const placeOf = (field) => {
+    const input = inputs.find((i) => i.dataset.field === field);
+    if (input) return { input, message: $(`err-${input.id}`) };
+    const group = form.querySelector(`fieldset[id="group-${field}"]`);
+    if (group) return { group, message: $(`err-${field}`) };
+    return null;
+  };
+
+  /** The IBAN's or the reference's own errors, where the check only points to them. */
+  const detail = (error, check) => {
+    const own =
+      error.code === 'iban_invalid'
+        ? check?.iban?.errors
+        : error.code === 'reference_invalid'
+          ? check?.reference?.errors
+          : null;
+    return own?.length ? own.map((e) => e.message).join(' ') : error.message;
+  };
+
+  const showErrors = (errors, check) => {
+    const elsewhere = [];
+    for (const error of errors) {
+      const place = placeOf(error.field === 'scheme' ? 'standard' : error.field);
+      if (!place) {
+        elsewhere.push(error.message);
+        continue;
+      }
+      place.message.hidden = false;
+      place.message.append(place.message.textContent ? ' ' : '', ...inline(detail(error, check)));
+      if (place.input) place.input.setAttribute('aria-invalid', 'true');
+      else place.group.classList.add('invalid');
+    }
+    return elsewhere;
+  };
+
+  const draw = async ({ force = false } = {}) => {
+    const payment = body();
+    if (!payment.creditor.iban || !payment.creditor.name) {
+      if (force) notice(out, 'bad', 'Type the IBAN and the name of whom is paid first.');
+      return;
+    }
+    const typedKey = $('api-key').value.trim();
+    if (!typedKey) {
+      if (force) notice(out, 'bad', 'Type your API key first.', 'Each code drawn counts 1 request on it.');
+      return;
+    }
+    const key = readKey($('api-key'), out);
+    if (key === null) return;
+    const signature = JSON.stringify(payment);
+    if (!force && signature === drawn) return;
+    drawn = signature;
+    const r = await api('POST', '/v1/payment/qr', { body: payment, key });
+    if (JSON.stringify(body()) !== signature) return; // typed on meanwhile: the next drawing follows
+    clearErrors();
+    if (r.status !== 200) {
+      $('qr-code').hidden = true;
+      current = null;
+      const elsewhere = r.body.error === 'payment_data_invalid' ? showErrors(r.body.errors ?? [], r.body.check) : [];
+      notice(
+        out,
+        'bad',
+        r.body.error === 'payment_data_invalid' ? 'This payment cannot be coded yet.' : 'Could not draw the code.',
+        r.body.error === 'payment_data_invalid' ? 'See the fields marked in the form.' : r.body.message,
+        ...elsewhere,
+        r.status === 402 || r.status === 401
+          ? el('p', {}, el('a', { href: '/keys/new' }, 'Get a free key'), '.')
+          : null,
+      );
+      return;
+    }
+    current = { payment, answer: r.body, key };
+    const svg = `data:image/svg+xml;base64,${btoa(unescape(encodeURIComponent(r.body.image.data)))}`;
+    const standard = r.body.standard === 'epc' ? 'EPC QR code' : 'Swiss QR-bill code';
+    $('qr-image').src = svg;
+    $('qr-image').alt = `${standard} for ${payment.creditor.name}, ${payment.creditor.iban}`;
+    $('download-svg').href = svg;
+    $('qr-payload').textContent = r.body.payload;
+    $('copy-status').textContent = '';
+    $('qr-code').hidden = false;
+    const remaining = r.headers.get('x-quota-remaining');
+    notice(
+      out,
+      'good',
+      `${standard}, ready to scan`,
+      remaining === null ? null : el('p', { class: 'small muted' }, `${fmt(remaining)} requests left on your key.`),
+    );
+  };
+
+  form.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => draw(), 700);
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    clearTimeout(timer);
+    busy(form.querySelector('button[type=submit]'), () => draw({ force: true }));
+  });
+  $('copy').addEventListener('click', async () => {
+    if (!current) return;
+    try {
+      await navigator.clipboard.writeText(current.answer.payload);
+      $('copy-status').textContent = 'Payload copied to the clipboard.';
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents($('qr-payload'));
+      $('qr-payload').closest('details').open = true;
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      $('copy-status').textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
+  $('download-png').addEventListener('click', () => {
+    if (!current) return;
+    busy($('download-png'), async () => {
+      const r = await api('POST', '/v1/payment/qr', {
+        body: { ...current.payment, format: 'png' },
+        key: current.key,
+      });
+      if (r.status !== 200) {
+        $('copy-status').textContent = r.body.message;
+        return;
+      }
+      const link = el('a', { href: `data:image/png;base64,${r.body.image.data}`, download: 'payment-qr.png' });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      $('copy-status').textContent = 'PNG downloaded (1 request).';
+    });
+  });
+}
 
 /**
  * Stripe's confirmation usually arrives within seconds of the redirect: ask the API every few

@@ -1,0 +1,76 @@
+/** POST /v1/payment/qr and POST /v1/payment/qr/read. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { paymentQrRoute, readPaymentQrRoute } from '../api/payment-qr.ts';
+import { DomainError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import { drawQr, toPng, toSvg } from '../transfer/draw.ts';
+import { makePaymentPayload, type PaymentChecker, SCHEME_OF } from '../transfer/payment-qr.ts';
+import { readImage, readPayload } from '../transfer/read.ts';
+import { paymentChecker } from './payment-checker.ts';
+import { attributionFor } from './presentation.ts';
+import { served } from './serve.ts';
+
+/** A base64 image, bare or as a `data:` URL; whitespace (line-wrapped base64) is dropped. */
+function imageBytes(image: string): Buffer {
+  const bare = image.replace(/^data:[\w/+.-]*;base64,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(bare))
+    throw new DomainError('image_unreadable', 'The image is not base64 (A–Z, a–z, 0–9, +, /, = padding).');
+  return Buffer.from(bare, 'base64');
+}
+
+export const paymentQrRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const check: PaymentChecker = paymentChecker(services);
+
+    app.route({
+      ...served(paymentQrRoute),
+      handler: async (req) => {
+        const { format = 'svg', ...fields } = req.body;
+        const made = makePaymentPayload(fields, check);
+        if (!made.ok) {
+          const fieldsAtFault = [...new Set(made.errors.map((e) => e.field))].join(', ');
+          throw new DomainError(
+            'payment_data_invalid',
+            `This payment cannot be put in a ${made.standard === 'epc' ? 'EPC' : 'Swiss'} QR code: see errors (${fieldsAtFault}).`,
+            { standard: made.standard, errors: made.errors, check: made.check },
+          );
+        }
+        const { standard, payload } = made;
+        const attribution = attributionFor(req.caller, services);
+        if (format === 'payload') return { standard, payload, ...attribution };
+        const drawing = drawQr(payload, standard === 'swiss_qr_bill');
+        const image =
+          format === 'png'
+            ? { format, media_type: 'image/png' as const, data: toPng(drawing).toString('base64') }
+            : { format, media_type: 'image/svg+xml' as const, data: toSvg(drawing) };
+        return { standard, payload, image, ...attribution };
+      },
+    });
+
+    app.route({
+      ...served(readPaymentQrRoute),
+      handler: async (req) => {
+        const { payload: sent, image } = req.body;
+        if ((sent === undefined) === (image === undefined))
+          throw new DomainError('invalid_request', 'Send exactly one of `payload` or `image`.');
+        let payload = sent ?? '';
+        if (image !== undefined) {
+          const decoded = readImage(imageBytes(image));
+          if (!decoded.ok) throw new DomainError(decoded.code, decoded.message);
+          payload = decoded.payload;
+        }
+        const read = readPayload(payload);
+        if (!read.ok) throw new DomainError(read.code, read.message);
+        const { standard, fields } = read;
+        const { standard: _standard, ...payment } = fields;
+        return {
+          standard,
+          payload,
+          fields,
+          check: check({ ...payment, scheme: SCHEME_OF[standard] }),
+          ...attributionFor(req.caller, services),
+        };
+      },
+    });
+  };

@@ -1,0 +1,100 @@
+/**
+ * The EPC QR code ("GiroCode", EPC069-12): a SEPA credit transfer as twelve lines of text.
+ * Written as version 002, character set 1 (UTF-8), identification SCT; read back from version
+ * 001 or 002 in any of its character sets (the QR decoder has already made the bytes text).
+ */
+import {
+  amountText,
+  type Built,
+  characterErrors,
+  electronic,
+  type FieldError,
+  type Parsed,
+  payloadLines,
+  type QrPaymentFields,
+} from './qr-fields.ts';
+
+/** EPC069-12: the whole payload is at most 331 bytes. */
+export const EPC_MAX_BYTES = 331;
+
+/**
+ * Lines: BCD, 002, 1, SCT, BIC (or empty), name, IBAN, EUR + amount (or empty), purpose
+ * (empty), the RF reference or empty, the remittance or empty, empty; no empty lines after the
+ * last one with a value. A code carries a structured reference or a remittance text, not both:
+ * given both, the reference is written (the payment check warns `reference_and_remittance`).
+ */
+export function buildEpcPayload(fields: QrPaymentFields): Built {
+  const { creditor } = fields;
+  const errors: FieldError[] = characterErrors({
+    'creditor.name': creditor.name,
+    'creditor.bic': creditor.bic,
+    reference: fields.reference,
+    remittance: fields.remittance,
+  });
+  const reference = fields.reference ? electronic(fields.reference) : '';
+  if (reference && !reference.startsWith('RF'))
+    errors.push({
+      code: 'reference_invalid',
+      field: 'reference',
+      message:
+        'An EPC QR code carries a structured reference only as an RF creditor reference (ISO 11649); send another reference as remittance.',
+    });
+  const amount = fields.amount === undefined ? '' : amountText(fields.amount);
+  if (amount === null) errors.push({ code: 'amount_invalid', field: 'amount', message: 'The amount is not valid.' });
+  if (errors.length > 0) return { ok: false, errors };
+  const lines = [
+    'BCD',
+    '002',
+    '1',
+    'SCT',
+    creditor.bic ? electronic(creditor.bic) : '',
+    creditor.name.trim(),
+    electronic(creditor.iban),
+    amount ? `EUR${amount}` : '',
+    '',
+    reference,
+    reference ? '' : (fields.remittance?.trim() ?? ''),
+    '',
+  ];
+  while (lines.at(-1) === '') lines.pop();
+  const payload = lines.join('\n');
+  const bytes = Buffer.byteLength(payload, 'utf8');
+  if (bytes > EPC_MAX_BYTES)
+    return {
+      ok: false,
+      errors: [
+        {
+          code: 'payload_too_long',
+          field: fields.remittance ? 'remittance' : 'creditor.name',
+          message: `The EPC QR payload would be ${bytes} bytes; the standard allows ${EPC_MAX_BYTES} (letters outside ASCII take 2 to 4 bytes each).`,
+        },
+      ],
+    };
+  return { ok: true, payload };
+}
+
+/** The body fields of an EPC QR payload; purpose and the note to the payer have no field and are left out. */
+export function parseEpcPayload(payload: string): Parsed {
+  const lines = payloadLines(payload);
+  const refuse = (why: string): Parsed => ({ ok: false, message: `Starts as an EPC QR code (BCD) but ${why}.` });
+  if (lines[0] !== 'BCD') return { ok: false, message: 'Not an EPC QR code: the first line is not BCD.' };
+  const [, version, charset, identification, bic = '', name = '', iban = '', amount = ''] = lines;
+  if (version !== '001' && version !== '002') return refuse(`its version is "${version}", not 001 or 002`);
+  if (!/^[1-8]$/.test(charset ?? '')) return refuse('its character set is not 1 to 8');
+  if (identification !== 'SCT') return refuse('its identification is not SCT');
+  if (lines.length > 12) return refuse('it has more than 12 lines');
+  if (!name || !iban) return refuse('it has no beneficiary name or no IBAN');
+  const money = /^EUR([0-9]+(?:\.[0-9]{1,2})?)$/.exec(amount);
+  if (amount && !money) return refuse(`its amount "${amount}" is not EUR with at most two decimals`);
+  const reference = lines[9] ?? '';
+  const remittance = lines[10] ?? '';
+  const fields: QrPaymentFields = {
+    standard: 'epc',
+    creditor: { iban, ...(bic && { bic }), name },
+    ...(money && { amount: amountText(money[1]) ?? money[1] }),
+    currency: 'EUR',
+    ...(reference && { reference }),
+    ...(remittance && { remittance }),
+  };
+  return { ok: true, fields };
+}

@@ -1,0 +1,384 @@
+/**
+ * The EPC QR and Swiss QR-bill payloads, written and read, against the standards' published
+ * examples: EPC069-12's example code (version 001) and the version 002 example of the EPC QR
+ * code as commonly cited, and the Swiss Implementation Guidelines' examples (QR-IBAN with a QR
+ * reference, IBAN with an RF creditor reference).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildEpcPayload, parseEpcPayload } from '../../src/transfer/epc-qr.ts';
+import type { QrPaymentFields } from '../../src/transfer/qr-fields.ts';
+import { amountText } from '../../src/transfer/qr-fields.ts';
+import { readPayload } from '../../src/transfer/read.ts';
+import { buildSwissPayload, parseSwissPayload } from '../../src/transfer/swiss-qr.ts';
+
+const lines = (...l: string[]) => l.join('\n');
+
+/** EPC069-12, the example code (version 001, Belgian Red Cross). */
+const EPC_001_EXAMPLE = lines(
+  'BCD',
+  '001',
+  '1',
+  'SCT',
+  'BPOTBEB1',
+  'Red Cross of Belgium',
+  'BE72000000001616',
+  'EUR1',
+  'CHAR',
+  '',
+  'Urgency fund',
+);
+
+/** The version 002 example: BIC, a name outside ASCII, purpose GDDS and an RF reference. */
+const EPC_002_EXAMPLE = lines(
+  'BCD',
+  '002',
+  '1',
+  'SCT',
+  'BHBLDEHHXXX',
+  'Franz Mustermänn',
+  'DE71110220330123456789',
+  'EUR12.3',
+  'GDDS',
+  'RF18539007547034',
+);
+
+const ROBERT_SCHNEIDER = {
+  street: 'Rue du Lac',
+  building_number: '1268',
+  postal_code: '2501',
+  town: 'Biel',
+  country: 'CH',
+};
+const PIA_MARIA = {
+  name: 'Pia-Maria Rutschmann-Schnyder',
+  address: {
+    street: 'Grosse Marktgasse',
+    building_number: '28',
+    postal_code: '9400',
+    town: 'Rorschach',
+    country: 'CH',
+  },
+};
+const SEVEN_EMPTY = ['', '', '', '', '', '', ''];
+
+/** The guidelines' example 1: QR-IBAN, QR reference, debtor, billing information and two alternative procedures. */
+const SWISS_QRR_EXAMPLE = lines(
+  'SPC',
+  '0200',
+  '1',
+  'CH4431999123000889012',
+  'S',
+  'Robert Schneider AG',
+  'Rue du Lac',
+  '1268',
+  '2501',
+  'Biel',
+  'CH',
+  ...SEVEN_EMPTY,
+  '1949.75',
+  'CHF',
+  'S',
+  'Pia-Maria Rutschmann-Schnyder',
+  'Grosse Marktgasse',
+  '28',
+  '9400',
+  'Rorschach',
+  'CH',
+  'QRR',
+  '210000000003139471430009017',
+  'Order dated 18.06.2020',
+  'EPD',
+  '//S1/10/10201409/11/200701/20/140.000-53/30/102673831/31/200615/32/7.7/33/7.7:139.40/40/0:30',
+  'Name AV1: UV;UltraPay005;12345',
+  'Name AV2: XY;XYService;54321',
+);
+
+/** The guidelines' example with an IBAN and an RF creditor reference (SCOR), no message. */
+const SWISS_SCOR_EXAMPLE = lines(
+  'SPC',
+  '0200',
+  '1',
+  'CH5800791123000889012',
+  'S',
+  'Robert Schneider AG',
+  'Rue du Lac',
+  '1268',
+  '2501',
+  'Biel',
+  'CH',
+  ...SEVEN_EMPTY,
+  '199.95',
+  'CHF',
+  'S',
+  'Pia-Maria Rutschmann-Schnyder',
+  'Grosse Marktgasse',
+  '28',
+  '9400',
+  'Rorschach',
+  'CH',
+  'SCOR',
+  'RF18539007547034',
+  '',
+  'EPD',
+);
+
+const built = (r: ReturnType<typeof buildEpcPayload>) => {
+  assert.ok(r.ok, JSON.stringify(r));
+  return r.payload;
+};
+const codes = (r: ReturnType<typeof buildEpcPayload>) => (r.ok ? [] : r.errors.map((e) => `${e.code} ${e.field}`));
+
+describe('amounts', () => {
+  test('are written with a dot and two decimals, from a string or a number', () => {
+    assert.equal(amountText('12.3'), '12.30');
+    assert.equal(amountText(1949.75), '1949.75');
+    assert.equal(amountText('1'), '1.00');
+    assert.equal(amountText('999999999.99'), '999999999.99');
+    for (const bad of ['0', '0.00', '1.234', '1,50', '-1', '1000000000', 'NaN', ''])
+      assert.equal(amountText(bad), null, bad);
+    assert.equal(amountText(Number.NaN), null);
+  });
+});
+
+describe('EPC QR payload', () => {
+  test('the version 002 example, written: the same lines, its purpose left empty (the route sets none)', () => {
+    const payload = built(
+      buildEpcPayload({
+        creditor: { iban: 'DE71 1102 2033 0123 4567 89', bic: 'bhbl dehh xxx', name: 'Franz Mustermänn' },
+        amount: '12.3',
+        currency: 'EUR',
+        reference: 'RF18 5390 0754 7034',
+      }),
+    );
+    assert.equal(payload, EPC_002_EXAMPLE.replace('EUR12.3\nGDDS', 'EUR12.30\n'));
+  });
+
+  test('stops after the last line with a value; an empty BIC and amount keep their lines', () => {
+    assert.equal(
+      built(buildEpcPayload({ creditor: { iban: 'BE72000000001616', name: 'Red Cross of Belgium' }, currency: 'EUR' })),
+      lines('BCD', '002', '1', 'SCT', '', 'Red Cross of Belgium', 'BE72000000001616'),
+    );
+    assert.equal(
+      built(
+        buildEpcPayload({
+          creditor: { iban: 'BE72000000001616', bic: 'BPOTBEB1', name: 'Red Cross of Belgium' },
+          amount: 1,
+          currency: 'EUR',
+          remittance: 'Urgency fund',
+        }),
+      ),
+      lines(
+        'BCD',
+        '002',
+        '1',
+        'SCT',
+        'BPOTBEB1',
+        'Red Cross of Belgium',
+        'BE72000000001616',
+        'EUR1.00',
+        '',
+        '',
+        'Urgency fund',
+      ),
+    );
+  });
+
+  test('carries the RF reference and drops the remittance when given both', () => {
+    const payload = built(
+      buildEpcPayload({
+        creditor: { iban: 'DE89370400440532013000', name: 'ACME' },
+        currency: 'EUR',
+        reference: 'RF18539007547034',
+        remittance: 'Invoice 7',
+      }),
+    );
+    assert.equal(payload.split('\n').at(-1), 'RF18539007547034');
+    assert.ok(!payload.includes('Invoice 7'));
+  });
+
+  test('refuses a reference that is not RF, a line break in a field, and a payload over 331 bytes', () => {
+    const base = { creditor: { iban: 'BE72000000001616', name: 'Red Cross' }, currency: 'EUR' };
+    assert.deepEqual(codes(buildEpcPayload({ ...base, reference: '+++090/9337/55493+++' })), [
+      'reference_invalid reference',
+    ]);
+    assert.deepEqual(codes(buildEpcPayload({ ...base, creditor: { ...base.creditor, name: 'Red\nCross' } })), [
+      'characters_invalid creditor.name',
+    ]);
+    // 140 characters of two bytes each fit the field's length but not the code's 331 bytes.
+    const tooLong = buildEpcPayload({
+      ...base,
+      creditor: { ...base.creditor, name: 'é'.repeat(70) },
+      remittance: 'ü'.repeat(140),
+    });
+    assert.deepEqual(codes(tooLong), ['payload_too_long remittance']);
+    assert.ok(!tooLong.ok && /331/.test(tooLong.errors[0]?.message ?? ''));
+    const fits = built(
+      buildEpcPayload({ ...base, creditor: { ...base.creditor, name: 'e'.repeat(70) }, remittance: 'u'.repeat(140) }),
+    );
+    assert.ok(Buffer.byteLength(fits) <= 331);
+  });
+
+  test('reads the published examples of versions 001 and 002', () => {
+    assert.deepEqual(parseEpcPayload(EPC_001_EXAMPLE), {
+      ok: true,
+      fields: {
+        standard: 'epc',
+        creditor: { iban: 'BE72000000001616', bic: 'BPOTBEB1', name: 'Red Cross of Belgium' },
+        amount: '1.00',
+        currency: 'EUR',
+        remittance: 'Urgency fund',
+      },
+    });
+    assert.deepEqual(parseEpcPayload(EPC_002_EXAMPLE), {
+      ok: true,
+      fields: {
+        standard: 'epc',
+        creditor: { iban: 'DE71110220330123456789', bic: 'BHBLDEHHXXX', name: 'Franz Mustermänn' },
+        amount: '12.30',
+        currency: 'EUR',
+        reference: 'RF18539007547034',
+      },
+    });
+    assert.equal(parseEpcPayload(EPC_002_EXAMPLE.replaceAll('\n', '\r\n')).ok, true, 'CR LF between lines');
+  });
+
+  test('refuses what departs from the standard, saying where', () => {
+    const bad = (payload: string) => {
+      const r = parseEpcPayload(payload);
+      assert.ok(!r.ok);
+      return r.message;
+    };
+    assert.match(bad(EPC_002_EXAMPLE.replace('002', '003')), /version/);
+    assert.match(bad(EPC_002_EXAMPLE.replace('SCT', 'XCT')), /SCT/);
+    assert.match(bad(EPC_002_EXAMPLE.replace('EUR12.3', 'USD12.3')), /amount/);
+    assert.match(bad(lines('BCD', '002', '1', 'SCT', '', 'Name')), /IBAN/);
+  });
+});
+
+const qrrBill: QrPaymentFields = {
+  creditor: { iban: 'CH44 3199 9123 0008 8901 2', name: 'Robert Schneider AG', address: ROBERT_SCHNEIDER },
+  amount: '1949.75',
+  currency: 'CHF',
+  debtor: PIA_MARIA,
+  reference: '21 00000 00003 13947 14300 09017',
+  remittance: 'Order dated 18.06.2020',
+};
+
+describe('Swiss QR-bill payload', () => {
+  test("the guidelines' QR reference example, written: the same 31 lines up to EPD", () => {
+    const payload = built(buildSwissPayload(qrrBill));
+    assert.equal(payload, SWISS_QRR_EXAMPLE.slice(0, SWISS_QRR_EXAMPLE.indexOf('EPD') + 3));
+    assert.equal(payload.split('\n').length, 31);
+  });
+
+  test("the guidelines' RF creditor reference example, written", () => {
+    const payload = built(
+      buildSwissPayload({
+        creditor: { iban: 'CH5800791123000889012', name: 'Robert Schneider AG', address: ROBERT_SCHNEIDER },
+        amount: 199.95,
+        currency: 'CHF',
+        debtor: PIA_MARIA,
+        reference: 'RF18 5390 0754 7034',
+      }),
+    );
+    assert.equal(payload, SWISS_SCOR_EXAMPLE);
+  });
+
+  test('without amount, debtor or reference: empty amount, 7 empty debtor lines, NON', () => {
+    const payload = built(
+      buildSwissPayload({
+        creditor: { iban: 'CH5800791123000889012', name: 'Robert Schneider AG', address: ROBERT_SCHNEIDER },
+        currency: 'EUR',
+      }),
+    ).split('\n');
+    assert.deepEqual(payload.slice(18, 31), ['', 'EUR', ...SEVEN_EMPTY, 'NON', '', '', 'EPD']);
+  });
+
+  test('needs the structured address and a CH or LI IBAN; names each field at fault', () => {
+    const r = buildSwissPayload({ creditor: { iban: 'DE89370400440532013000', name: 'ACME' }, currency: 'CHF' });
+    assert.deepEqual(codes(r), ['address_missing creditor.address', 'iban_not_swiss creditor.iban']);
+    const long = buildSwissPayload({
+      ...qrrBill,
+      creditor: { ...qrrBill.creditor, address: { ...ROBERT_SCHNEIDER, town: 'T'.repeat(36), country: 'Schweiz' } },
+      reference: '+++090/9337/55493+++',
+    });
+    assert.deepEqual(codes(long), [
+      'address_invalid creditor.address.town',
+      'address_invalid creditor.address.country',
+      'reference_invalid reference',
+    ]);
+  });
+
+  test("reads the guidelines' examples, billing information and alternative procedures left out", () => {
+    assert.deepEqual(parseSwissPayload(SWISS_QRR_EXAMPLE), {
+      ok: true,
+      fields: {
+        standard: 'swiss_qr_bill',
+        creditor: { iban: 'CH4431999123000889012', name: 'Robert Schneider AG', address: ROBERT_SCHNEIDER },
+        amount: '1949.75',
+        currency: 'CHF',
+        debtor: PIA_MARIA,
+        reference: '210000000003139471430009017',
+        remittance: 'Order dated 18.06.2020',
+      },
+    });
+    const scor = parseSwissPayload(SWISS_SCOR_EXAMPLE);
+    assert.ok(scor.ok);
+    assert.equal(scor.fields.reference, 'RF18539007547034');
+    assert.equal(scor.fields.remittance, undefined);
+  });
+
+  test('refuses the combined address (K), gone since version 2.3, and a missing trailer', () => {
+    const k = parseSwissPayload(SWISS_SCOR_EXAMPLE.replace('\nS\nRobert', '\nK\nRobert'));
+    assert.ok(!k.ok && /not S/.test(k.message));
+    const noTrailer = parseSwissPayload(SWISS_SCOR_EXAMPLE.replace('EPD', 'END'));
+    assert.ok(!noTrailer.ok && /EPD/.test(noTrailer.message));
+  });
+});
+
+describe('reading a payload', () => {
+  test('names the standard, or qr_standard_unknown for anything else', () => {
+    assert.equal((readPayload(EPC_002_EXAMPLE) as { standard: string }).standard, 'epc');
+    assert.equal((readPayload(SWISS_QRR_EXAMPLE) as { standard: string }).standard, 'swiss_qr_bill');
+    for (const other of ['https://example.com', 'WIFI:S:net;;', '', 'SPC\n0100'])
+      assert.equal((readPayload(other) as { code?: string }).code, 'qr_standard_unknown', other);
+  });
+
+  test('read(make(x)) gives x back, for both standards', () => {
+    const payments: QrPaymentFields[] = [
+      { standard: 'epc', creditor: { iban: 'DE89370400440532013000', name: 'ACME GmbH' }, currency: 'EUR' },
+      {
+        standard: 'epc',
+        creditor: { iban: 'FR1420041010050500013M02606', bic: 'PSSTFRPPLIL', name: 'Société Générale des Eaux' },
+        amount: '0.01',
+        currency: 'EUR',
+        remittance: 'Facture 2026/11 — merci',
+      },
+      {
+        standard: 'swiss_qr_bill',
+        ...qrrBill,
+        creditor: { ...qrrBill.creditor, iban: 'CH4431999123000889012' },
+        reference: '210000000003139471430009017',
+      },
+      {
+        standard: 'swiss_qr_bill',
+        creditor: {
+          iban: 'LI21088100002324013AA',
+          name: 'Bäckerei Müller',
+          address: { street: 'Städtle', postal_code: '9490', town: 'Vaduz', country: 'LI' },
+        },
+        currency: 'EUR',
+        reference: 'RF18539007547034',
+        remittance: 'Rechnung 12',
+      },
+    ];
+    for (const payment of payments) {
+      const made = payment.standard === 'epc' ? buildEpcPayload(payment) : buildSwissPayload(payment);
+      assert.ok(made.ok, JSON.stringify(made));
+      const read = readPayload(made.payload);
+      assert.ok(read.ok);
+      assert.deepEqual(read.fields, payment);
+    }
+  });
+});
