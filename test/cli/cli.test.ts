@@ -65,7 +65,7 @@ test('a file that states no date is refused without --as-of, whatever its modifi
     /cannot tell the date of .*sdn\.csv: OFAC sdn\.csv carries no date; pass --as-of YYYY-MM-DD/,
   );
   assert.match((await run(['data', 'list'], env)).out, /imported: none/);
-  const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03'], env);
+  const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03', '--force'], env);
   assert.equal(given.code, 0, given.err);
   assert.match(given.out, /imported ofac-sdn: 1 records, as of 2024-05-03 \(given by --as-of\)/);
 });
@@ -79,7 +79,7 @@ test('an sdn_advanced.xml is told by its content and dated by its DateOfIssue, w
       '<ReferenceValueSets><FeatureTypeValues><FeatureType ID="1">SWIFT/BIC</FeatureType></FeatureTypeValues></ReferenceValueSets>' +
       '<DistinctParties><DistinctParty FixedRef="906"><Profile ID="906"><Feature FeatureTypeID="1"><FeatureVersion><VersionDetail>HAVIGB2L</VersionDetail></FeatureVersion></Feature></Profile></DistinctParty></DistinctParties></Sanctions>',
   );
-  const result = await run(['data', 'import', 'ofac-sdn', file], env);
+  const result = await run(['data', 'import', 'ofac-sdn', file, '--force'], env);
   assert.equal(result.code, 0, result.err);
   assert.match(
     result.out,

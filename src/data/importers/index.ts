@@ -1,4 +1,5 @@
 import type { DatasetStore } from '../../store/types.ts';
+import { bundledDatasetOf } from '../bundled.ts';
 import type { ParsedDataset } from '../types.ts';
 import { bundesbankBlz } from './bundesbank-blz.ts';
 import { epcRegister } from './epc-register.ts';
@@ -53,7 +54,8 @@ export interface ImportOptions {
 }
 
 /**
- * Refuses a file that would empty a dataset, or shrink it to less than half, unless forced:
+ * Refuses a file that would empty a dataset, or shrink it to less than half, unless forced
+ * (the dataset it replaces is the last import of its kind, or the bundled one before any):
  * a truncated download or a changed format parses "successfully" into nothing. The live
  * dataset is left as it was.
  */
@@ -63,8 +65,15 @@ async function refuseShrinking(
   opts: ImportOptions,
 ): Promise<void> {
   const count = parsed.records.length;
-  const live = (await store.listDatasets()).find((d) => d.kind === parsed.kind);
-  const liveWords = live ? `the live dataset has ${live.count}` : 'no dataset of this kind is imported yet';
+  const imported = (await store.listDatasets()).find((d) => d.kind === parsed.kind);
+  // Nothing imported yet: what is answered now is the bundled dataset, where one is bundled.
+  const bundled = imported ? null : bundledDatasetOf(parsed.kind);
+  const live = imported ?? bundled;
+  const liveWords = imported
+    ? `the live dataset has ${imported.count}`
+    : bundled
+      ? `the bundled dataset (${bundled.name}) has ${bundled.count}`
+      : 'no dataset of this kind is imported yet';
   if (count === 0 && SANCTIONS_KINDS.has(parsed.kind)) {
     throw new ImportError(
       `refused: this ${parsed.kind} file yields 0 records where ${liveWords}; a sanctions list is never replaced by an empty one (not even with --force). Nothing changed.`,
