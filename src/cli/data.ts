@@ -1,5 +1,5 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
@@ -44,9 +44,9 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
     throw new UsageError(`unknown data command "${command}"`, DATA_USAGE);
   if (command === 'import' && (rest.length !== 2 || !rest[0] || !rest[1]))
     throw new UsageError('data import takes <kind> <file>', DATA_USAGE);
+  if (command === 'list') return list(settings.databaseUrl, io);
   const store = await openStore(settings.databaseUrl);
   try {
-    if (command === 'list') return await list(store, io);
     if (command === 'import') {
       const [kind, file] = rest;
       // a file past its bound is refused before it is read
@@ -71,15 +71,43 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
   }
 }
 
-async function list(store: Store, io: CliIo): Promise<number> {
-  const datasets = await store.listDatasets();
-  io.out(datasets.length ? 'imported:' : 'imported: none');
-  for (const d of datasets) {
-    // what the date rests on, where it was recorded (datasets imported before it was kept show none)
-    const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
-    const imported = new Date(d.importedAt).toISOString();
-    io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+/** The SQLite file a `sqlite:` URL names, or null (PostgreSQL, or a database in memory). */
+const sqliteFile = (url: string): string | null =>
+  url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? url.slice('sqlite:'.length) : null;
+
+/** The database URL as it may be shown: a PostgreSQL password is never printed. */
+function databaseName(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) return url;
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return shown.toString();
+}
+
+/** Lists what the database holds; a database that does not exist is named, never created. */
+async function list(databaseUrl: string, io: CliIo): Promise<number> {
+  const file = sqliteFile(databaseUrl);
+  if (file !== null && !existsSync(file)) {
+    io.out(`database: none at ${file} (MOD97_DATABASE_URL); nothing imported, and nothing was created`);
+    return listBundled(io);
   }
+  const store = await openStore(databaseUrl);
+  try {
+    const datasets = await store.listDatasets();
+    io.out(`database: ${databaseName(databaseUrl)}`);
+    io.out(datasets.length ? 'imported:' : 'imported: none');
+    for (const d of datasets) {
+      // what the date rests on, where it was recorded (datasets imported before it was kept show none)
+      const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
+      const imported = new Date(d.importedAt).toISOString();
+      io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+    }
+  } finally {
+    await store.close();
+  }
+  return listBundled(io);
+}
+
+function listBundled(io: CliIo): number {
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return EXIT.ok;

