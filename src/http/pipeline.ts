@@ -75,7 +75,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
   const { keys, meter, clock } = services;
   const x402 = await x402StepsFor(services);
   const crossSiteRefusal = crossSiteGuard(services.config.publicUrl);
-  const idempotency = idempotencySteps(services.store, clock);
+  const idempotency = idempotencySteps(services.store, clock, (idempotencyKey) => keys.hash(idempotencyKey));
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);
   app.decorateRequest('failure', null);
