@@ -1,10 +1,11 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { dated, type UpdateOptions, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
-import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importFile } from '../data/importers/index.ts';
+import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, storeDataset } from '../data/importers/index.ts';
+import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
@@ -46,27 +47,28 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
     throw new UsageError('data import takes <kind> <file>', DATA_USAGE);
   if (command === 'list') return list(settings.databaseUrl, io);
   const store = await openStore(settings.databaseUrl);
+  const worker = workerFetch();
   try {
     if (command === 'import') {
       const [kind, file] = rest;
       // a file past its bound is refused before it is read
       checkFileSize(kind, file, statSync(file).size);
-      // no file date here: a local file's modification time says when it was copied, not issued
-      const parsed = await importFile(
-        store,
-        kind,
-        { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme },
-        now(),
-        { force: values.force },
-      );
+      // read and parsed in the import worker, under its memory bound; stored here
+      const parsed = await worker.parseFile(kind, file, { now: now(), asOf, scheme: values.scheme });
+      await storeDataset(store, parsed, now(), { force: values.force });
       io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
       return EXIT.ok;
     }
-    return await update(store, rest.length ? rest : updatableKinds(), settings, io, now, { asOf, force: values.force });
+    return await update(store, rest.length ? rest : updatableKinds(), settings, io, now, {
+      asOf,
+      force: values.force,
+      fetchParsed: worker.fetchParsed,
+    });
   } catch (e) {
     io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
   } finally {
+    await worker.close();
     await store.close();
   }
 }

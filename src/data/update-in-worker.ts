@@ -2,18 +2,20 @@
  * Download and parse in a worker thread with a heap limit of its own: a hostile or broken file
  * (a ZIP bomb, millions of rows) ends that worker with an error, and the service goes on
  * answering on its own thread. One worker serves a whole update; a worker that died is
- * replaced for the next file.
+ * replaced for the next file. `mod97 data import|update` parse in it too, so that the command
+ * keeps to the same bound as the service's daily update (DECISIONS 25).
  */
 import { Worker } from 'node:worker_threads';
 import type { ParsedDataset } from './types.ts';
 import type { FetchParsed } from './download.ts';
 import type { UpdateJob } from './update-worker.ts';
 import { codeOf } from '../thrown.ts';
+import { ImportError } from './importers/types.ts';
 
 /** The worker's JavaScript heap; the file's bytes come on top, bounded per kind (at most 512 MiB). */
 export const WORKER_HEAP_MB = 768;
 
-type Reply = { id: number; parsed?: ParsedDataset<unknown>; error?: string };
+type Reply = { id: number; parsed?: ParsedDataset<unknown>; error?: string; refused?: boolean };
 
 function startWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 };
@@ -30,6 +32,12 @@ function startWorker(): Worker {
 
 export interface WorkerFetch {
   fetchParsed: FetchParsed;
+  /** Reads and parses a local file (`mod97 data import`), under the same bound. */
+  parseFile(
+    kind: string,
+    file: string,
+    opts: { now: number; asOf?: string; scheme?: string; maxBytes?: number },
+  ): Promise<ParsedDataset<unknown>>;
   close(): Promise<void>;
 }
 
@@ -50,6 +58,7 @@ export function workerFetch(): WorkerFetch {
       if (!p) return;
       pending.delete(reply.id);
       if (reply.parsed) p.resolve(reply.parsed);
+      else if (reply.refused) p.reject(new ImportError(reply.error ?? 'the file was refused'));
       else p.reject(new Error(reply.error ?? 'the import worker answered nothing'));
     });
     w.on('error', (err) => {
@@ -68,14 +77,15 @@ export function workerFetch(): WorkerFetch {
     worker = w;
     return w;
   };
+  const send = (job: Omit<UpdateJob, 'id'>): Promise<ParsedDataset<unknown>> =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject });
+      ensure().postMessage({ ...job, id } satisfies UpdateJob);
+    });
   return {
-    fetchParsed: (kind, url, now, asOf, maxBytes) =>
-      new Promise((resolve, reject) => {
-        const id = ++next;
-        pending.set(id, { resolve, reject });
-        const job: UpdateJob = { id, kind, url, now, asOf, maxBytes };
-        ensure().postMessage(job);
-      }),
+    fetchParsed: (kind, url, now, asOf, maxBytes) => send({ kind, url, now, asOf, maxBytes }),
+    parseFile: (kind, file, { now, asOf, scheme, maxBytes }) => send({ kind, file, now, asOf, scheme, maxBytes }),
     async close() {
       const w = worker;
       worker = null;
