@@ -55,6 +55,8 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
       checkFileSize(kind, file, statSync(file).size);
       // read and parsed in the import worker, under its memory bound; stored here
       const parsed = await worker.parseFile(kind, file, { now: now(), asOf, scheme: values.scheme });
+      // the worker's heap is let go before the records are stored: the two never add up
+      await worker.close();
       await storeDataset(store, parsed, now(), { force: values.force });
       io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
       return EXIT.ok;
