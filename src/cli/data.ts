@@ -3,11 +3,10 @@ import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
-import { dated, type UpdateOptions, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
-import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, storeDataset } from '../data/importers/index.ts';
+import { updatableKinds, urlVariable } from '../data/download.ts';
+import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importerFor } from '../data/importers/index.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore } from '../store/index.ts';
-import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';
 
@@ -46,32 +45,49 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
   if (command === 'import' && (rest.length !== 2 || !rest[0] || !rest[1]))
     throw new UsageError('data import takes <kind> <file>', DATA_USAGE);
   if (command === 'list') return list(settings.databaseUrl, io);
-  const store = await openStore(settings.databaseUrl);
+  // The whole import runs in the import worker, under its heap bound, as the daily update's
+  // parse does: a file that needs more memory ends the worker, not the command's bound.
   const worker = workerFetch();
   try {
     if (command === 'import') {
       const [kind, file] = rest;
       // a file past its bound is refused before it is read
       checkFileSize(kind, file, statSync(file).size);
-      // read and parsed in the import worker, under its memory bound; stored here
-      const parsed = await worker.parseFile(kind, file, { now: now(), asOf, scheme: values.scheme });
-      // the worker's heap is let go before the records are stored: the two never add up
-      await worker.close();
-      await storeDataset(store, parsed, now(), { force: values.force });
-      io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
+      const { databaseUrl } = settings;
+      io.out(
+        await worker.importFile({
+          type: 'import',
+          databaseUrl,
+          kind,
+          file,
+          now: now(),
+          asOf,
+          scheme: values.scheme,
+          force: values.force,
+        }),
+      );
       return EXIT.ok;
     }
-    return await update(store, rest.length ? rest : updatableKinds(), settings, io, now, {
+    const kinds = rest.length ? rest : updatableKinds();
+    // an unknown kind is told before anything is downloaded
+    for (const kind of kinds) importerFor(kind);
+    const report = await worker.update({
+      type: 'update',
+      databaseUrl: settings.databaseUrl,
+      kinds,
+      urls: settings.dataUrls,
+      now: now(),
       asOf,
       force: values.force,
-      fetchParsed: worker.fetchParsed,
     });
+    for (const line of report.updated) io.out(`updated ${line}`);
+    for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
+    return report.failures.length ? EXIT.failed : EXIT.ok;
   } catch (e) {
     io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
   } finally {
     await worker.close();
-    await store.close();
   }
 }
 
@@ -115,19 +131,4 @@ function listBundled(io: CliIo): number {
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return EXIT.ok;
-}
-
-/** Downloads and imports each kind; one failing download does not stop the others. */
-async function update(
-  store: Store,
-  kinds: string[],
-  settings: CliConfig,
-  io: CliIo,
-  now: () => number,
-  opts: UpdateOptions,
-): Promise<number> {
-  const report = await updateDatasets(store, kinds, settings.dataUrls, now, opts);
-  for (const line of report.updated) io.out(`updated ${line}`);
-  for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
-  return report.failures.length ? EXIT.failed : EXIT.ok;
 }

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { SHARED_DATA } from './shared-data.ts';
 
 const REAL = `${SHARED_DATA}epc-scheme-register/SepaAdherence.csv`;
-const HEADER = '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"';
+const HEADER =
+  '"Country","ParticipantName","Address","City","BIC","Readiness Date","Scheme Leaving Date","Scheme Options"';
 const SAMPLE_ROWS = [
   '"GERMANY","Deutsche Bank AG","Taunusanlage 12","Frankfurt am Main","DEUTDEFFXXX","2008-01-28","",""',
   '"FRANCE","BNP Paribas","16 boulevard des Italiens","Paris","BNPAFRPPXXX","2008-01-28","",""',

@@ -45,6 +45,13 @@ export function checkFileSize(kind: string, name: string, size: number, cap?: nu
 
 export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
+/**
+ * The most records one dataset may hold. The largest publisher's file mod97 reads holds tens of
+ * thousands; a dataset is stored as one document, and past about a million records storing it
+ * alone takes more than the import's memory bound (1 GB), whatever the heap holds.
+ */
+export const MAX_DATASET_RECORDS = 1_000_000;
+
 /** Sanctions lists: an empty one would answer every listed bank as clean. */
 const SANCTIONS_KINDS = new Set(['ofac-sdn', 'eu-fsf']);
 
@@ -108,6 +115,11 @@ export async function storeDataset(
   now: number,
   opts: ImportOptions = {},
 ): Promise<void> {
+  const count = parsed.records.length;
+  if (count > MAX_DATASET_RECORDS)
+    throw new ImportError(
+      `refused: this ${parsed.kind} file yields ${count} records, more than the ${MAX_DATASET_RECORDS} one dataset may hold (the publisher's file holds far fewer); nothing changed`,
+    );
   await refuseShrinking(store, parsed, opts);
   await store.putDataset(
     {
