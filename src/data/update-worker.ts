@@ -9,7 +9,14 @@ import { parentPort } from 'node:worker_threads';
 import type { DataUrls } from '../config.ts';
 import { openStore } from '../store/index.ts';
 import { dated, fetchAndParse, type UpdateReport, updateDatasets } from './download.ts';
-import { checkFileSize, fileBound, ImportError, importerFor, storeDataset } from './importers/index.ts';
+import {
+  checkFileSize,
+  fileBound,
+  ImportError,
+  importerFor,
+  refuseOversized,
+  storeDataset,
+} from './importers/index.ts';
 import type { ParsedDataset } from './types.ts';
 import { messageOf } from '../thrown.ts';
 
@@ -90,7 +97,11 @@ async function update(job: UpdateJob): Promise<UpdateReport> {
 function run(job: WorkerJob): Promise<unknown> {
   if (job.type === 'import') return importFile(job);
   if (job.type === 'update') return update(job);
-  return fetchAndParse(job.kind, job.url, job.now, job.asOf, job.maxBytes);
+  // the daily update: a dataset too large to store is refused here, before it is copied to the service
+  return fetchAndParse(job.kind, job.url, job.now, job.asOf, job.maxBytes).then((parsed) => {
+    refuseOversized(parsed);
+    return parsed;
+  });
 }
 
 parentPort?.on('message', async (job: WorkerJob) => {

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { writeHostileEpc, writeLargeEpc } from '../support/epc-files.ts';
+import { writeHostileEpc, writeLargeEpc, writeMinimalEpc } from '../support/epc-files.ts';
 import { BIN } from './run.ts';
 
 const TIME = '/usr/bin/time';
@@ -51,5 +51,13 @@ test('a valid EPC export of 31 MB is imported within 1 GB', { skip }, async () =
   const r = await measured(['data', 'import', 'epc-register', path, '--as-of', '2026-11-01', '--force']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`imported epc-sct: ${rows} records`));
+  assert.ok(r.rss < GB, `peak RSS ${Math.round(r.rss / 1e6)} MB`);
+});
+
+test('31 MB of minimal rows (2.8 million records) is refused as too many records, within 1 GB', { skip }, async () => {
+  const { path, rows } = writeMinimalEpc(dir);
+  const r = await measured(['data', 'import', 'epc-register', path, '--as-of', '2026-11-01', '--force']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`yields ${rows} records, more than the 1000000 one dataset may hold`));
   assert.ok(r.rss < GB, `peak RSS ${Math.round(r.rss / 1e6)} MB`);
 });

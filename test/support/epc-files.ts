@@ -4,7 +4,8 @@
  * - hostile: a header of 3,000 columns over 40,000 short rows, ~577 KB on disk, which took
  *   2.8 GB when every row was held with every column;
  * - valid: the real export's rows repeated, with BICs made unique, to ~31 MB (under the 32 MiB
- *   bound of one EPC file).
+ *   bound of one EPC file);
+ * - minimal: ~31 MB of rows holding only a BIC and a name, ~2.8 million of them.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,22 @@ const SAMPLE_ROWS = [
   '"FRANCE","BNP Paribas","16 boulevard des Italiens","Paris","BNPAFRPPXXX","2008-01-28","",""',
   '"ITALY","Banca Monte dei Paschi di Siena S.p.A.","Piazza Salimbeni 3","Siena","PASCITMMXXX","2008-01-28","",""',
 ];
+
+/** A valid export of ~31 MB in its smallest form: a BIC and a name a row, ~2.8 million rows. */
+export function writeMinimalEpc(dir: string, bytes = 31_000_000): { path: string; rows: number } {
+  const out = ['BIC,ParticipantName'];
+  let size = out[0].length + 1;
+  let n = 0;
+  while (size < bytes) {
+    const row = `B${n.toString(36).toUpperCase().padStart(7, '0')},n`;
+    out.push(row);
+    size += row.length + 1;
+    n++;
+  }
+  const path = join(dir, 'SepaAdherence-minimal.csv');
+  writeFileSync(path, `${out.join('\n')}\n`);
+  return { path, rows: n };
+}
 
 /** The hostile file: 3,000 columns named, rows of one BIC and a name each. */
 export function writeHostileEpc(dir: string): string {

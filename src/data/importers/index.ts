@@ -52,6 +52,15 @@ export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10
  */
 export const MAX_DATASET_RECORDS = 1_000_000;
 
+/** Refuses a dataset of more than MAX_DATASET_RECORDS (also in the worker, before it is handed over). */
+export function refuseOversized(parsed: ParsedDataset<unknown>): void {
+  const count = parsed.records.length;
+  if (count > MAX_DATASET_RECORDS)
+    throw new ImportError(
+      `refused: this ${parsed.kind} file yields ${count} records, more than the ${MAX_DATASET_RECORDS} one dataset may hold (the publisher's file holds far fewer); nothing changed`,
+    );
+}
+
 /** Sanctions lists: an empty one would answer every listed bank as clean. */
 const SANCTIONS_KINDS = new Set(['ofac-sdn', 'eu-fsf']);
 
@@ -115,11 +124,7 @@ export async function storeDataset(
   now: number,
   opts: ImportOptions = {},
 ): Promise<void> {
-  const count = parsed.records.length;
-  if (count > MAX_DATASET_RECORDS)
-    throw new ImportError(
-      `refused: this ${parsed.kind} file yields ${count} records, more than the ${MAX_DATASET_RECORDS} one dataset may hold (the publisher's file holds far fewer); nothing changed`,
-    );
+  refuseOversized(parsed);
   await refuseShrinking(store, parsed, opts);
   await store.putDataset(
     {
