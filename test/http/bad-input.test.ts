@@ -104,7 +104,10 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     assert.match(huge.body.message, /deeper than 64 levels/);
     // 64 levels pass the scan and reach the schema; brackets inside strings (and escaped quotes) are not nesting
     await expectClientError(await send('/v1/iban/validate', deep(64)), 400, 'invalid_request');
-    const inString = await send('/v1/iban/validate', JSON.stringify({ iban: 'DE89370400440532013000', note: `\\"${'['.repeat(100)}` }));
+    const inString = await send(
+      '/v1/iban/validate',
+      JSON.stringify({ iban: 'DE89370400440532013000', note: `\\"${'['.repeat(100)}` }),
+    );
     assert.notEqual(inString.body.error, 'invalid_json', inString.text);
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'only the valid call is charged');
   });
