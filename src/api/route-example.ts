@@ -8,6 +8,6 @@ export interface RouteExample {
   key: boolean;
   status: number;
   answer: unknown;
-  /** The same call with mod97/client, when the client has a method for it: `await mod97.x(...)`. */
+  /** The same call with mod97-client, when the client has a method for it: `await mod97.x(...)`. */
   js?: string;
 }

@@ -12,7 +12,8 @@ import { messageOf } from '../thrown.ts';
 
 export const DATA_USAGE = `usage:
   mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP] [--force]
-  mod97 data update [kind...] [--force]
+  mod97 data update [kind...] [--force]   (no kind: every kind but schwifty-registry, which is
+                                          downloaded only when named or once imported)
   mod97 data list
 kinds: ${updatableKinds().join(', ')}
 --force: take a file that yields no records, or fewer than half of the dataset it replaces (refused otherwise; a sanctions list is never replaced by an empty one)
@@ -68,9 +69,10 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
       );
       return EXIT.ok;
     }
-    const kinds = rest.length ? rest : updatableKinds();
+    // none named: every kind but an opt-in one not imported yet (defaultKinds)
+    const kinds = rest.length ? rest : undefined;
     // an unknown kind is told before anything is downloaded
-    for (const kind of kinds) importerFor(kind);
+    for (const kind of kinds ?? []) importerFor(kind);
     const report = await worker.update({
       type: 'update',
       databaseUrl: settings.databaseUrl,

@@ -50,7 +50,8 @@ export interface UpdateJob {
   type: 'update';
   id: number;
   databaseUrl: string;
-  kinds: string[];
+  /** Undefined: the kinds an update takes by default (download.ts, defaultKinds). */
+  kinds?: string[];
   urls: DataUrls;
   /** The command's clock: every file of the update is dated and recorded by it. */
   now: number;
