@@ -8,6 +8,7 @@
  */
 import type { CliConfig } from '../config.ts';
 import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'csv-stringify/sync';
@@ -37,8 +38,9 @@ iban_errors (codes joined by |), bank_bic, bank_name.
   --out OUT.csv  where to write (default FILE.mod97.csv); an existing file is kept unless
                  --resume (continue it) or --force (start it again) is given
   --resume       continue after the last row OUT.csv holds (from the first row if none); refused
-                 when OUT.csv's last row is not the input's row of the same number, or it has
-                 blank or changed lines
+                 when any row of OUT.csv is not the input's row of the same number, or it has
+                 blank or changed lines. IBANs OUT.csv already answers are not sent (nor
+                 charged) again: their answers are copied from it
   --dry-run      check the file and print what it will cost and what the key has left; send
                  nothing, write nothing
 Before writing, the whole file is checked: the column exists, the file is UTF-8 and no row is
@@ -50,7 +52,7 @@ added cell that starts with = + - @, a tab or a carriage return gets a leading '
 spreadsheet shows it instead of running it; input cells are copied as they are.
 Needs MOD97_API_KEY. Batches of up to 1000 IBANs, sized to what the key has left. Progress goes
 to stderr. When the quota runs out it stops after the last whole batch, keeps the output, says
-how to go on, and exits 3; Ctrl-C stops the same way.
+how to go on, and exits 3; Ctrl-C stops the same way (a run that wrote every row is finished).
 exit: 0 done, 2 wrong usage, a file that cannot be used or a service error, 3 the quota or
 payment ran out, 130 interrupted`;
 
@@ -71,6 +73,10 @@ export const inertCell = (cell: string): string => (FORMULA_START.test(cell) ? `
 
 /** The same IBAN however it was typed: what is sent, once per file. */
 const normalise = (cell: string): string => cell.replace(/\s+/g, '').toUpperCase();
+
+/** A row's input cells as one number (48 bits of SHA-1): what --resume compares, row by row. */
+const rowDigest = (cells: string[]): number =>
+  createHash('sha1').update(cells.join('\u0000')).update(String(cells.length)).digest().readUIntBE(0, 6);
 
 interface PendingRow {
   number: number;
@@ -167,6 +173,12 @@ class BatchRun {
   /** For each key still to send, the number of the last row that holds it (from the first reading). */
   private lastRowOf = new Map<string, number>();
   private columns: Columns = { iban: -1, bic: -1 };
+  /** The columns of the output's header (--resume), found once. */
+  private writtenColumns: Columns | null = null;
+  /** With --resume: the digest of each row already written (its input cells), in order. */
+  private readonly writtenRows: number[] = [];
+  /** With --resume: the first row written that is not the input's row of the same number. */
+  private changedRow = 0;
   private readonly input: string;
   private readonly output: string;
 
@@ -184,10 +196,14 @@ class BatchRun {
   async go(): Promise<number> {
     try {
       const done = this.options.resume
-        ? await scanWritten(this.output, this.dialect.delimiter, !this.options.dryRun)
+        ? await scanWritten(this.output, this.dialect.delimiter, !this.options.dryRun, (record, header) =>
+            this.readWritten(record, header),
+          )
         : null;
       const plan = await this.check(done?.rows ?? 0);
       if (done?.header) this.checkResume(done, done.header, plan);
+      // answers copied from the output only for IBANs still to come
+      for (const key of this.answers.keys()) if (!this.lastRowOf.has(key)) this.answers.delete(key);
       const skip = done?.rows ?? 0;
       if (!(await this.announce(plan, skip))) return EXIT.usage;
       if (this.options.dryRun) return EXIT.ok;
@@ -213,7 +229,6 @@ class BatchRun {
   private async check(skip: number) {
     let header: string[] | null = null;
     let rows = 0;
-    let rowAtSkip: string[] | null = null;
     let tooLong = 0;
     const lastRowOf = new Map<string, number>();
     for await (const { cells } of readInput(this.input, this.dialect.delimiter)) {
@@ -225,23 +240,43 @@ class BatchRun {
         };
         continue;
       }
-      if (++rows === skip) rowAtSkip = cells;
-      if (rows <= skip) continue;
+      if (++rows <= skip) {
+        // every row already written must be this row of the input, not only the last one
+        if (!this.changedRow && rowDigest(cells) !== this.writtenRows[rows - 1]) this.changedRow = rows;
+        continue;
+      }
       const { key } = this.pending(rows, cells);
       if (key === null) tooLong++;
       else if (key) lastRowOf.set(key, rows);
     }
     if (!header) throw new Refusal(`${this.input} is empty: it needs a header row naming its columns`);
     this.lastRowOf = lastRowOf;
-    return { header, rows, rowAtSkip, tooLong };
+    return { header, rows, tooLong };
+  }
+
+  /**
+   * One whole row of the output met by --resume: its input cells' digest, and its answer, kept so
+   * that an IBAN answered before is not sent (nor charged) again. The columns are found by the
+   * output's own header; one that does not match the input's is refused after (checkResume).
+   */
+  private readWritten(record: string[], header: string[]): void {
+    const width = header.length - this.addedColumns().length;
+    const cells = record.slice(0, width);
+    this.writtenRows.push(rowDigest(cells));
+    if (this.writtenColumns === null) {
+      const find = (name: string | null) =>
+        name === null ? -1 : header.slice(0, width).findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
+      this.writtenColumns = { iban: find(this.options.column.iban), bic: find(this.options.column.bic) };
+    }
+    if (this.writtenColumns.iban < 0) return;
+    const { key, bic } = this.pending(0, cells, this.writtenColumns);
+    if (!key || this.answers.has(key)) return;
+    // bic_matches is the answer's own only where the row's BIC was sent with its IBAN
+    this.answers.set(key, [...record.slice(width, width + 5), bic ? (record[width + 5] ?? '') : '']);
   }
 
   /** An output from another file, or changed since, would be continued wrongly: refused, naming what differs. */
-  private checkResume(
-    done: Written,
-    doneHeader: string[],
-    plan: { header: string[]; rows: number; rowAtSkip: string[] | null },
-  ): void {
+  private checkResume(done: Written, doneHeader: string[], plan: { header: string[]; rows: number }): void {
     const again = 'choose another --out, or start it again with --force';
     if (doneHeader.join('\u0000') !== plan.header.join('\u0000'))
       throw new Refusal(`${this.output} was not written from ${this.input} (its header differs); ${again}`);
@@ -249,11 +284,10 @@ class BatchRun {
       throw new Refusal(
         `${this.output} holds ${done.rows} rows, ${this.input} only ${plan.rows}: rows were added to one or removed from the other; ${again}`,
       );
-    const width = plan.header.length - this.addedColumns().length;
-    const last = done.last?.slice(0, width);
-    if (last && plan.rowAtSkip && last.join('\u0000') !== plan.rowAtSkip.join('\u0000'))
+    const n = this.changedRow;
+    if (n)
       throw new Refusal(
-        `the last row of ${this.output} (row ${done.rows}) is not row ${done.rows} of ${this.input}: rows were removed, added or changed in one of them since it was written; ${again}`,
+        `row ${n} of ${this.output}${n === done.rows ? ' (its last)' : ''} is not row ${n} of ${this.input}: rows were removed, added or changed in one of them since it was written; ${again}`,
       );
   }
 
@@ -269,10 +303,12 @@ class BatchRun {
     }
     this.remaining = usage.remaining;
     const say = (line: string) => (this.options.dryRun ? this.io.out(line) : this.io.err(line));
-    const requests = this.lastRowOf.size;
+    // IBANs the output already answers (--resume) are copied, not sent
+    let requests = 0;
+    for (const key of this.lastRowOf.keys()) if (!this.answers.has(key)) requests++;
     const rows = plan.rows - skip;
     say(
-      `${this.input}: ${rows} rows${skip ? ` after the ${skip} already in ${this.output}` : ''}, ${requests} distinct IBANs: ${requests} requests${plan.tooLong ? ` (${plan.tooLong} cells over ${IBAN_MAX_CHARS} characters answered invalid without sending)` : ''}`,
+      `${this.input}: ${rows} rows${skip ? ` after the ${skip} already in ${this.output}` : ''}, ${this.lastRowOf.size} distinct IBANs: ${requests} requests${requests < this.lastRowOf.size ? ` (${this.lastRowOf.size - requests} answered in ${this.output} already: copied, not sent)` : ''}${plan.tooLong ? ` (${plan.tooLong} cells over ${IBAN_MAX_CHARS} characters answered invalid without sending)` : ''}`,
     );
     say(
       `the key has ${usage.remaining} of ${usage.limit} requests left${usage.month ? ` (month ${usage.month})` : ''}`,
@@ -294,13 +330,18 @@ class BatchRun {
     if (skip) this.io.err(`resuming after row ${skip} of ${this.input}`);
     this.progress.start(this.remaining);
     let header = true;
+    /** Rows were left unread: Ctrl-C came before the last. */
+    let stopped = false;
     for await (const { cells, bytes: read } of readInput(this.input, this.dialect.delimiter)) {
       if (header) {
         header = false;
         continue;
       }
       if (++row <= skip) continue;
-      if (this.interrupted) break;
+      if (this.interrupted) {
+        stopped = true;
+        break;
+      }
       const next = this.pending(row, cells);
       pending.push(next);
       bytes = read;
@@ -315,9 +356,13 @@ class BatchRun {
         batch = new Set();
       }
     }
-    if (!this.interrupted && pending.length) await this.flush(pending, batch, bytes);
+    if (!this.interrupted && pending.length) {
+      await this.flush(pending, batch, bytes);
+      pending = [];
+    }
     this.progress.stop();
-    if (this.interrupted) {
+    // A Ctrl-C that came after every row was read and written stops nothing: the run is finished.
+    if (this.interrupted && (stopped || pending.length)) {
       this.io.err(`interrupted: ${this.howToGoOn().join('\n')}`);
       return 130;
     }
@@ -331,10 +376,10 @@ class BatchRun {
     return EXIT.ok;
   }
 
-  private pending(number: number, cells: string[]): PendingRow {
-    const cell = (cells[this.columns.iban] ?? '').trim();
+  private pending(number: number, cells: string[], columns = this.columns): PendingRow {
+    const cell = (cells[columns.iban] ?? '').trim();
     const iban = normalise(cell);
-    const bic = this.columns.bic < 0 ? undefined : bicCell(cells[this.columns.bic]);
+    const bic = columns.bic < 0 ? undefined : bicCell(cells[columns.bic]);
     const key =
       cell.length > IBAN_MAX_CHARS || iban.length > IBAN_MAX_CHARS ? null : iban && bic ? `${iban}\u0000${bic}` : iban;
     return bic === undefined ? { number, cells, key } : { number, cells, key, bic };

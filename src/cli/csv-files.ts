@@ -169,7 +169,13 @@ export interface Written {
  * appending continues a valid CSV. A row of another width than the header (a blank line, a row
  * edited by hand) is refused: rows after it would no longer line up with the input's.
  */
-export async function scanWritten(file: string, delimiter: string, trim: boolean): Promise<Written> {
+export async function scanWritten(
+  file: string,
+  delimiter: string,
+  trim: boolean,
+  /** Called with each whole row written (after the header), in order. */
+  onRow: (record: string[], header: string[]) => void = () => {},
+): Promise<Written> {
   const counts = { valid: 0, invalid: 0, empty: 0 };
   if (!existsSync(file) || statSync(file).size === 0) return { header: null, rows: 0, last: null, counts };
   const size = statSync(file).size;
@@ -188,6 +194,7 @@ export async function scanWritten(file: string, delimiter: string, trim: boolean
       );
     const valid = row.record[validAt];
     counts[valid === 'true' ? 'valid' : valid === 'false' ? 'invalid' : 'empty']++;
+    onRow(row.record, header!);
   };
   try {
     const parser = createReadStream(file).pipe(parse({ delimiter, relax_column_count: true, info: true }));

@@ -1,12 +1,12 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
-import { dated, type UpdateOptions, updatableKinds, updateDatasets, urlVariable } from '../data/download.ts';
-import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importFile } from '../data/importers/index.ts';
+import { updatableKinds, urlVariable } from '../data/download.ts';
+import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importerFor } from '../data/importers/index.ts';
+import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore } from '../store/index.ts';
-import type { Store } from '../store/types.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';
 
@@ -45,58 +45,92 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
     throw new UsageError(`unknown data command "${command}"`, DATA_USAGE);
   if (command === 'import' && (rest.length !== 2 || !rest[0] || !rest[1]))
     throw new UsageError('data import takes <kind> <file>', DATA_USAGE);
-  const store = await openStore(settings.databaseUrl);
+  if (command === 'list') return list(settings.databaseUrl, io);
+  // The whole import runs in the import worker, under its heap bound, as the daily update's
+  // parse does: a file that needs more memory ends the worker, not the command's bound.
+  const worker = workerFetch();
   try {
-    if (command === 'list') return await list(store, io);
     if (command === 'import') {
       const [kind, file] = rest;
       // a file past its bound is refused before it is read
       checkFileSize(kind, file, statSync(file).size);
-      // no file date here: a local file's modification time says when it was copied, not issued
-      const parsed = await importFile(
-        store,
-        kind,
-        { bytes: readFileSync(file), name: file, asOf, scheme: values.scheme },
-        now(),
-        { force: values.force },
+      const { databaseUrl } = settings;
+      io.out(
+        await worker.importFile({
+          type: 'import',
+          databaseUrl,
+          kind,
+          file,
+          now: now(),
+          asOf,
+          scheme: values.scheme,
+          force: values.force,
+        }),
       );
-      io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
       return EXIT.ok;
     }
-    return await update(store, rest.length ? rest : undefined, settings, io, now, { asOf, force: values.force });
+    // none named: every kind but an opt-in one not imported yet (defaultKinds)
+    const kinds = rest.length ? rest : undefined;
+    // an unknown kind is told before anything is downloaded
+    for (const kind of kinds ?? []) importerFor(kind);
+    const report = await worker.update({
+      type: 'update',
+      databaseUrl: settings.databaseUrl,
+      kinds,
+      urls: settings.dataUrls,
+      now: now(),
+      asOf,
+      force: values.force,
+    });
+    for (const line of report.updated) io.out(`updated ${line}`);
+    for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
+    return report.failures.length ? EXIT.failed : EXIT.ok;
   } catch (e) {
     io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
   } finally {
-    await store.close();
+    await worker.close();
   }
 }
 
-async function list(store: Store, io: CliIo): Promise<number> {
-  const datasets = await store.listDatasets();
-  io.out(datasets.length ? 'imported:' : 'imported: none');
-  for (const d of datasets) {
-    // what the date rests on, where it was recorded (datasets imported before it was kept show none)
-    const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
-    const imported = new Date(d.importedAt).toISOString();
-    io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+/** The SQLite file a `sqlite:` URL names, or null (PostgreSQL, or a database in memory). */
+const sqliteFile = (url: string): string | null =>
+  url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? url.slice('sqlite:'.length) : null;
+
+/** The database URL as it may be shown: a PostgreSQL password is never printed. */
+function databaseName(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) return url;
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return shown.toString();
+}
+
+/** Lists what the database holds; a database that does not exist is named, never created. */
+async function list(databaseUrl: string, io: CliIo): Promise<number> {
+  const file = sqliteFile(databaseUrl);
+  if (file !== null && !existsSync(file)) {
+    io.out(`database: none at ${file} (MOD97_DATABASE_URL); nothing imported, and nothing was created`);
+    return listBundled(io);
   }
+  const store = await openStore(databaseUrl);
+  try {
+    const datasets = await store.listDatasets();
+    io.out(`database: ${databaseName(databaseUrl)}`);
+    io.out(datasets.length ? 'imported:' : 'imported: none');
+    for (const d of datasets) {
+      // what the date rests on, where it was recorded (datasets imported before it was kept show none)
+      const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
+      const imported = new Date(d.importedAt).toISOString();
+      io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+    }
+  } finally {
+    await store.close();
+  }
+  return listBundled(io);
+}
+
+function listBundled(io: CliIo): number {
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return EXIT.ok;
-}
-
-/** Downloads and imports each kind; one failing download does not stop the others. */
-async function update(
-  store: Store,
-  kinds: string[] | undefined,
-  settings: CliConfig,
-  io: CliIo,
-  now: () => number,
-  opts: UpdateOptions,
-): Promise<number> {
-  const report = await updateDatasets(store, kinds, settings.dataUrls, now, opts);
-  for (const line of report.updated) io.out(`updated ${line}`);
-  for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
-  return report.failures.length ? EXIT.failed : EXIT.ok;
 }

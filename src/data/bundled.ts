@@ -69,6 +69,16 @@ export const BUNDLED_SOURCES = {
   },
 } satisfies Record<string, Provenance>;
 
+/**
+ * The bundled dataset an import of `kind` replaces, where one is bundled as the same data (the
+ * OFAC list): a first import is compared with it, as a later one is with the import before it.
+ */
+export function bundledDatasetOf(kind: string): { name: string; count: number } | null {
+  if (kind !== 'ofac-sdn') return null;
+  const { name, as_of } = BUNDLED_SOURCES.ofacSdn;
+  return { name: `${name}, as of ${as_of}`, count: generated('ofac-sdn.json').records.length };
+}
+
 interface SwiftCodeEntry {
   'SWIFT Code'?: string;
   'Bank Name'?: string;

@@ -1,13 +1,28 @@
 /**
  * The worker thread in which the service downloads and parses the publishers' files for its
- * daily update (update-in-worker.ts): whatever a file does to memory or to the CPU happens
- * here, under the worker's own heap limit, never on the thread that answers requests.
+ * daily update, and `mod97 data import|update` does the whole of its work (update-in-worker.ts):
+ * whatever a file does to memory or to the CPU happens here, under the worker's own heap limit,
+ * never on the thread that answers requests.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { fetchAndParse } from './download.ts';
+import type { DataUrls } from '../config.ts';
+import { openStore } from '../store/index.ts';
+import { dated, fetchAndParse, type UpdateReport, updateDatasets } from './download.ts';
+import {
+  checkFileSize,
+  fileBound,
+  ImportError,
+  importerFor,
+  refuseOversized,
+  storeDataset,
+} from './importers/index.ts';
+import type { ParsedDataset } from './types.ts';
 import { messageOf } from '../thrown.ts';
 
-export interface UpdateJob {
+/** The service's daily update: one file downloaded and parsed; the service stores it. */
+export interface ParseJob {
+  type: 'parse';
   id: number;
   kind: string;
   url: string;
@@ -16,11 +31,86 @@ export interface UpdateJob {
   maxBytes?: number;
 }
 
-parentPort?.on('message', async (job: UpdateJob) => {
+/** `mod97 data import`: a local file read, parsed and stored, here. */
+export interface ImportJob {
+  type: 'import';
+  id: number;
+  databaseUrl: string;
+  kind: string;
+  file: string;
+  now: number;
+  asOf?: string;
+  /** The EPC register the file holds, when its name does not say. */
+  scheme?: string;
+  force?: boolean;
+}
+
+/** `mod97 data update`: each kind downloaded, parsed and stored, here. */
+export interface UpdateJob {
+  type: 'update';
+  id: number;
+  databaseUrl: string;
+  /** Undefined: the kinds an update takes by default (download.ts, defaultKinds). */
+  kinds?: string[];
+  urls: DataUrls;
+  /** The command's clock: every file of the update is dated and recorded by it. */
+  now: number;
+  asOf?: string;
+  force?: boolean;
+}
+
+export type WorkerJob = ParseJob | ImportJob | UpdateJob;
+
+/** A local file read and parsed; it is refused past its bound before it is read. */
+function parseFile(job: ImportJob): ParsedDataset<unknown> {
+  checkFileSize(job.kind, job.file, statSync(job.file).size);
+  // no file date here: a local file's modification time says when it was copied, not issued
+  return importerFor(job.kind).parse({
+    bytes: readFileSync(job.file),
+    name: job.file,
+    asOf: job.asOf,
+    scheme: job.scheme,
+    maxBytes: fileBound(job.kind),
+  });
+}
+
+/** The line `mod97 data import` prints. */
+async function importFile(job: ImportJob): Promise<string> {
+  const parsed = parseFile(job);
+  const store = await openStore(job.databaseUrl);
   try {
-    const parsed = await fetchAndParse(job.kind, job.url, job.now, job.asOf, job.maxBytes);
-    parentPort?.postMessage({ id: job.id, parsed });
+    await storeDataset(store, parsed, job.now, { force: job.force });
+  } finally {
+    await store.close();
+  }
+  return `imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`;
+}
+
+async function update(job: UpdateJob): Promise<UpdateReport> {
+  const store = await openStore(job.databaseUrl);
+  try {
+    return await updateDatasets(store, job.kinds, job.urls, () => job.now, { asOf: job.asOf, force: job.force });
+  } finally {
+    await store.close();
+  }
+}
+
+function run(job: WorkerJob): Promise<unknown> {
+  if (job.type === 'import') return importFile(job);
+  if (job.type === 'update') return update(job);
+  // the daily update: a dataset too large to store is refused here, before it is copied to the service
+  return fetchAndParse(job.kind, job.url, job.now, job.asOf, job.maxBytes).then((parsed) => {
+    refuseOversized(parsed);
+    return parsed;
+  });
+}
+
+parentPort?.on('message', async (job: WorkerJob) => {
+  try {
+    const result = await run(job);
+    parentPort?.postMessage({ id: job.id, result });
   } catch (err) {
-    parentPort?.postMessage({ id: job.id, error: messageOf(err) });
+    // an ImportError is the file's fault and is told as such; anything else is the worker's
+    parentPort?.postMessage({ id: job.id, error: messageOf(err), refused: err instanceof ImportError });
   }
 });

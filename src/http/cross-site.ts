@@ -6,15 +6,14 @@
  *
  * A browser says where a request comes from: `Sec-Fetch-Site` (`cross-site` or `same-site` is
  * refused), and `Origin`, which must be the origin of MOD97_PUBLIC_URL or the request's own
- * origin (its Host, with the scheme it arrived by), so that a page of the service opened at any
- * address that reaches it (127.0.0.1, localhost, a LAN name) works. `null`, sent by sandboxed
- * frames and some redirects, is refused. Requests with neither header (curl, servers, SDKs,
- * agents) are not browsers' and pass.
- *
- * /mcp adds one condition, as the MCP transport asks of servers against DNS rebinding (a page of
- * evil.example whose name is made to resolve to this machine sends Host and Origin both
- * evil.example): there, the request's own origin counts only when its host cannot be rebound,
- * an IP address or `localhost`. Its own pages never call /mcp, so none is refused by this.
+ * origin (its Host, with the scheme it arrived by) when that host cannot be rebound: an IP
+ * address or `localhost`. So a page of the service opened at 127.0.0.1 or localhost works
+ * whatever MOD97_PUBLIC_URL says, and one opened at any other name works when that name is the
+ * public URL's. A name that is neither does not count even as the request's own: a page of
+ * evil.example whose name is made to resolve to this machine (DNS rebinding) sends Host and
+ * Origin both evil.example, so "Origin equals Host" proves nothing for a name (the MCP transport
+ * asks the same of servers). `null`, sent by sandboxed frames and some redirects, is refused.
+ * Requests with neither header (curl, servers, SDKs, agents) are not browsers' and pass.
  */
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
@@ -24,8 +23,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route refuses a browser's call from another site: `api` for the routes whose
-     * declaration says so (the key routes), `mcp` for /mcp, where the request's own origin counts
-     * only for a host that DNS cannot rebind.
+     * declaration says so (the key routes), `mcp` for /mcp (the same rule, its own message).
      */
     crossSite?: 'api' | 'mcp';
   }
@@ -39,13 +37,12 @@ export function crossSiteGuard(publicUrl: string): (req: FastifyRequest) => Doma
   return (req) => {
     const guard = req.routeOptions.config.crossSite;
     if (guard === undefined) return null;
-    const mcp = guard === 'mcp';
-    return isCrossSite(req, publicOrigin, mcp) ? refusal(mcp) : null;
+    return isCrossSite(req, publicOrigin) ? refusal(guard === 'mcp') : null;
   };
 }
 
 /** True when the browser that sent `req` says it comes from a page of another site. */
-function isCrossSite(req: FastifyRequest, publicOrigin: string, rebindingSafe: boolean): boolean {
+function isCrossSite(req: FastifyRequest, publicOrigin: string): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
   const origin = req.headers.origin;
@@ -54,7 +51,7 @@ function isCrossSite(req: FastifyRequest, publicOrigin: string, rebindingSafe: b
   if (from === null) return true;
   if (from === publicOrigin) return false;
   if (from !== ownOrigin(req)) return true;
-  return rebindingSafe && !unrebindable(new URL(from).hostname);
+  return !unrebindable(new URL(from).hostname);
 }
 
 /** A host no DNS answer can point elsewhere: an IP address, or `localhost` (browsers pin it to loopback). */

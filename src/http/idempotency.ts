@@ -5,6 +5,11 @@
  * is still being answered, 409. Two steps of the pipeline (pipeline.ts): 3a judges the key
  * after credentials and before any charge, so a replay is never charged; 11a keeps a 2xx answer
  * (never one carrying a key secret) once its status is final, or frees the key for a retry.
+ *
+ * What is stored is bounded (DECISIONS 25): the Idempotency-Key only as its keyed hash (a client
+ * may send a secret as one; an API key is refused outright), and an answer only up to 64 KiB.
+ * A larger one is not kept, only that it was given: its retry is 409
+ * `idempotency_answer_not_kept`, uncharged. So an entry is at most ~65 KiB, whatever is asked.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +26,9 @@ const STALE_AFTER_MS = 60_000;
 /** How often each process deletes expired entries, on the first request with a key after that. */
 const PURGE_EVERY_MS = 3_600_000;
 
+/** The largest answer kept for retries; a larger one is answered once and not kept. */
+export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
+
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const EMPTY_BODY = sha256('');
@@ -29,6 +37,7 @@ const HELD = Symbol('idempotency_held');
 
 interface Held {
   scope: string;
+  /** The keyed hash of the Idempotency-Key. */
   key: string;
   token: string;
 }
@@ -43,7 +52,8 @@ declare module 'fastify' {
   }
 }
 
-export function idempotencySteps(store: Store, clock: Clock) {
+/** `hashKey` is the keyed hash secrets are stored by (the key pepper's HMAC, keys/secret.ts). */
+export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempotencyKey: string) => string) {
   let nextPurge = 0;
 
   async function purgeIfDue(req: FastifyRequest, now: number): Promise<void> {
@@ -58,6 +68,13 @@ export function idempotencySteps(store: Store, clock: Clock) {
     async judge(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
       const key = req.headers['idempotency-key'];
       if (key === undefined) return false;
+      if (typeof key === 'string' && KEY_ANYWHERE.test(key)) {
+        throw new DomainError(
+          'key_in_idempotency_key',
+          'Never send an API key as the Idempotency-Key: send a fresh random value (a UUID) with each request, and the key in the Authorization: Bearer header. This key was not used, and nothing was kept.',
+          { field: 'Idempotency-Key' },
+        );
+      }
       if (typeof key !== 'string' || !VALID_KEY.test(key)) {
         throw new DomainError(
           'invalid_request',
@@ -74,9 +91,10 @@ export function idempotencySteps(store: Store, clock: Clock) {
         req[BODY_DIGEST] ?? (req.body === UNSUPPORTED_MEDIA ? `unread ${req.headers['content-type']}` : EMPTY_BODY);
       const fingerprint = sha256(`${req.method} ${req.url}\n${digest}`);
       const token = randomUUID();
+      const hashed = hashKey(key);
       const claim = await store.reserveIdempotency({
         scope,
-        key,
+        key: hashed,
         fingerprint,
         token,
         now,
@@ -85,7 +103,7 @@ export function idempotencySteps(store: Store, clock: Clock) {
       });
       switch (claim.state) {
         case 'reserved':
-          req[HELD] = { scope, key, token };
+          req[HELD] = { scope, key: hashed, token };
           return false;
         case 'in_progress':
           throw new DomainError(
@@ -96,6 +114,11 @@ export function idempotencySteps(store: Store, clock: Clock) {
           throw new DomainError(
             'idempotency_key_reused',
             'This Idempotency-Key was used in the last 24 hours for another request (another method, path or body). Send a new key with each new request.',
+          );
+        case 'not_kept':
+          throw new DomainError(
+            'idempotency_answer_not_kept',
+            `The request with this Idempotency-Key was answered (and charged) once, but its answer was over ${MAX_KEPT_ANSWER_BYTES / 1024} KiB and was not kept, so it cannot be given again. This retry was not charged. To ask again, resend the request without the Idempotency-Key (or with a new one): that is a new call, charged as such.`,
           );
         case 'done':
           reply
@@ -117,7 +140,11 @@ export function idempotencySteps(store: Store, clock: Clock) {
       try {
         if (status >= 200 && status < 300 && typeof payload === 'string' && !carriesSecret(payload)) {
           const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-          if (await store.completeIdempotency(scope, key, token, { status, contentType, body: payload })) return;
+          const answer =
+            Buffer.byteLength(payload) > MAX_KEPT_ANSWER_BYTES
+              ? { status, contentType: null, body: null }
+              : { status, contentType, body: payload };
+          if (await store.completeIdempotency(scope, key, token, answer)) return;
         }
         // A refused call was refunded: its retry is judged afresh.
         await store.releaseIdempotency(scope, key, token);

@@ -63,7 +63,13 @@ function pipelineCodes(route: RouteOptions): ErrorCode[] {
   if (access?.auth === 'key') codes.push('missing_api_key');
   if (access && access.auth !== 'none') codes.push('invalid_api_key');
   if (access?.meter) codes.push('payment_required', 'quota_exhausted');
-  if (config.idempotent) codes.push('idempotency_in_progress', 'idempotency_key_reused');
+  if (config.idempotent)
+    codes.push(
+      'key_in_idempotency_key',
+      'idempotency_in_progress',
+      'idempotency_answer_not_kept',
+      'idempotency_key_reused',
+    );
   if (config.x402Required || (access?.meter && config.x402Price)) {
     codes.push('payment_required', 'invalid_payment', 'payments_unavailable');
   }

@@ -15,7 +15,8 @@
  *      idempotency_in_progress), or already answered: that answer again, before any charge;
  *   4. payment or quota (402): a call carrying an x402 payment draws no quota; otherwise the
  *      key's quota, or the no-key trial, is admitted for the call's whole cost;
- *   5. the body: another content type (415), then JSON that does not parse (400). A route sold
+ *   5. the body: another content type (415), then JSON that does not parse or nests deeper
+ *      than 64 levels (400; the depth is found by a byte scan, before any parse). A route sold
  *      only by x402 (a pack) reads no body and skips this;
  *   6. a presented x402 payment is verified for this call's price (402), now that the body that
  *      sets the price of a batch is known to be JSON; a pack without a payment is refused here;
@@ -45,7 +46,15 @@ import type { Admission, Balance } from '../quota/meter.ts';
 import type { DailyUsage } from '../quota/daily.ts';
 import { isStorageUnavailable } from '../store/unavailable.ts';
 import type { KeyRow } from '../records.ts';
-import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
+import {
+  INVALID_JSON,
+  KEY_IN_BODY,
+  MAX_JSON_DEPTH,
+  parsedBody,
+  registerJsonBody,
+  TOO_DEEP,
+  UNSUPPORTED_MEDIA,
+} from './body.ts';
 import type { RouteMeter } from '../api/declaration.ts';
 import type { Caller } from './caller.ts';
 import { CREDENTIAL_MESSAGES, readCredential } from './credentials.ts';
@@ -66,7 +75,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
   const { keys, meter, clock } = services;
   const x402 = await x402StepsFor(services);
   const crossSiteRefusal = crossSiteGuard(services.config.publicUrl);
-  const idempotency = idempotencySteps(services.store, clock);
+  const idempotency = idempotencySteps(services.store, clock, (idempotencyKey) => keys.hash(idempotencyKey));
   app.decorateRequest('caller', null as never);
   app.decorateRequest('x402Payment', null);
   app.decorateRequest('failure', null);
@@ -288,4 +297,9 @@ function refuseUnreadableBody(body: unknown): void {
   if (body === UNSUPPORTED_MEDIA)
     throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
   if (body === INVALID_JSON) throw new DomainError('invalid_json', 'The body is not valid JSON.');
+  if (body === TOO_DEEP)
+    throw new DomainError(
+      'invalid_json',
+      `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels; no request needs that many. It was not parsed.`,
+    );
 }

@@ -9,6 +9,7 @@
  * - requests Node's parser refuses get the JSON error body whenever the socket can still be
  *   written, and the request they cut short is never charged, even if a route had started on it;
  * - a missing Host (400) and an unknown Expect (417), which Node would answer without a body;
+ * - two Host headers, a transfer coding other than `chunked` (400) and any Content-Encoding (415);
  * - HEAD on a metered route is 405 with `Allow: GET` and costs nothing (Fastify exposes a HEAD
  *   route for every GET);
  * - `X-Content-Type-Options: nosniff` on every answer.
@@ -113,6 +114,30 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * Requests that two parts of a chain could read differently, refused rather than guessed at:
+ * two Host headers (Node keeps the first; a proxy may have routed by the second), a transfer
+ * coding other than `chunked` (Node accepts `gzip, chunked` and would hand the gzip bytes on as
+ * the body), and a Content-Encoding, which no route decodes (it would be read as if absent).
+ */
+function framingRefusal(raw: IncomingMessage): DomainError | null {
+  let hosts = 0;
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) if (raw.rawHeaders[i].toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return new DomainError('invalid_request', 'The request sends more than one Host header.');
+  const coding = raw.headers['transfer-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked')
+    return new DomainError(
+      'invalid_request',
+      `Transfer-Encoding "${coding}" is not served: send the body as is, or chunked.`,
+    );
+  if (raw.headers['content-encoding'] !== undefined)
+    return new DomainError(
+      'unsupported_media_type',
+      'Content-Encoding is not served: send the body uncompressed, as Content-Type: application/json.',
+    );
+  return null;
+}
+
 /** Registered before any other hook, so that these refusals come first and cost nothing. */
 export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): void {
   const server = app.server;
@@ -149,6 +174,12 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
     }
     if (raw.headers.host === undefined && raw.httpVersion === '1.1') {
       return done(new DomainError('invalid_request', 'An HTTP/1.1 request must send a Host header.'));
+    }
+    const framing = framingRefusal(raw);
+    if (framing) {
+      // The body, if any, is left unread: the socket cannot be trusted to frame a next request.
+      reply.header('connection', 'close');
+      return done(framing);
     }
     const config = req.routeOptions.config;
     if (req.method === 'HEAD' && (config?.access?.meter || config?.x402Price)) {

@@ -28,7 +28,8 @@ export function claimOf(row: IdempotencyRow, reservation: IdempotencyReservation
   // Our own reservation, met again when a statement is sent twice across a lost connection.
   if (row.token === reservation.token) return { state: 'reserved' };
   if (row.fingerprint !== reservation.fingerprint) return { state: 'mismatch' };
-  if (row.status === null || row.body === null) return { state: 'in_progress' };
+  if (row.status === null) return { state: 'in_progress' };
+  if (row.body === null) return { state: 'not_kept' };
   return {
     state: 'done',
     answer: { status: row.status, contentType: row.contentType ?? 'application/json; charset=utf-8', body: row.body },

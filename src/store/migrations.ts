@@ -213,4 +213,13 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
   },
+  {
+    version: 19,
+    name: 'Idempotency-Keys kept only as keyed hashes',
+    // From here idem_key holds the keyed hash of the Idempotency-Key, and an answer over 64 KiB
+    // is not kept (body NULL with a status). Entries written before held the key itself (an API
+    // key sent as one among them) and answers of any size: they are dropped. A retry within the
+    // next 24 hours of a call made before the upgrade is judged afresh.
+    sql: `DELETE FROM idempotency_keys;`,
+  },
 ];

@@ -277,10 +277,18 @@ export interface IdempotentAnswer {
   body: string;
 }
 
+/** A first answer too large to keep (over 64 KiB): only that it was given is kept. */
+export interface AnswerNotKept {
+  status: number;
+  contentType: null;
+  body: null;
+}
+
 /** A request asking to be the first with its Idempotency-Key. */
 export interface IdempotencyReservation {
   /** Whose keys these are: an API key's id, or the network of a call without one. */
   scope: string;
+  /** The keyed hash of the Idempotency-Key (never the key itself: a client may send a secret as one). */
   key: string;
   /** Method, path and body digest: what a later request must match to be the same one. */
   fingerprint: string;
@@ -296,7 +304,9 @@ export type IdempotencyClaim =
   | { state: 'reserved' }
   | { state: 'in_progress' }
   | { state: 'mismatch' }
-  | { state: 'done'; answer: IdempotentAnswer };
+  | { state: 'done'; answer: IdempotentAnswer }
+  /** Answered once, but the answer was too large to keep: it cannot be given again. */
+  | { state: 'not_kept' };
 
 export interface IdempotencyStore {
   /**
@@ -305,8 +315,13 @@ export interface IdempotencyStore {
    * another request). Racing callers, on any number of processes, get exactly one `reserved`.
    */
   reserveIdempotency(reservation: IdempotencyReservation): Promise<IdempotencyClaim>;
-  /** Keeps the answer under the reservation, only while `token` still holds it. */
-  completeIdempotency(scope: string, key: string, token: string, answer: IdempotentAnswer): Promise<boolean>;
+  /** Keeps the answer (or that one too large was given) under the reservation, only while `token` still holds it. */
+  completeIdempotency(
+    scope: string,
+    key: string,
+    token: string,
+    answer: IdempotentAnswer | AnswerNotKept,
+  ): Promise<boolean>;
   /** Frees a reservation not completed, only while `token` still holds it. */
   releaseIdempotency(scope: string, key: string, token: string): Promise<void>;
   /** Deletes every entry expired at `now`; returns how many. */

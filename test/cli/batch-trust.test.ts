@@ -151,9 +151,15 @@ test('--resume refuses an output with a blank line, a deleted row or extra rows,
     [
       'deleted row',
       [lines[0], lines[1], lines[3], ''].join('\n'),
-      /the last row of \S+ \(row 2\) is not row 2 of \S+resume\.csv/,
+      /row 2 of \S+ \(its last\) is not row 2 of \S+resume\.csv/,
     ],
     ['extra rows', [...lines.slice(0, 5), lines[4], ''].join('\n'), /holds 5 rows, \S+resume\.csv only 4/],
+    // DECISIONS 25: every earlier row is checked, not only the last
+    [
+      'edited middle row',
+      [lines[0], lines[1], lines[2].replace(/^2,/, '20,'), lines[3], ''].join('\n'),
+      /row 2 of \S+ is not row 2 of \S+resume\.csv/,
+    ],
   ];
   const before = await used(key);
   for (const [what, text, message] of cases) {

@@ -1,6 +1,8 @@
 /** `mod97 batch` as a child process against the real service on 127.0.0.1. */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -192,6 +194,79 @@ test('Ctrl-C leaves a valid output of whole batches, and --resume completes it',
   assert.equal(whole.length, 40_001);
   assert.ok(whole.slice(1).every((row, i) => row[0] === String(i + 1) && row[2] === 'true'));
   assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 40_000, 'each row sent once');
+});
+
+test('Ctrl-C then --resume never sends an IBAN twice: the answers already written are copied (charged = distinct IBANs)', async () => {
+  // 20,000 rows, each of 10,000 IBANs twice (row i and row i + 10,000)
+  const lines = ['n;iban'];
+  for (let i = 1; i <= 20_000; i++) lines.push(`${i};${austrianIban(((i - 1) % 10_000) + 1)}`);
+  const input = file('twice.csv', `${lines.join('\n')}\n`);
+  const out = join(dir, 'twice-out.csv');
+  const key = await creditsKey(svc, 100_000);
+  const child = start(['batch', input, '--out', out], env(key));
+  const done = finish(child);
+  await new Promise<void>((resolve) =>
+    child.stderr!.on('data', (d: Buffer) => {
+      if (/^batch 1:/m.test(String(d))) resolve();
+    }),
+  );
+  child.kill('SIGINT');
+  const interrupted = await done;
+  assert.equal(interrupted.code, 130, interrupted.stderr);
+  const written = (parse(readFileSync(out, 'utf8'), { delimiter: ';' }) as string[][]).length - 1;
+  assert.ok(written > 0 && written < 10_000, `stopped mid-way: ${written} rows`);
+
+  const resumed = await mod97(['batch', input, '--out', out, '--resume'], env(key));
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`10000 distinct IBANs: ${10_000 - written} requests`));
+  const whole = parse(readFileSync(out, 'utf8'), { delimiter: ';' }) as string[][];
+  assert.equal(whole.length, 20_001);
+  assert.ok(whole.slice(1).every((row, i) => row[0] === String(i + 1) && row[2] === 'true'));
+  // the rows copied from the output are the answers a run without Ctrl-C writes
+  assert.deepEqual(whole[10_001]!.slice(1), whole[1]!.slice(1));
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 10_000, 'charged once per distinct IBAN');
+});
+
+test('a Ctrl-C that comes after the last row is written does not stop the run: it is finished (exit 0)', async () => {
+  const input = file('short.csv', `iban\n${[1, 2, 3].map((i) => austrianIban(i)).join('\n')}\n`);
+  const out = join(dir, 'short-out.csv');
+  const key = await creditsKey(svc, 100);
+  // A proxy that holds the one batch request until the command has been sent Ctrl-C.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let asked = () => {};
+  const batchAsked = new Promise<void>((r) => (asked = r));
+  const proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (req.url === '/v1/iban/batch') {
+      asked();
+      await held;
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([h]) => h !== 'host' && h !== 'connection'));
+    const answer = await fetch(svc.url + req.url, {
+      method: req.method,
+      headers: headers as Record<string, string>,
+      body: req.method === 'GET' ? undefined : body,
+    });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  after(() => new Promise<void>((r) => proxy.close(() => r())));
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const child = start(['batch', input, '--out', out], { MOD97_URL: url, MOD97_API_KEY: key });
+  const done = finish(child);
+  await batchAsked;
+  child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 200));
+  release();
+  const r = await done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /interrupted|--resume/);
+  assert.match(r.stdout, /^3 rows written to /m);
+  assert.equal((parse(readFileSync(out, 'utf8')) as string[][]).length, 4);
 });
 
 test('an output cut in the middle of a row is trimmed to its last whole row before resuming', async () => {

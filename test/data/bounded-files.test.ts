@@ -118,7 +118,7 @@ test('`mod97 data import` of a 1.2 GB GLEIF bomb ends with an error naming the b
   writeFileSync(honest, await zipBomb('BIC-LEI-20261101.csv', 1200));
   const refused = await cli('data', 'import', 'gleif-bic-lei', honest);
   assert.match(refused.text, /inflates to 1200 MiB, past the 32 MiB bound for one file/);
-  assert.match((await cli('data', 'list')).text, /imported: none/);
+  assert.match((await cli('data', 'list')).text, /imported: none|nothing imported/);
   console.log(
     `# figures: CLI import of a 1200 MiB bomb refused in ${ms} ms, process rss ${Math.round(process.memoryUsage().rss / MIB)} MiB`,
   );

@@ -15,7 +15,9 @@ let screened: DataPlane;
 before(async () => {
   fresh = await loadDataPlane(openSqliteStore('sqlite::memory:'), { clock: () => Date.parse('2026-11-23T12:00:00Z') });
   const store = openSqliteStore('sqlite::memory:');
-  await importFile(store, 'ofac-sdn', { bytes: Buffer.from(SDN, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' }, 0);
+  await importFile(store, 'ofac-sdn', { bytes: Buffer.from(SDN, 'latin1'), name: 'sdn.csv', asOf: '2024-05-03' }, 0, {
+    force: true,
+  });
   // A clock a week after the list's date: these tests are about a list that is still fresh.
   screened = await loadDataPlane(store, { clock: () => Date.parse('2024-05-10T12:00:00Z') });
 });

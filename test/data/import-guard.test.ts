@@ -96,11 +96,14 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
       assert.equal(fresh.code, 1);
       assert.match(
         fresh.err,
-        /refused: this ofac-sdn file yields 0 records where no dataset of this kind is imported yet/,
+        /refused: this ofac-sdn file yields 0 records where the bundled dataset \(OFAC SDN list \(sdn\.csv\), as of 2024-05-03\) has 162/,
       );
       assert.equal(await flagged(db, 'BKMTIRTH'), true, 'still answered as listed');
 
-      assert.equal((await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_FULL), '--as-of', '2026-11-20')).code, 0);
+      assert.equal(
+        (await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_FULL), '--as-of', '2026-11-20', '--force')).code,
+        0,
+      );
       for (const force of [[], ['--force']]) {
         const empty = await cli(
           db,
@@ -121,9 +124,27 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
       assert.deepEqual((await counts(db))['ofac-sdn'], 4);
     });
 
+    test('a first OFAC import is compared with the bundled list: 10 records for 162 are refused, naming both; --force takes it', async () => {
+      const db = databaseUrl();
+      const ten = Array.from({ length: 10 }, (_, i) =>
+        sdnRow(100 + i, `BANK ${i}`, `SWIFT/BIC TSTB${String.fromCharCode(65 + i)}X2X.`),
+      ).join('');
+      const first = await cli(db, 'import', 'ofac-sdn', file('sdn.csv', ten), '--as-of', '2026-11-20');
+      assert.equal(first.code, 1, first.out);
+      assert.match(first.err, /yields 10 records where the bundled dataset .* has 162; nothing changed\. .*--force/);
+      assert.equal((await counts(db))['ofac-sdn'], undefined, 'nothing imported');
+      assert.equal(await flagged(db, 'BKMTIRTH'), true, 'the bundled list still answers');
+      const forced = await cli(db, 'import', 'ofac-sdn', file('sdn.csv', ten), '--as-of', '2026-11-20', '--force');
+      assert.equal(forced.code, 0, forced.err);
+      assert.equal((await counts(db))['ofac-sdn'], 10);
+    });
+
     test('an OFAC file with fewer than half the records is refused; --force takes it', async () => {
       const db = databaseUrl();
-      assert.equal((await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_FULL), '--as-of', '2026-11-20')).code, 0);
+      assert.equal(
+        (await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_FULL), '--as-of', '2026-11-20', '--force')).code,
+        0,
+      );
       const shrunk = await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_SHRUNK), '--as-of', '2026-11-21');
       assert.equal(shrunk.code, 1);
       assert.match(shrunk.err, /yields 1 records where the live dataset has 4; nothing changed\. .*--force/);
@@ -161,7 +182,10 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
 
     test('`mod97 data update` and the daily update refuse a shrunken download the same way', async () => {
       const db = databaseUrl();
-      assert.equal((await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_FULL), '--as-of', '2026-11-20')).code, 0);
+      assert.equal(
+        (await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_FULL), '--as-of', '2026-11-20', '--force')).code,
+        0,
+      );
       const base = await publisher({ '/sdn.csv': SDN_SHRUNK, '/empty.csv': SDN_EMPTY });
       const out: string[] = [];
       const env = { MOD97_DATABASE_URL: db, MOD97_DATA_URL_OFAC_SDN: `${base}/sdn.csv` };

@@ -129,7 +129,7 @@ test('an XML file that is not the advanced SDN model, or is cut short, is refuse
 
 test('an imported XML list flags its banks as sanctioned, by BIC8 for every office', async () => {
   const store = openSqliteStore('sqlite::memory:');
-  await importFile(store, 'ofac-sdn', { bytes: bytes(XML), name: 'sdn_advanced.xml' }, 0);
+  await importFile(store, 'ofac-sdn', { bytes: bytes(XML), name: 'sdn_advanced.xml' }, 0, { force: true });
   const plane = await loadDataPlane(store);
   const a = plane.compliance({ bic: 'EXBKRUMMXXX' });
   assert.equal(a.level, 'high');

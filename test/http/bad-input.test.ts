@@ -84,7 +84,32 @@ describe('bad input gets a clear 4xx and is not charged', () => {
       raw: `${'{"iban":'.repeat(5000)}"x"${'}'.repeat(5000)}`,
       headers: { 'content-type': 'application/json' },
     });
-    await expectClientError(nestedObject, 400, 'invalid_request');
+    await expectClientError(nestedObject, 400, 'invalid_json');
+  });
+
+  test('JSON nested deeper than 64 levels is 400 invalid_json before it is parsed, on every route; 64 levels are parsed', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const deep = (n: number) => `{"iban":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`;
+    const send = (path: string, raw: string) =>
+      svc.call(path, { key, raw, headers: { 'content-type': 'application/json' } });
+    for (const path of ['/v1/iban/validate', '/v1/iban/batch', '/v1/iban/extract', '/v1/keys/generate', '/mcp']) {
+      const r = await send(path, deep(65));
+      await expectClientError(r, 400, 'invalid_json');
+      assert.match(r.body.message, /deeper than 64 levels/, path);
+    }
+    // The probe's body: 500,000 levels
+    const huge = await send('/v1/iban/validate', '['.repeat(500_000) + ']'.repeat(500_000));
+    await expectClientError(huge, 400, 'invalid_json');
+    assert.match(huge.body.message, /deeper than 64 levels/);
+    // 64 levels pass the scan and reach the schema; brackets inside strings (and escaped quotes) are not nesting
+    await expectClientError(await send('/v1/iban/validate', deep(64)), 400, 'invalid_request');
+    const inString = await send(
+      '/v1/iban/validate',
+      JSON.stringify({ iban: 'DE89370400440532013000', note: `\\"${'['.repeat(100)}` }),
+    );
+    assert.notEqual(inString.body.error, 'invalid_json', inString.text);
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'only the valid call is charged');
   });
 
   test("a URL the router cannot decode is 400 invalid_request with the service's error body", async () => {

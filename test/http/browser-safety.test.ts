@@ -35,7 +35,7 @@ describe('cross-site browser requests to the key routes', () => {
     }
   });
 
-  test('a page of the service opened at any address that reaches it may generate (public URL on localhost)', async () => {
+  test('a page of the service at an IP address, localhost or the public URL may generate; at another name it may not (DNS rebinding)', async () => {
     // README's start: MOD97_PUBLIC_URL unset (http://localhost:3000), the page opened at 127.0.0.1.
     const svc = await startService({ env: { MOD97_PUBLIC_URL: 'http://localhost:3000' } });
     const port = new URL(svc.url).port;
@@ -49,13 +49,15 @@ describe('cross-site browser requests to the key routes', () => {
     for (const headers of [
       pageAt(svc.url),
       pageAt(`http://localhost:${port}`, `localhost:${port}`),
-      pageAt(`http://mod97.lan:${port}`, `mod97.lan:${port}`),
       pageAt('http://localhost:3000', `mod97.lan:${port}`),
     ]) {
       const r = await svc.call('/v1/keys/generate', generate(headers, from()));
       assert.equal(r.status, 201, `${JSON.stringify(headers)}: ${r.text}`);
     }
     for (const headers of [
+      // DNS rebinding: a name made to resolve to this machine sends its own name as both (DECISIONS 25)
+      pageAt(`http://evil.example:${port}`, `evil.example:${port}`),
+      pageAt(`http://mod97.lan:${port}`, `mod97.lan:${port}`),
       { origin: 'http://evil.example', host: `mod97.lan:${port}` },
       { origin: `http://mod97.lan:${port}`, host: `127.0.0.1:${port}` },
       { origin: `https://mod97.lan:${port}`, host: `mod97.lan:${port}` },
@@ -109,6 +111,10 @@ describe('cross-site browser requests to the key routes', () => {
     });
     assert.equal(claim.status, 403, 'not 401: the unknown key is not even looked at');
     assert.equal(claim.body.error, 'cross_site_request');
+    const port = new URL(svc.url).port;
+    const rebound = { origin: `http://evil.example:${port}`, host: `evil.example:${port}` };
+    const rotateRebound = await svc.call('/v1/keys/rotate', { method: 'POST', key, headers: rebound });
+    assert.deepEqual([rotateRebound.status, rotateRebound.body.error], [403, 'cross_site_request'], 'DNS rebinding');
     assert.equal((await svc.call('/v1/keys/usage', { key })).status, 200, 'the key was not rotated');
     assert.equal((await svc.call('/v1/keys/rotate', { method: 'POST', key })).status, 200, 'curl is unaffected');
   });

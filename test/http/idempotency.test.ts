@@ -15,6 +15,7 @@ import { newSecret } from '../../src/keys/secret.ts';
 import { buildServices } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
 import { startService, testClock, type TestService } from '../support/app.ts';
+import { pgAdmin, pgUrl, throwawaySchema } from '../support/pg.ts';
 
 const IBAN = 'DE89370400440532013000';
 const OTHER = 'GB82WEST12345698765432';
@@ -160,6 +161,8 @@ describe('Idempotency-Key on the metered POST routes', () => {
     const clock = testClock('2026-11-21T12:00:00Z');
     const svc = await startService({ clock, databaseUrl: `sqlite:${file}` });
     const key = await svc.newKey();
+    // The store keeps the keyed hash of each Idempotency-Key, never the key itself.
+    const hashOf = (k: string) => svc.services.keys.hash(k);
     const rows = () => {
       const db = new Database(file, { readonly: true });
       try {
@@ -174,15 +177,147 @@ describe('Idempotency-Key on the metered POST routes', () => {
     clock.advance(23 * 3_600_000);
     const within = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey('old', key) });
     assert.equal(within.headers['idempotent-replayed'], 'true');
-    assert.deepEqual(rows(), ['old']);
+    assert.deepEqual(rows(), [hashOf('old')]);
     clock.advance(2 * 3_600_000);
     await svc.call('/v1/iban/validate', { json: { iban: OTHER }, ...withKey('new', key) });
-    assert.deepEqual(rows(), ['new'], 'the expired entry is gone');
+    assert.deepEqual(rows(), [hashOf('new')], 'the expired entry is gone');
     const afresh = await svc.call('/v1/iban/validate', { json: { iban: OTHER }, ...withKey('old', key) });
     assert.equal(afresh.status, 200, afresh.text);
     assert.equal(afresh.headers['idempotent-replayed'], undefined);
   });
 });
+
+/** What the store was given to keep for Idempotency-Keys, in bytes (every column's bytes; PostgreSQL may compress them). */
+async function storedBytes(databaseUrl: string): Promise<{ rows: number; bytes: number; text: string }> {
+  const columns = ['scope', 'idem_key', 'fingerprint', 'token', 'content_type', 'body'];
+  if (databaseUrl.startsWith('sqlite:')) {
+    const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
+    try {
+      const sum = columns.map((c) => `COALESCE(length(CAST(${c} AS BLOB)), 0)`).join(' + ');
+      const row = db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(${sum}), 0) AS bytes FROM idempotency_keys`).get() as {
+        n: number;
+        bytes: number;
+      };
+      const all = db.prepare('SELECT * FROM idempotency_keys').all();
+      return { rows: row.n, bytes: row.bytes, text: JSON.stringify(all) };
+    } finally {
+      db.close();
+    }
+  }
+  const admin = await pgAdmin(databaseUrl.replace(/[?&]schema=.*$/, ''));
+  try {
+    const schema = /[?&]schema=([^&]+)/.exec(databaseUrl)?.[1];
+    const sum = columns.map((c) => `COALESCE(octet_length(${c}), 0)`).join(' + ');
+    const [row] = await admin.unsafe(
+      `SELECT COUNT(*)::int AS n, COALESCE(SUM(${sum}), 0)::bigint AS bytes FROM ${schema}.idempotency_keys`,
+    );
+    const all = await admin.unsafe(`SELECT * FROM ${schema}.idempotency_keys`);
+    return { rows: Number(row.n), bytes: Number(row.bytes), text: JSON.stringify(all) };
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A text holding `n` IBANs: its extract answer is about 870 bytes an IBAN (100 → ~87 KB, over the 64 KiB kept). */
+const ibanText = (n: number, seed = 0) =>
+  Array.from({ length: n }, (_, i) => (i === 0 ? `ref ${seed}: ${IBAN}` : IBAN)).join(' ');
+
+const MiB = 1024 * 1024;
+
+for (const [engine, skip] of [
+  ['SQLite', false],
+  ['PostgreSQL', pgUrl ? false : 'MOD97_TEST_POSTGRES_URL is not set'],
+] as const) {
+  describe(`what Idempotency-Keys keep (DECISIONS 25), ${engine}`, { skip }, () => {
+    const databaseUrl = () => {
+      if (engine === 'PostgreSQL') return throwawaySchema('mod97_idem').url;
+      const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
+      after(() => rmSync(dir, { recursive: true, force: true }));
+      return `sqlite:${join(dir, 'store.db')}`;
+    };
+
+    test('an API key as the Idempotency-Key is 400 key_in_idempotency_key, charged nothing, and never stored', async () => {
+      const db = databaseUrl();
+      const svc = await startService({ databaseUrl: db });
+      const key = await svc.newKey();
+      const other = await svc.newKey('127.0.0.2');
+      for (const idem of [other, key, `retry-${other}`]) {
+        const r = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey(idem, key) });
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.body.error, 'key_in_idempotency_key');
+        assert.match(r.body.message, /Never send an API key as the Idempotency-Key/);
+        assert.equal(r.text.includes(idem), false, 'the key is not echoed');
+      }
+      assert.equal(await used(svc, key), 0);
+      assert.equal((await storedBytes(db)).rows, 0);
+    });
+
+    test('the store keeps a keyed hash of the Idempotency-Key, never the key itself', async () => {
+      const db = databaseUrl();
+      const svc = await startService({ databaseUrl: db });
+      const key = await svc.newKey();
+      const idem = `my-idempotency-${randomUUID()}`;
+      await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey(idem, key) });
+      const again = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey(idem, key) });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      const stored = await storedBytes(db);
+      assert.equal(stored.rows, 1);
+      assert.equal(stored.text.includes(idem), false, 'no column holds the Idempotency-Key');
+      assert.ok(stored.text.includes(svc.services.keys.hash(idem)), 'its keyed hash stands for it');
+    });
+
+    test('an answer over 64 KiB is not kept: its retry is 409 idempotency_answer_not_kept, uncharged; without the key it is a new call', async () => {
+      const db = databaseUrl();
+      const svc = await startService({ databaseUrl: db });
+      const key = await svc.makePro(await svc.newKey());
+      const json = { text: ibanText(100) };
+      const first = await svc.call('/v1/iban/extract', { json, ...withKey('big-1', key) });
+      assert.equal(first.status, 200, first.text);
+      assert.ok(Buffer.byteLength(first.text) > 64 * 1024, `answer of ${first.text.length} bytes`);
+      const retry = await svc.call('/v1/iban/extract', { json, ...withKey('big-1', key) });
+      assert.equal(retry.status, 409, retry.text);
+      assert.equal(retry.body.error, 'idempotency_answer_not_kept');
+      assert.match(retry.body.message, /over 64 KiB.*not charged.*without the Idempotency-Key/s);
+      assert.equal(await used(svc, key), 1, 'the retry was not charged');
+      // Another body under the same key is still the reuse it always was.
+      const reused = await svc.call('/v1/iban/extract', { json: { text: IBAN }, ...withKey('big-1', key) });
+      assert.equal(reused.body.error, 'idempotency_key_reused');
+      const fresh = await svc.call('/v1/iban/extract', { json, key });
+      assert.equal(fresh.status, 200, fresh.text);
+      assert.equal(await used(svc, key), 2);
+      // An answer of 64 KiB or less is kept as before.
+      const small = { text: ibanText(20) };
+      const kept = await svc.call('/v1/iban/extract', { json: small, ...withKey('small-1', key) });
+      const replay = await svc.call('/v1/iban/extract', { json: small, ...withKey('small-1', key) });
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.text, kept.text);
+    });
+
+    test('1,000 extract calls with Idempotency-Keys store at most 64 MiB', async () => {
+      const db = databaseUrl();
+      const svc = await startService({ databaseUrl: db });
+      const key = await svc.makePro(await svc.newKey());
+      const calls = 1000;
+      let next = 0;
+      let answered = 0;
+      const worker = async () => {
+        while (next < calls) {
+          const i = next++;
+          const r = await svc.call('/v1/iban/extract', { json: { text: ibanText(100, i) }, ...withKey(`x-${i}`, key) });
+          assert.equal(r.status, 200, r.text);
+          answered += Buffer.byteLength(r.text);
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, worker));
+      const stored = await storedBytes(db);
+      assert.equal(stored.rows, calls, 'one entry per call');
+      assert.ok(answered > 64 * MiB, `the answers came to ${(answered / MiB).toFixed(1)} MiB`);
+      assert.ok(stored.bytes <= 64 * MiB, `stored ${(stored.bytes / MiB).toFixed(1)} MiB`);
+      assert.ok(stored.bytes / calls < 1024, `${stored.bytes / calls} bytes a call`);
+      assert.equal(await used(svc, key), calls);
+    });
+  });
+}
 
 describe('the OpenAPI document', () => {
   test('declares Idempotency-Key, its 409 and 422, and Idempotent-Replayed on every metered POST, and nowhere else', async () => {

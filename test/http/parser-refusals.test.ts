@@ -172,3 +172,37 @@ describe('a body over 1 MiB', () => {
     }
   });
 });
+
+describe('requests two parts of a chain could read differently (DECISIONS 25)', () => {
+  const body = '{"iban":"DE89370400440532013000"}';
+  const post = (key: string, headers: string, payload = body) =>
+    `POST /v1/iban/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${headers}\r\n${payload}`;
+  const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+
+  test('two Host headers, Transfer-Encoding other than chunked, and any Content-Encoding are refused and never charged', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const twoHosts = await rawRequest(
+      svc.url,
+      `GET /v1/ch/clearing/230 HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
+    assertError(twoHosts, 400, 'invalid_request');
+    assert.match(twoHosts.body.message, /more than one Host/);
+    const gzipChunked = await rawRequest(svc.url, post(key, 'Transfer-Encoding: gzip, chunked\r\n', chunked));
+    assertError(gzipChunked, 400, 'invalid_request');
+    assert.match(gzipChunked.body.message, /Transfer-Encoding/);
+    for (const coding of ['gzip', 'identity', 'br']) {
+      const encoded = await rawRequest(
+        svc.url,
+        post(key, `Content-Encoding: ${coding}\r\nContent-Length: ${body.length}\r\n`),
+      );
+      assertError(encoded, 415, 'unsupported_media_type');
+      assert.match(encoded.body.message, /Content-Encoding/);
+    }
+    // The same request, plainly framed, is served: chunked alone, or a Content-Length.
+    const plain = await rawRequest(svc.url, post(key, 'Transfer-Encoding: chunked\r\nConnection: close\r\n', chunked));
+    assert.equal(plain.status, 200, plain.text);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'only the plain request was charged');
+  });
+});

@@ -50,6 +50,23 @@ export function idempotencyContract(current: () => Store): void {
     });
   });
 
+  test('idempotency: an answer not kept (over 64 KiB) says so to the same request; another request is still a mismatch', async () => {
+    const store = current();
+    const first = reservation();
+    await store.reserveIdempotency(first);
+    const notKept = { status: 200, contentType: null, body: null };
+    assert.equal(await store.completeIdempotency(first.scope, first.key, first.token, notKept), true);
+    assert.deepEqual(await store.reserveIdempotency({ ...first, token: randomUUID() }), { state: 'not_kept' });
+    assert.deepEqual(await store.reserveIdempotency({ ...first, token: randomUUID(), fingerprint: 'other body' }), {
+      state: 'mismatch',
+    });
+    // Not a reservation left stale: a minute later it still answers not_kept, until it expires.
+    const later = { ...first, token: randomUUID(), now: first.now + 120_000, staleBefore: first.now + 60_000 };
+    assert.deepEqual(await store.reserveIdempotency(later), { state: 'not_kept' });
+    const expired = { ...first, token: randomUUID(), now: first.expiresAt, expiresAt: first.expiresAt + DAY };
+    assert.deepEqual(await store.reserveIdempotency(expired), { state: 'reserved' });
+  });
+
   test('idempotency: a released reservation is free again, and only its own token completes or releases it', async () => {
     const store = current();
     const first = reservation();

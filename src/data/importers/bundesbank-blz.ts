@@ -1,5 +1,5 @@
 import type { ParsedDataset } from '../types.ts';
-import { byHeader, dateInName, decodeText, parseDelimited } from './text.ts';
+import { dateInName, decodeText, readColumns } from './text.ts';
 import { ImportError, type Importer, resolveAsOf } from './types.ts';
 
 export interface BlzRecord {
@@ -42,7 +42,9 @@ export const bundesbankBlz: Importer = {
   parse(input): ParsedDataset<BlzRecord> {
     const text = decodeText(input.bytes);
     const records =
-      text.startsWith('"Bankleitzahl"') || text.startsWith('Bankleitzahl') ? fromCsv(text) : fromFixedWidth(text);
+      text.startsWith('"Bankleitzahl"') || text.startsWith('Bankleitzahl')
+        ? fromCsv(text, input.name)
+        : fromFixedWidth(text);
     if (records.length === 0)
       throw new ImportError(`${input.name} is not a Bundesbank BLZ file (no records with Merkmal 1)`);
     const dated = resolveAsOf(
@@ -73,9 +75,21 @@ function fromFixedWidth(text: string): BlzRecord[] {
   return records;
 }
 
-function fromCsv(text: string): BlzRecord[] {
-  return byHeader(parseDelimited(text, ';'))
-    .filter((r) => r['Merkmal'] === '1' && /^\d{8}$/.test(r['Bankleitzahl'] ?? ''))
+/** The CSV's columns read; its others are never held. */
+const BLZ_COLUMNS = [
+  'Bankleitzahl',
+  'Merkmal',
+  'Bezeichnung',
+  'PLZ',
+  'Ort',
+  'BIC',
+  'Prüfzifferberechnungsmethode',
+  'IBAN-Regel',
+] as const;
+
+function fromCsv(text: string, name: string): BlzRecord[] {
+  return readColumns(text, ';', BLZ_COLUMNS, name)
+    .rows.filter((r) => r['Merkmal'] === '1' && /^\d{8}$/.test(r['Bankleitzahl'] ?? ''))
     .map((r) => ({
       blz: r['Bankleitzahl'],
       name: r['Bezeichnung'] ?? '',

@@ -1,6 +1,6 @@
 import { SEPA_SCHEMES } from '../countries.ts';
 import type { ParsedDataset, SchemeParticipant } from '../types.ts';
-import { byHeader, dateInName, decodeText, parseDelimited } from './text.ts';
+import { dateInName, decodeText, readColumns } from './text.ts';
 import { ImportError, type ImportInput, type Importer, resolveAsOf } from './types.ts';
 
 /** The EPC registers mod97 reads: the four SEPA schemes and Verification of Payee. */
@@ -42,6 +42,18 @@ function schemeOf(input: ImportInput): RegisterScheme {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** The columns read; the export's others are never held. */
+const EPC_COLUMNS = [
+  'BIC',
+  'ParticipantName',
+  'Address',
+  'City',
+  'Readiness Date',
+  'Scheme Leaving Date',
+  'Status',
+  'Role',
+] as const;
+
 /** A date column: empty is null; anything but YYYY-MM-DD refuses the file rather than guess what it means. */
 function dateOf(row: Record<string, string>, column: string, name: string): string | null {
   const value = row[column] ?? '';
@@ -64,9 +76,9 @@ export const epcRegister: Importer = {
   ),
   parse(input): ParsedDataset<SchemeParticipant> {
     const scheme = schemeOf(input);
-    const rows = byHeader(parseDelimited(decodeText(input.bytes), ','));
+    const { header, rows } = readColumns(decodeText(input.bytes), ',', EPC_COLUMNS, input.name);
     const needs = scheme === 'VOP' ? ['BIC', 'ParticipantName', 'Status'] : ['BIC', 'ParticipantName'];
-    if (rows.length === 0 || needs.some((column) => !(column in rows[0]))) {
+    if (rows.length === 0 || needs.some((column) => !header.includes(column))) {
       throw new ImportError(
         `${input.name} is not an EPC ${scheme} register export (needs ${needs.join(', ')} columns)`,
       );

@@ -1,8 +1,26 @@
 import type { ParsedDataset, SanctionRecord } from '../types.ts';
-import { byHeader, dateInName, decodeText, parseDelimited } from './text.ts';
+import { dateInName, decodeText, readColumns } from './text.ts';
 import { ImportError, type Importer, resolveAsOf } from './types.ts';
 
 const BIC = /^[A-Z0-9]{8}([A-Z0-9]{3})?$/;
+
+/** The columns read; the file's ~110 others (addresses, birth dates, remarks) are never held. */
+const FSF_COLUMNS = [
+  'fileGenerationDate',
+  'Entity_LogicalId',
+  'Entity_EU_ReferenceNumber',
+  'Entity_Regulation_Programme',
+  'NameAlias_WholeName',
+  'Identification_TypeCode',
+  'Identification_TypeDescription',
+  'Identification_Number',
+] as const;
+
+/**
+ * The EU's file is the one publisher's CSV wider than the common bound of 64 columns: about
+ * 120 (entity, regulation, name, address, birth date, identification and citizenship details).
+ */
+const FSF_MAX_COLUMNS = 192;
 
 /** `2025-08-01...` or `01/08/2025` (the FSF file's generation date). */
 function isoDate(value: string | undefined): string | null {
@@ -26,8 +44,8 @@ export const euFsf: Importer = {
     'https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw',
   ],
   parse(input): ParsedDataset<SanctionRecord> {
-    const rows = byHeader(parseDelimited(decodeText(input.bytes), ';'));
-    if (rows.length === 0 || !('Entity_LogicalId' in rows[0]) || !('Identification_Number' in rows[0])) {
+    const { header, rows } = readColumns(decodeText(input.bytes), ';', FSF_COLUMNS, input.name, FSF_MAX_COLUMNS);
+    if (rows.length === 0 || !header.includes('Entity_LogicalId') || !header.includes('Identification_Number')) {
       throw new ImportError(
         `${input.name} is not an EU FSF CSV (needs Entity_LogicalId and Identification_Number columns)`,
       );

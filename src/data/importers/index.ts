@@ -1,4 +1,5 @@
 import type { DatasetStore } from '../../store/types.ts';
+import { bundledDatasetOf } from '../bundled.ts';
 import type { ParsedDataset } from '../types.ts';
 import { bundesbankBlz } from './bundesbank-blz.ts';
 import { epcRegister } from './epc-register.ts';
@@ -60,6 +61,22 @@ export function checkFileSize(kind: string, name: string, size: number, cap?: nu
 
 export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
+/**
+ * The most records one dataset may hold. The largest publisher's file mod97 reads holds tens of
+ * thousands; a dataset is stored as one document, and past about a million records storing it
+ * alone takes more than the import's memory bound (1 GB), whatever the heap holds.
+ */
+export const MAX_DATASET_RECORDS = 1_000_000;
+
+/** Refuses a dataset of more than MAX_DATASET_RECORDS (also in the worker, before it is handed over). */
+export function refuseOversized(parsed: ParsedDataset<unknown>): void {
+  const count = parsed.records.length;
+  if (count > MAX_DATASET_RECORDS)
+    throw new ImportError(
+      `refused: this ${parsed.kind} file yields ${count} records, more than the ${MAX_DATASET_RECORDS} one dataset may hold (the publisher's file holds far fewer); nothing changed`,
+    );
+}
+
 /** Sanctions lists: an empty one would answer every listed bank as clean. */
 const SANCTIONS_KINDS = new Set(['ofac-sdn', 'eu-fsf']);
 
@@ -69,7 +86,8 @@ export interface ImportOptions {
 }
 
 /**
- * Refuses a file that would empty a dataset, or shrink it to less than half, unless forced:
+ * Refuses a file that would empty a dataset, or shrink it to less than half, unless forced
+ * (the dataset it replaces is the last import of its kind, or the bundled one before any):
  * a truncated download or a changed format parses "successfully" into nothing. The live
  * dataset is left as it was.
  */
@@ -79,8 +97,15 @@ async function refuseShrinking(
   opts: ImportOptions,
 ): Promise<void> {
   const count = parsed.records.length;
-  const live = (await store.listDatasets()).find((d) => d.kind === parsed.kind);
-  const liveWords = live ? `the live dataset has ${live.count}` : 'no dataset of this kind is imported yet';
+  const imported = (await store.listDatasets()).find((d) => d.kind === parsed.kind);
+  // Nothing imported yet: what is answered now is the bundled dataset, where one is bundled.
+  const bundled = imported ? null : bundledDatasetOf(parsed.kind);
+  const live = imported ?? bundled;
+  const liveWords = imported
+    ? `the live dataset has ${imported.count}`
+    : bundled
+      ? `the bundled dataset (${bundled.name}) has ${bundled.count}`
+      : 'no dataset of this kind is imported yet';
   if (count === 0 && SANCTIONS_KINDS.has(parsed.kind)) {
     throw new ImportError(
       `refused: this ${parsed.kind} file yields 0 records where ${liveWords}; a sanctions list is never replaced by an empty one (not even with --force). Nothing changed.`,
@@ -115,6 +140,7 @@ export async function storeDataset(
   now: number,
   opts: ImportOptions = {},
 ): Promise<void> {
+  refuseOversized(parsed);
   await refuseShrinking(store, parsed, opts);
   await store.putDataset(
     {

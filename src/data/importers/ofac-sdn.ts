@@ -1,6 +1,6 @@
 import type { ParsedDataset, SanctionRecord } from '../types.ts';
 import { readSdnAdvancedXml } from './ofac-sdn-xml.ts';
-import { dateInName, decodeText, parseDelimited } from './text.ts';
+import { dateInName, decodeText, readRows } from './text.ts';
 import { ImportError, type ImportInput, type Importer, resolveAsOf } from './types.ts';
 
 /** OFAC's sdn.csv is a few MiB. */
@@ -26,7 +26,8 @@ function fromCsv(input: ImportInput): ParsedDataset<SanctionRecord> {
       `${input.name} is larger than the ${SDN_CSV_MAX_BYTES / 1048576} MiB bound for OFAC sdn.csv (sdn_advanced.xml may be up to 512 MiB); nothing changed`,
     );
   }
-  const rows = parseDelimited(decodeText(input.bytes), ',');
+  // 12 fields a row, by position: more are never held
+  const rows = readRows(decodeText(input.bytes), ',', input.name, { header: false, width: 12 });
   if (!rows.some((r) => r.length >= 12 && /^\d+$/.test(r[0].trim()))) {
     throw new ImportError(
       `${input.name} is not OFAC sdn.csv (rows of 12 fields starting with ent_num) nor sdn_advanced.xml`,

@@ -1,6 +1,6 @@
 import { clearingFromSixV3 } from '../clearing.ts';
 import type { ClearingRecord } from '../types.ts';
-import { decodeText, parseDelimited } from './text.ts';
+import { decodeText, readRows } from './text.ts';
 import { ImportError, type Importer, resolveAsOf } from './types.ts';
 
 /** SIX BankMaster V3: ';'-separated, one header row whose last field is SIX's creation stamp. */
@@ -11,7 +11,7 @@ export const sixBankmaster: Importer<ClearingRecord> = {
   maxBytes: 32 * 1024 * 1024,
   defaultUrls: ['https://api.six-group.com/api/epcd/bankmaster/v3/bankmaster_V3.csv'],
   parse(input) {
-    const [header, ...rows] = parseDelimited(decodeText(input.bytes), ';');
+    const [header, ...rows] = readRows(decodeText(input.bytes), ';', input.name, { header: true });
     if (header?.[0] !== 'IID/QR-IID' || header[14] !== 'BIC') {
       throw new ImportError(`${input.name} is not a SIX BankMaster V3 CSV (first column must be "IID/QR-IID")`);
     }

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { ImportError } from './types.ts';
 
 /** Decodes a publisher file: UTF-8 when it is valid UTF-8, else Latin-1 (Bundesbank, OFAC). */
 export function decodeText(bytes: Uint8Array): string {
@@ -9,29 +10,95 @@ export function decodeText(bytes: Uint8Array): string {
   }
 }
 
+/** csv-parse's options for publishers' files (see readRows). */
+const CSV_OPTIONS = {
+  bom: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+  skip_records_with_empty_values: true,
+};
+
 /**
- * Splits delimited text into rows of fields with csv-parse, the one CSV parser of the project:
- * quoted fields with doubled quotes, separators or line breaks inside quotes, rows of any width,
- * and a stray quote inside an unquoted field kept as it is (publishers' files have them).
- * Blank lines, and lines whose fields are all empty, are dropped.
+ * The widest header a publisher's CSV may have: every file mod97 reads has fewer than 30
+ * columns (the EU's has about 120 and sets its own bound). A file with thousands of columns
+ * and thousands of rows is small on disk and huge in memory once each row is split.
  */
-export function parseDelimited(text: string, separator: string): string[][] {
-  return parse(text, {
+export const MAX_COLUMNS = 64;
+
+/**
+ * Delimited text read with csv-parse, the one CSV parser of the project (quoted fields with
+ * doubled quotes, separators or line breaks inside quotes, rows of any width, a stray quote
+ * inside an unquoted field kept as it is: publishers' files have them). Blank lines, and lines
+ * whose fields are all empty, are dropped. Each row is handed to `keep` as it is split, and only
+ * what `keep` returns is held: a file is never held as rows of all its fields at once.
+ */
+function eachRow<T>(text: string, separator: string, keep: (fields: string[]) => T | null): T[] {
+  // csv-parse types on_record as returning a row of fields; what it returns is what is kept
+  const kept = parse(text, {
+    ...CSV_OPTIONS,
     delimiter: separator,
-    bom: true,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_empty_values: true,
+    on_record: (fields: string[]) => keep(fields) as unknown as string[] | null,
   });
+  return kept as unknown as T[];
 }
 
-/** Turns rows with a header row into objects keyed by the header names. */
-export function byHeader(rows: string[][]): Record<string, string>[] {
-  const [header, ...body] = rows;
-  if (!header) return [];
-  return body.map((r) => Object.fromEntries(header.map((name, i) => [name.trim(), (r[i] ?? '').trim()])));
+/** Refuses a header wider than `maxColumns`, before any row is read. */
+function checkWidth(header: string[], what: string, maxColumns: number): void {
+  if (header.length > maxColumns)
+    throw new ImportError(
+      `${what}: the header has ${header.length} columns, more than the ${maxColumns} a file of this kind may have; nothing changed`,
+    );
+}
+
+/**
+ * Rows of a file with a header row, as objects holding only the `wanted` columns the header has
+ * (trimmed), and the header itself. A header wider than `maxColumns` is refused.
+ */
+export function readColumns(
+  text: string,
+  separator: string,
+  wanted: readonly string[],
+  what: string,
+  maxColumns = MAX_COLUMNS,
+): { header: string[]; rows: Record<string, string>[] } {
+  let header: string[] | null = null;
+  let picks: [string, number][] = [];
+  const rows = eachRow(text, separator, (fields): Record<string, string> | null => {
+    if (header === null) {
+      checkWidth(fields, what, maxColumns);
+      header = fields.map((name) => name.trim());
+      const names = header;
+      picks = wanted.map((name): [string, number] => [name, names.indexOf(name)]).filter(([, i]) => i >= 0);
+      return null;
+    }
+    const row: Record<string, string> = {};
+    for (const [name, i] of picks) row[name] = (fields[i] ?? '').trim();
+    return row;
+  });
+  return { header: header ?? [], rows };
+}
+
+/**
+ * Rows of fields, each cut to `width` fields (a file read by position): a row wider than the
+ * format is not held whole. With `header`, the first row is the header, at most `maxColumns`
+ * wide, and sets the width.
+ */
+export function readRows(
+  text: string,
+  separator: string,
+  what: string,
+  shape: { header: true; maxColumns?: number } | { header: false; width: number },
+): string[][] {
+  let width = shape.header ? -1 : shape.width;
+  return eachRow(text, separator, (fields) => {
+    if (width < 0) {
+      checkWidth(fields, what, shape.header ? (shape.maxColumns ?? MAX_COLUMNS) : MAX_COLUMNS);
+      width = fields.length;
+    }
+    return fields.length > width ? fields.slice(0, width) : fields;
+  });
 }
 
 /** A YYYY-MM-DD date in a file name such as `blz_2025_12_08.txt` or `BIC-LEI-20250901.csv`. */
