@@ -63,6 +63,7 @@ export const generate: RouteExample = {
     claim_url: 'https://mod97.example/v1/keys/claim',
   },
   js: 'await mod97.generateKey()',
+  py: 'mod97.generate_key()',
 };
 
 export const usage: RouteExample = {
@@ -87,6 +88,7 @@ export const usage: RouteExample = {
     },
   },
   js: 'await mod97.usage()',
+  py: 'mod97.usage()',
 };
 
 export const rotate: RouteExample = {
@@ -105,6 +107,7 @@ export const rotate: RouteExample = {
       'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
   },
   js: 'await mod97.rotate()',
+  py: 'mod97.rotate()',
 };
 
 export const usageDaily: RouteExample = {
@@ -124,6 +127,7 @@ export const usageDaily: RouteExample = {
       { day: '2026-11-21', used: 6 },
     ],
   },
+  py: 'mod97.daily_usage()',
 };
 
 export const claim: RouteExample = {
@@ -140,6 +144,7 @@ export const claim: RouteExample = {
       'We mailed a 6-digit code to ada@company.example. Send it within 15 minutes as `code`, with the same `email`, to claim this key.',
   },
   js: "await mod97.claim({ email: 'ada@company.example' })",
+  py: 'mod97.claim(email="ada@company.example")',
 };
 
 export const validate: RouteExample = {
@@ -154,6 +159,7 @@ export const validate: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.validate('DE89 3704 0044 0532 0130 00')",
+  py: 'mod97.validate("DE89 3704 0044 0532 0130 00")',
 };
 
 export const batch: RouteExample = {
@@ -195,6 +201,7 @@ export const batch: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.batch(['DE89370400440532013000', 'GB82WEST12345698765431'])",
+  py: 'mod97.batch(["DE89370400440532013000", "GB82WEST12345698765431"])',
 };
 
 export const fromAccount: RouteExample = {
@@ -222,6 +229,7 @@ export const fromAccount: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.fromAccount({ country: 'DE', bank_code: '37040044', account: '0532013000' })",
+  py: 'mod97.from_account(country="DE", bank_code="37040044", account="0532013000")',
 };
 
 export const bic: RouteExample = {
@@ -251,6 +259,7 @@ export const bic: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.bic('COBADEFFXXX')",
+  py: 'mod97.bic("COBADEFFXXX")',
 };
 
 export const compliance: RouteExample = {
@@ -317,6 +326,7 @@ export const compliance: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.compliance({ iban: 'DE89370400440532013000' })",
+  py: 'mod97.compliance(iban="DE89370400440532013000")',
 };
 
 export const clearing: RouteExample = {
@@ -348,6 +358,7 @@ export const clearing: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.clearing('230')",
+  py: 'mod97.clearing("230")',
 };
 
 export const cardCheckout: RouteExample = {
@@ -439,4 +450,5 @@ export const extract: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.extract('Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.')",
+  py: 'mod97.extract("Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.")',
 };

@@ -127,6 +127,39 @@ describe('the Python client', { skip: missing }, () => {
       assert.match(result.out, /consumer\.py:6: error: List item 0 has incompatible type "int"/);
       assert.match(result.out, /consumer\.py:8: error: Incompatible return value type \(got "int", expected "str"\)/);
     });
+
+    test('the Python samples of /docs pass mypy --strict and run against the service', async () => {
+      const svc = await startService();
+      const doc = (await svc.call('/openapi.json')).body as {
+        paths: Record<
+          string,
+          Record<string, { operationId: string; 'x-codeSamples': { lang: string; source: string }[] }>
+        >;
+      };
+      const dir = mkdtempSync(join(tmpdir(), 'mod97-samples-'));
+      after(() => rmSync(dir, { recursive: true, force: true }));
+      const samples = Object.values(doc.paths)
+        .flatMap((methods) => Object.values(methods))
+        .map((op) => ({
+          id: op.operationId,
+          source: op['x-codeSamples'].find((s) => s.lang === 'Python')?.source ?? '',
+        }))
+        .filter((sample) => sample.source.startsWith('from mod97 import Mod97'));
+      assert.ok(samples.length >= 12, `client samples: ${samples.map((s) => s.id)}`);
+      for (const sample of samples) writeFileSync(join(dir, `${sample.id}.py`), sample.source);
+      const checked = await mypy(...samples.map((s) => join(dir, `${s.id}.py`)));
+      assert.equal(checked.code, 0, checked.out);
+      // Each runs with a key of its own; the claim sample mails a code, which needs a mail server.
+      let n = 0;
+      for (const sample of samples.filter((s) => s.id !== 'claimKey')) {
+        const key = await svc.newKey(`127.0.36.${++n}`);
+        const ran = await run(PYTHON, [join(dir, `${sample.id}.py`)], {
+          env: { PYTHONPATH: join(PACKAGE, 'src'), MOD97_API_KEY: key },
+        });
+        assert.equal(ran.code, 0, `${sample.id}:\n${sample.source}\n${ran.out}`);
+        assert.match(ran.out, /^\{'/, `${sample.id} prints its answer: ${ran.out}`);
+      }
+    });
   });
 
   test('pip installs it offline into a fresh virtual environment, whose Python runs the example', async () => {
