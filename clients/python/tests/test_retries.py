@@ -178,6 +178,28 @@ def test_async_a_lost_answer_is_replayed_and_charged_once(fronts: Callable[..., 
     assert front.requests == 2 and front.seen[1][2] == front.seen[0][2]
 
 
+def test_a_repeat_that_meets_the_first_still_in_progress_waits_for_its_answer(
+    fronts: Callable[..., Front], url: str, key: str
+) -> None:
+    in_progress = b'{"error":"idempotency_in_progress","message":"Still answering the first."}'
+
+    def handle(request: Request, n: int) -> None:
+        if n == 1:
+            request.forward(url)
+            return request.cut()
+        if n in (2, 3):  # as the service answers while the first request is still being served
+            return request.reply(409, in_progress, {"content-type": "application/json", "retry-after": "0"})
+        request.relay(request.forward(url))
+
+    front = fronts(handle)
+    with Mod97(base_url=front.url, api_key=key) as client:
+        answer = client.extract(f"Pay to {IBAN}.")
+    assert answer["count"] == 1
+    assert front.requests == 4
+    assert len({idempotency_key for _, _, idempotency_key in front.seen}) == 1, "one key throughout"
+    assert quota(answer)["used"] == 1, "charged once"
+
+
 def test_a_metered_post_answered_503_is_sent_once_more_honouring_retry_after_and_no_more(
     fronts: Callable[..., Front], url: str, key: str
 ) -> None:
