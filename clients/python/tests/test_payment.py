@@ -33,15 +33,17 @@ def changed(**fields: Any) -> Payment:
     return cast(Payment, {**EPC_PAYMENT, **fields})
 
 
-@pytest.fixture
-def served(openapi: dict[str, Any]) -> None:
-    missing = [p for p in ("/v1/reference/validate", "/v1/payment/check", "/v1/payment/qr") if p not in openapi["paths"]]
+def served(openapi: dict[str, Any], *paths: str) -> None:
+    """Skips the test, naming them, while the service does not serve these routes yet."""
+    missing = [path for path in paths if path not in openapi["paths"]]
     if missing:
         pytest.skip(f"the service does not serve {', '.join(missing)} yet (DECISIONS 23)")
 
 
-@pytest.mark.usefixtures("served")
-def test_references_of_each_kind_are_recognised_and_checked(make_client: Factory, key: str) -> None:
+def test_references_of_each_kind_are_recognised_and_checked(
+    openapi: dict[str, Any], make_client: Factory, key: str
+) -> None:
+    served(openapi, "/v1/reference/validate")
     client = make_client(api_key=key)
     rf = client.validate_reference("rf18 5390 0754 7034")
     assert (rf["reference"], rf["type"], rf["valid"], rf["formatted"]) == (RF, "rf", True, "RF18 5390 0754 7034")
@@ -57,19 +59,19 @@ def test_references_of_each_kind_are_recognised_and_checked(make_client: Factory
     unknown = client.validate_reference("1234567")
     assert (unknown["type"], unknown["valid"]) == (None, False)
     assert [e["code"] for e in unknown["errors"]] == ["reference_type_unknown"]
-    assert isinstance(unknown.get("candidates"), list)
+    assert isinstance(unknown["errors"][0].get("candidates"), list)
 
 
-@pytest.mark.usefixtures("served")
-def test_a_reference_is_made_with_its_check_digits(make_client: Factory, key: str) -> None:
+def test_a_reference_is_made_with_its_check_digits(openapi: dict[str, Any], make_client: Factory, key: str) -> None:
+    served(openapi, "/v1/reference/create")
     client = make_client(api_key=key)
     assert client.create_reference("rf", "539007547034")["reference"] == RF
     made = client.create_reference("qrr", QRR[:26])
     assert (made["reference"], made["valid"]) == (QRR, True)
 
 
-@pytest.mark.usefixtures("served")
-def test_a_payment_is_checked_field_by_field(make_client: Factory, key: str) -> None:
+def test_a_payment_is_checked_field_by_field(openapi: dict[str, Any], make_client: Factory, key: str) -> None:
+    served(openapi, "/v1/payment/check")
     client = make_client(api_key=key)
     good = client.check_payment(EPC_PAYMENT)
     assert (good["valid"], good["errors"]) == (True, [])
@@ -82,8 +84,8 @@ def test_a_payment_is_checked_field_by_field(make_client: Factory, key: str) -> 
     assert "qr_iban_needs_qrr" in [e["code"] for e in qr_iban["errors"]]
 
 
-@pytest.mark.usefixtures("served")
-def test_a_payment_qr_code_is_drawn_and_read_back(make_client: Factory, key: str) -> None:
+def test_a_payment_qr_code_is_drawn_and_read_back(openapi: dict[str, Any], make_client: Factory, key: str) -> None:
+    served(openapi, "/v1/payment/qr", "/v1/payment/qr/read")
     client = make_client(api_key=key)
     payload = client.payment_qr(EPC_PAYMENT, format="payload")
     assert payload["standard"] == "epc" and "image" not in payload
@@ -101,8 +103,8 @@ def test_a_payment_qr_code_is_drawn_and_read_back(make_client: Factory, key: str
         assert read["check"]["valid"] is True
 
 
-@pytest.mark.usefixtures("served")
-def test_payment_refusals_are_typed(make_client: Factory, key: str) -> None:
+def test_payment_refusals_are_typed(openapi: dict[str, Any], make_client: Factory, key: str) -> None:
+    served(openapi, "/v1/payment/qr", "/v1/payment/qr/read")
     client = make_client(api_key=key)
     with pytest.raises(Mod97Error) as invalid:
         client.payment_qr(changed(creditor={"iban": "DE00", "name": "X"}))
@@ -113,8 +115,9 @@ def test_payment_refusals_are_typed(make_client: Factory, key: str) -> None:
     assert (unknown.value.status, unknown.value.code) == (422, "qr_standard_unknown")
 
 
-@pytest.mark.usefixtures("served")
-def test_async_references_and_payments(url: str, address: str) -> None:
+def test_async_references_and_payments(openapi: dict[str, Any], url: str, address: str) -> None:
+    served(openapi, *(f"/v1/{path}" for path in ("reference/validate", "reference/create", "payment/check")))
+    served(openapi, "/v1/payment/qr", "/v1/payment/qr/read")
     async def scenario() -> None:
         async with async_client(url, address) as anonymous:
             key = (await anonymous.generate_key())["api_key"]

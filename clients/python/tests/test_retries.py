@@ -70,7 +70,8 @@ class Request:
         return httpx.request(self.handler.command, url + self.handler.path, headers=headers, content=self.body)
 
     def relay(self, answer: httpx.Response) -> None:
-        keep = {k: v for k, v in answer.headers.items() if k.lower() not in {"content-length", "transfer-encoding", "connection"}}
+        hop = {"content-length", "transfer-encoding", "connection"}
+        keep = {k: v for k, v in answer.headers.items() if k.lower() not in hop}
         self.reply(answer.status_code, answer.content, keep)
 
     def cut(self) -> None:

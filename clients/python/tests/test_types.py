@@ -21,7 +21,13 @@ CLIENT_OWN = {"connection_failed", "timeout", "invalid_response"}
 AHEAD = {
     "key_in_idempotency_key",
     "idempotency_answer_not_kept",
+    "reference_empty",
+    "reference_characters",
+    "reference_length",
+    "reference_not_creatable",
     "payment_data_invalid",
+    "image_too_large",
+    "image_unreadable",
     "qr_not_found",
     "qr_standard_unknown",
 }

@@ -115,7 +115,9 @@ class Mod97:
         """The key's calls per day over its current period (free)."""
         return self._run(routes.daily_usage())
 
-    def generate_key(self, *, email: str | None = None, code: str | None = None, source: str | None = None) -> KeyCreated:
+    def generate_key(
+        self, *, email: str | None = None, code: str | None = None, source: str | None = None
+    ) -> KeyCreated:
         """A new key; with ``email`` an email-tier key, which may first need a mailed ``code``."""
         return self._run(routes.generate_key(email, code, source))
 

@@ -415,6 +415,8 @@ ReferenceType = Literal["rf", "qrr", "be_ogm", "fi", "no_kid", "se_ocr"]
 class ReferenceProblem(TypedDict):
     code: str
     message: str
+    candidates: NotRequired[list[str]]
+    """reference_type_unknown only: the types whose characters, length and check hold."""
 
 
 class Reference(TypedDict):
@@ -423,15 +425,15 @@ class Reference(TypedDict):
     reference: str
     type: ReferenceType | None
     valid: bool
-    formatted: str | None
+    formatted: str
     errors: list[ReferenceProblem]
     suggestions: list[str]
-    candidates: NotRequired[list[ReferenceType]]
+    attribution: NotRequired[Attribution]
 
 
 class Address(TypedDict):
     street: str
-    building_number: str
+    building_number: NotRequired[str]
     postal_code: str
     town: str
     country: str
@@ -449,8 +451,11 @@ class Debtor(TypedDict):
     address: Address
 
 
-class Payment(TypedDict):
-    """A payment as an invoice states it: what `check_payment` checks and `payment_qr` draws."""
+QrStandard = Literal["epc", "swiss_qr_bill"]
+
+
+class PaymentFields(TypedDict):
+    """A payment as an invoice states it: what `check_payment` checks."""
 
     creditor: Creditor
     amount: NotRequired[str | float]
@@ -459,6 +464,18 @@ class Payment(TypedDict):
     remittance: NotRequired[str]
     debtor: NotRequired[Debtor]
     scheme: NotRequired[Literal["sct", "swiss_qr_bill"]]
+
+
+class Payment(PaymentFields):
+    """A payment, for `check_payment` and `payment_qr` (`standard`: the code to draw)."""
+
+    standard: NotRequired[QrStandard]
+
+
+class PaymentQrFields(PaymentFields):
+    """The payment a code carries, as `payment_qr` takes it, with its standard."""
+
+    standard: QrStandard
 
 
 class PaymentProblem(TypedDict):
@@ -475,25 +492,26 @@ class PaymentCheck(TypedDict):
     warnings: list[PaymentProblem]
 
 
-QrStandard = Literal["epc", "swiss_qr_bill"]
-
-
 class QrImage(TypedDict):
     format: Literal["svg", "png"]
-    media_type: str
+    media_type: Literal["image/svg+xml", "image/png"]
     data: str
+    """The SVG text, or the PNG in base64."""
 
 
 class PaymentQr(TypedDict):
     standard: QrStandard
     payload: str
     image: NotRequired[QrImage]
+    attribution: NotRequired[Attribution]
 
 
 class PaymentQrRead(TypedDict):
     standard: QrStandard
-    fields: Payment
+    payload: str
+    fields: PaymentQrFields
     check: PaymentCheck
+    attribution: NotRequired[Attribution]
 
 
 # ----- errors ---------------------------------------------------------------------------------
