@@ -419,8 +419,8 @@ class ReferenceProblem(TypedDict):
     """reference_type_unknown only: the types whose characters, length and check hold."""
 
 
-class Reference(TypedDict):
-    """A structured payment reference checked (`validate_reference`) or made (`create_reference`)."""
+class ReferenceResult(TypedDict):
+    """A structured payment reference judged: its electronic and print forms, type and faults."""
 
     reference: str
     type: ReferenceType | None
@@ -428,15 +428,22 @@ class Reference(TypedDict):
     formatted: str
     errors: list[ReferenceProblem]
     suggestions: list[str]
+
+
+class Reference(ReferenceResult):
+    """What `validate_reference` answers, and `create_reference` for the reference it made."""
+
     attribution: NotRequired[Attribution]
 
 
 class Address(TypedDict):
-    street: str
+    """A structured postal address (a Swiss QR-bill's address type S); the service says what is missing."""
+
+    street: NotRequired[str]
     building_number: NotRequired[str]
-    postal_code: str
-    town: str
-    country: str
+    postal_code: NotRequired[str]
+    town: NotRequired[str]
+    country: NotRequired[str]
 
 
 class Creditor(TypedDict):
@@ -448,7 +455,7 @@ class Creditor(TypedDict):
 
 class Debtor(TypedDict):
     name: str
-    address: Address
+    address: NotRequired[Address]
 
 
 QrStandard = Literal["epc", "swiss_qr_bill"]
@@ -484,12 +491,20 @@ class PaymentProblem(TypedDict):
     message: str
 
 
-class PaymentCheck(TypedDict):
+class PaymentCheckResult(TypedDict):
     valid: bool
-    iban: Validation
-    reference: Reference | None
+    """No errors (warnings allowed)."""
+    scheme: Literal["sct", "swiss_qr_bill"]
+    iban: IbanResult
+    reference: ReferenceResult | None
     errors: list[PaymentProblem]
     warnings: list[PaymentProblem]
+
+
+class PaymentCheck(PaymentCheckResult):
+    """What `check_payment` answers."""
+
+    attribution: NotRequired[Attribution]
 
 
 class QrImage(TypedDict):
@@ -510,7 +525,7 @@ class PaymentQrRead(TypedDict):
     standard: QrStandard
     payload: str
     fields: PaymentQrFields
-    check: PaymentCheck
+    check: PaymentCheckResult
     attribution: NotRequired[Attribution]
 
 
