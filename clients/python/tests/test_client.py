@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 import httpx
 import pytest
@@ -96,6 +97,9 @@ def test_refusals_are_mod97_errors_with_status_code_message_body_and_quota(make_
     assert error.message and error.message == error.body["message"]
     assert str(error) == f"404 bic_not_found: {error.message}"
     assert error.quota is not None and error.quota["used"] == 0, "refunded, and the headers say so"
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.status, copy.code, copy.body, copy.quota) == (404, error.code, error.body, error.quota)
+    assert str(copy) == str(error), "pickled whole, e.g. across processes"
     with pytest.raises(Mod97Error) as bad:
         client.clearing("abc")
     assert (bad.value.status, bad.value.code) == (400, "invalid_request")

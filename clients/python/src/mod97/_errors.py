@@ -104,5 +104,9 @@ class Mod97Error(Exception):
         self.body = body if body is not None else {"error": code, "message": message}
         self.quota = quota
 
+    def __reduce__(self) -> tuple[type[Mod97Error], tuple[int, str, str, dict[str, Any], Quota | None]]:
+        # pickled whole (multiprocessing, task queues), not from the formatted sentence alone
+        return (type(self), (self.status, self.code, self.message, self.body, self.quota))
+
     def __repr__(self) -> str:
         return f"Mod97Error(status={self.status!r}, code={self.code!r}, message={self.message!r})"
