@@ -42,10 +42,14 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Rec
   });
 }
 
-const probe = await run(PYTHON, ['-c', 'import httpx, pytest, mypy, setuptools, venv']);
+// ensurepip's wheels (Debian: python3-venv) seed the virtual environment pip installs into.
+const probe = await run(PYTHON, [
+  '-c',
+  'import httpx, pytest, mypy, setuptools, wheel, ensurepip; ensurepip.version()',
+]);
 const missing =
   probe.code !== 0 &&
-  `${PYTHON} lacks httpx, pytest, mypy, setuptools or venv (Debian: apt-get install python3-httpx python3-pytest python3-mypy python3-setuptools python3-venv)`;
+  `${PYTHON} lacks httpx, pytest, mypy, setuptools, wheel or ensurepip (Debian: apt-get install python3-httpx python3-pytest python3-mypy python3-setuptools python3-wheel python3-venv)`;
 
 /** The pytest suite against `svc`; fails unless it ran tests and all of them passed. */
 async function pytest(svc: TestService, ...args: string[]): Promise<string> {
