@@ -1,6 +1,7 @@
 /**
- * The direction of imports in src/ (src/README.md): edge → services → domain → store, no cycles.
- * `npm test` runs `depcruise src` against these rules.
+ * The direction of imports in src/ (src/README.md): edge → services → domain → store, no cycles;
+ * and what the client package (clients/typescript) may import.
+ * `npm test` runs `depcruise src clients/typescript/src` against these rules.
  */
 const DOMAIN = '^src/(keys|quota|iban|data|mail|payments)/';
 module.exports = {
@@ -35,14 +36,25 @@ module.exports = {
         'api/ declares the routes and their wire schemas: the edge (http/, routes/, mcp/, web/) derives everything from it and the typed client shares its schemas, so it imports only the domain below, never the edge, the wiring or Fastify.',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/cli/', '^src/client/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
+      to: { path: ['^src/http/', '^src/routes/', '^src/web/', '^src/mcp/', '^src/cli/', '^clients/', '^src/app\\.ts$', '^src/services\\.ts$', 'fastify'] },
     },
     {
       name: 'client-shares-only-the-contract',
-      comment: 'The client is shipped alone (mod97/client): of src/ it imports only the wire schemas in api/, as types.',
+      comment:
+        'The client is a package of its own (clients/typescript, mod97-client; re-exported as mod97/client): of src/ it imports only the wire schemas in api/.',
       severity: 'error',
-      from: { path: '^src/client/' },
-      to: { path: '^src/', pathNot: ['^src/client/', '^src/api/'] },
+      from: { path: '^clients/typescript/src/' },
+      to: { path: '^src/', pathNot: ['^src/api/'] },
+    },
+    {
+      name: 'client-imports-nothing-at-run-time',
+      comment:
+        'mod97-client has no dependency: what it imports from outside its own folder is a type, which its build writes out in declarations that import nothing.',
+      severity: 'error',
+      from: { path: '^clients/typescript/src/' },
+      // typebox: its `Static` type, imported as a type, which dependency-cruiser cannot resolve
+      // (the built client importing nothing at all is checked by test/client/package.test.ts).
+      to: { pathNot: ['^clients/typescript/src/', '^typebox$'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'store-is-the-bottom',

@@ -49,7 +49,8 @@ const originalLocation = {
   },
 };
 
-const entryPoints = [...testFiles(join(root, 'test'))].sort();
+// The client package's own tests (clients/typescript/test) run with the service's.
+const entryPoints = [...testFiles(join(root, 'test')), ...testFiles(join(root, 'clients/typescript/test'))].sort();
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints,
@@ -92,7 +93,7 @@ await build({
 // running alone at the end. Each worker is a file of its own (node runs one process per file)
 // that runs scripts/test-worker.mjs.
 const bundled = (file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs');
-const waits = /\/test\/(web|multiprocess|release|cli)\//;
+const waits = /\/test\/(web|multiprocess|release|cli)\/|\/clients\/typescript\/test\/browser/;
 const queue = entryPoints
   .map((file) => ({ file, waits: waits.test(file), size: readFileSync(file).length }))
   .sort((a, b) => Number(b.waits) - Number(a.waits) || b.size - a.size)

@@ -3,11 +3,12 @@
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
  * dist/data-update-worker.js, the daily data update's worker thread; what they import
  * dynamically in dist/chunk-*.js) and the
- * `mod97/client` package export (dist/client, by tsc with its declarations).
+ * `mod97/client` package export (dist/client: the client package clients/typescript as built by
+ * its own script, with declarations that stand alone).
  *
  * Flags:
  * - `--bundles` builds only the bundles.
- * - `--if-stale` builds only when a source (src/, package.json, this script) is newer than the
+ * - `--if-stale` builds only when a source (src/, the client's, package.json, this script) is newer than the
  *   bundles: `npm start` in a checkout runs it first, so a changed source is never served stale,
  *   and an unchanged checkout starts without building.
  * - `--if-tools` (npm's `prepare`) skips the build, saying so, when esbuild or TypeScript is not
@@ -18,7 +19,16 @@
  * The release (`npm pack`) ships dist/ built, and no source: there this script has nothing to do.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +53,8 @@ function newestSource() {
     }
   };
   visit(join(root, 'src'));
+  const client = join(root, 'clients/typescript/src'); // the command line's client
+  if (existsSync(client)) visit(client);
   for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs']) {
     const path = join(root, file);
     if (existsSync(path)) newest = Math.max(newest, statSync(path).mtimeMs);
@@ -106,14 +118,12 @@ await esbuild.build({
 writeSwiftCodes();
 
 if (!flags.has('--bundles')) {
-  execFileSync(
-    process.execPath,
-    [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', 'src/client/tsconfig.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
+  // The client package (clients/typescript, published as mod97-client) builds itself; the root
+  // package ships the same two files as its `mod97/client` export.
+  execFileSync(process.execPath, ['clients/typescript/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  mkdirSync(join(root, 'dist/client'), { recursive: true });
+  for (const file of ['index.js', 'index.d.ts'])
+    copyFileSync(join(root, 'clients/typescript/dist', file), join(root, 'dist/client', file));
 }
 
 /**

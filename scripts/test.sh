@@ -28,7 +28,7 @@ check() {
 check npm run --silent typecheck
 check npm run --silent lint
 check node scripts/count-casts.mjs
-check npx --no-install depcruise src --config .dependency-cruiser.cjs --output-type err
+check npx --no-install depcruise src clients/typescript/src --config .dependency-cruiser.cjs --output-type err
 
 # The process tests run the server as `npm start` does (the bundle), and the client tests import
 # mod97/client as built: everything is built once, from these sources, before any test runs.

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_ROUTES } from './api/index.ts';
+import { addPreflights, registerCors } from './http/cors.ts';
 import { addMethodNotAllowed } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import { sharedCompilers } from './http/schema-compilers.ts';
@@ -47,6 +48,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     schemaController: { compilersFactory: sharedCompilers },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
+  // First, so that every answer of a route open to other origins carries its CORS headers, the
+  // edge's own refusals (HEAD on a data route) included.
+  registerCors(app);
   registerServerLimits(app, limits);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
@@ -83,6 +87,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(creditsRoutes(services));
   await app.register(agentRoutes(services));
   await app.register(mcpRoutes(services));
+  addPreflights(app, API_ROUTES);
   addMethodNotAllowed(app, API_ROUTES);
   return app;
 }

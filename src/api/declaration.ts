@@ -95,6 +95,11 @@ export interface RouteDeclaration<S extends RouteSchemas = RouteSchemas> {
   pack?: Pack;
   /** A browser's call from another site is refused (docs/api.md, "Calls from other sites"). */
   crossSite?: true;
+  /**
+   * Pages of any origin may call it (docs/api.md, "CORS"), as they may every data route; only a
+   * route that meters nothing says so (usage).
+   */
+  cors?: true;
   /** An Idempotency-Key makes a retry safe (docs/api.md, "Safe retries (Idempotency-Key)"). */
   idempotent?: true;
   /** Exactly one of these body fields is sent: checked by the handler, stated to clients. */
@@ -106,6 +111,13 @@ export interface RouteDeclaration<S extends RouteSchemas = RouteSchemas> {
 /** Keeps the schemas' own types, so the route serving the declaration gets a typed request. */
 export const defineRoute = <const S extends RouteSchemas>(declaration: RouteDeclaration<S>): RouteDeclaration<S> =>
   declaration;
+
+/**
+ * Pages of any origin may call the route (CORS): the data routes (those that meter a call) and
+ * those that declare `cors`; never one guarded against other sites (the key routes).
+ */
+export const isCorsRoute = (route: RouteDeclaration): boolean =>
+  !route.crossSite && (route.cors === true || route.access.meter !== undefined);
 
 /** A route that meters or sells a call: its path answers 405 to the methods it does not serve. */
 export const isDataRoute = (route: RouteDeclaration): boolean => route.access.meter !== undefined || !!route.pack;

@@ -44,6 +44,7 @@ export const usageRoute = defineRoute({
   access: { auth: 'optional' },
   errors: [],
   example: examples.usage,
+  cors: true,
   guide: {
     title: 'Quota used and left for the key sent (or the trial without one); free',
     purpose: "Shows the key's quota (used, limit, remaining, basis) or, without a key, the network's no-key trial.",

@@ -11,7 +11,7 @@ import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'csv-stringify/sync';
-import { type BatchResult, type Mod97, Mod97Error } from '../client/index.ts';
+import { type BatchResult, type Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
 import { checkReadable, readInput, scanWritten, sniffDialect, type Written } from './csv-files.ts';
 import { clientFor, describeServiceError, EXIT, Refusal, requireKey, UsageError, type CliIo } from './io.ts';
 import { Progress } from './progress.ts';

@@ -5,7 +5,7 @@
 import type { CliConfig } from '../config.ts';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { ExtractResult } from '../client/index.ts';
+import type { ExtractResult } from '../../clients/typescript/src/index.ts';
 import { LIMITS } from '../plans.ts';
 import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';

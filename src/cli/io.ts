@@ -1,6 +1,6 @@
 /** What every `mod97` command shares: its output, its exit codes, and how it meets the service. */
 import type { CliConfig } from '../config.ts';
-import { Mod97, Mod97Error } from '../client/index.ts';
+import { Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
 
 export interface CliIo {
   out(line: string): void;

@@ -1,5 +1,5 @@
 /**
- * A route's example request written three ways: curl, JavaScript (mod97/client, or fetch where the
+ * A route's example request written three ways: curl, JavaScript (mod97-client, or fetch where the
  * client has no method for the route) and Python (the mod97 package, or the standard library where
  * the client has no method for the route). /openapi.json
  * carries them as `x-codeSamples`, /docs shows them in tabs, docs/api.md shows the curl one.
@@ -17,7 +17,7 @@ const sendsBody = (ex: RouteExample) => ex.body !== undefined;
 
 export function curlOf(ex: RouteExample, base: string): string {
   const lines = [`curl${ex.method === 'GET' ? '' : ` -X ${ex.method}`} ${base}${ex.path}`];
-  if (ex.key) lines.push(`-H "Authorization: Bearer $MOD97_KEY"`);
+  if (ex.key) lines.push(`-H "Authorization: Bearer $MOD97_API_KEY"`);
   if (sendsBody(ex)) lines.push(`-H "Content-Type: application/json"`, `-d '${json(ex.body)}'`);
   return lines.join(' \\\n  ');
 }
@@ -25,16 +25,16 @@ export function curlOf(ex: RouteExample, base: string): string {
 function javascriptOf(ex: RouteExample, base: string): string {
   if (ex.js) {
     return [
-      `import { Mod97 } from 'mod97/client';`,
+      `import { Mod97 } from 'mod97-client';`,
       '',
-      `const mod97 = new Mod97({ baseUrl: '${base}'${ex.key ? ', apiKey: process.env.MOD97_KEY' : ''} });`,
+      `const mod97 = new Mod97({ baseUrl: '${base}'${ex.key ? ', apiKey: process.env.MOD97_API_KEY' : ''} });`,
       `const answer = ${ex.js};`,
       'console.log(answer);',
     ].join('\n');
   }
   const headers = [
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own JavaScript template literal
-    ...(ex.key ? ['Authorization: `Bearer ${process.env.MOD97_KEY}`'] : []),
+    ...(ex.key ? ['Authorization: `Bearer ${process.env.MOD97_API_KEY}`'] : []),
     ...(sendsBody(ex) ? [`'Content-Type': 'application/json'`] : []),
   ];
   const options = [
@@ -100,7 +100,7 @@ export function codeSamples(ex: RouteExample, base: string): CodeSample[] {
     { lang: 'curl', label: 'curl', source: curlOf(ex, base) },
     {
       lang: 'JavaScript',
-      label: ex.js ? 'JavaScript (mod97/client)' : 'JavaScript (fetch)',
+      label: ex.js ? 'JavaScript (mod97-client)' : 'JavaScript (fetch)',
       source: javascriptOf(ex, base),
     },
     { lang: 'Python', label: ex.py ? 'Python (mod97)' : 'Python (urllib)', source: pythonOf(ex, base) },

@@ -3,11 +3,13 @@
  * with an `Allow` header and costs nothing (docs/api.md, "Errors"). Without this, Fastify answers 404 for
  * a method that has no route, which tells a caller who typed `GET` instead of `POST` that the path
  * does not exist. HEAD on a data GET route is refused earlier, at the edge (server-limits.ts),
- * since Fastify serves it through the GET route itself.
+ * since Fastify serves it through the GET route itself. OPTIONS on a path open to other origins is
+ * its CORS preflight (cors.ts), answered 204, not refused.
  */
 import type { FastifyInstance } from 'fastify';
 import { isDataRoute, type RouteDeclaration } from '../api/declaration.ts';
 import { DomainError } from '../errors.ts';
+import { hasPreflight } from './cors.ts';
 
 /** The methods Fastify routes; a data route answers one of them, the others get the 405. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -20,11 +22,16 @@ export function addMethodNotAllowed(app: FastifyInstance, routes: readonly Route
   }
   for (const [url, methods] of served) {
     const allow = [...methods].join(', ');
-    const others = METHODS.filter((m) => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')));
+    const preflight = hasPreflight(routes, url);
+    const others = METHODS.filter(
+      (m) => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')) && !(m === 'OPTIONS' && preflight),
+    );
     app.route({
       method: [...others],
       url,
       schema: { hide: true },
+      // A page of another origin reads the 405 as it would the route's own refusal.
+      config: { ...(preflight && { cors: true as const }) },
       exposeHeadRoute: false,
       handler: async (req, reply) => {
         reply.header('allow', allow);

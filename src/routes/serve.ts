@@ -3,7 +3,7 @@
  * and the config the pipeline and the OpenAPI document read. A route file adds only its handler.
  */
 import type { FastifyContextConfig } from 'fastify';
-import type { RouteDeclaration, RouteSchemas } from '../api/declaration.ts';
+import { isCorsRoute, type RouteDeclaration, type RouteSchemas } from '../api/declaration.ts';
 
 export function served<const S extends RouteSchemas>(route: RouteDeclaration<S>, config: FastifyContextConfig = {}) {
   const { pack, operationId } = route;
@@ -16,6 +16,7 @@ export function served<const S extends RouteSchemas>(route: RouteDeclaration<S>,
       declaration: route,
       access: route.access,
       ...(route.crossSite && { crossSite: 'api' as const }),
+      ...(isCorsRoute(route) && { cors: true as const }),
       ...(route.idempotent && { idempotent: true }),
       // A pack is sold by x402 alone, at its price.
       ...(pack && { x402Required: true, x402Price: () => pack.priceUsd }),

@@ -1,5 +1,5 @@
 /**
- * `mod97/client` as a user gets it: the package's build step (`npm run build`, which `prepare`
+ * `mod97/client` (the client package, clients/typescript, re-exported) as a user gets it: the package's build step (`npm run build`, which `prepare`
  * runs on npm install, and scripts/test.sh before the tests) writes dist/, and plain `node` (no
  * TypeScript loader) imports it by name. The test does not build again itself: a full build
  * empties dist/, which other test files are running at the same time.
@@ -46,6 +46,14 @@ test('plain node imports mod97/client and calls the service with it', async () =
 
 test('the built client imports nothing: it runs wherever fetch does (browsers included)', () => {
   const js = readFileSync(`${ROOT}dist/client/index.js`, 'utf8');
+  // mod97/client is the client package (clients/typescript, mod97-client) as built, byte for byte.
+  for (const file of ['index.js', 'index.d.ts'])
+    assert.equal(
+      readFileSync(`${ROOT}dist/client/${file}`, 'utf8'),
+      readFileSync(`${ROOT}clients/typescript/dist/${file}`, 'utf8'),
+      file,
+    );
+  assert.doesNotMatch(readFileSync(`${ROOT}dist/client/index.d.ts`, 'utf8'), /\bimport\b/);
   assert.doesNotMatch(js, /^\s*import\s|^\s*export .* from |\brequire\(|\bimport\(/m);
   assert.match(readFileSync(`${ROOT}dist/client/index.d.ts`, 'utf8'), /export declare class Mod97 /);
 });

@@ -186,7 +186,8 @@ describe('fuzzed requests', () => {
         checkAnswer(sent, answer);
         documented.check(method, r.path.split('?')[0]!, { ...answer, body: parsed(answer.text) });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        if (answer.status < 300 && METERED.test(r.path) && method !== 'HEAD') {
+        // HEAD is refused and a CORS preflight (OPTIONS, 204) is never metered.
+        if (answer.status < 300 && METERED.test(r.path) && method !== 'HEAD' && method !== 'OPTIONS') {
           const cost = r.path === '/v1/iban/batch' ? JSON.parse(r.body ?? '{}').ibans.length : 1;
           if (holder) holder.charged += cost;
           else if (!headers['x-api-key']) trialServed += 1;

@@ -73,9 +73,13 @@ before(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ private: true, dependencies: { mod97: tarball } }));
   writeFileSync(join(app, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, requires: true, packages }));
   await run('npm', ['ci', '--omit=dev', '--ignore-scripts', ...NPM_FLAGS], { cwd: app });
+  // better-sqlite3 13 carries its addons in the package (prebuilds/); an addon the checkout built
+  // for this node (build/Release, made by its install script) is copied, as that script would.
   const addon = 'node_modules/better-sqlite3/build/Release';
-  mkdirSync(join(app, addon), { recursive: true });
-  copyFileSync(join(ROOT, addon, 'better_sqlite3.node'), join(app, addon, 'better_sqlite3.node'));
+  if (existsSync(join(ROOT, addon, 'better_sqlite3.node'))) {
+    mkdirSync(join(app, addon), { recursive: true });
+    copyFileSync(join(ROOT, addon, 'better_sqlite3.node'), join(app, addon, 'better_sqlite3.node'));
+  }
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));

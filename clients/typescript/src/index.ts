@@ -1,12 +1,14 @@
 /**
- * The typed mod97 client, `import { Mod97, Mod97Error } from 'mod97/client'`.
+ * The typed mod97 client, the package mod97-client (`import { Mod97, Mod97Error } from
+ * 'mod97-client'`, or `'mod97/client'` from the service's own package).
  *
- * Fetch only (Node 20+, browsers, workers): no Node module is imported, and every import from
+ * Fetch only (Node 18+, browsers, workers): no Node module is imported, and every import from
  * the routes is a type import, so the built JavaScript depends on nothing but `fetch`. The
- * answer types are the route schemas' own (`Static<typeof Schema>`), never written twice.
+ * answer types are the route schemas' own (`Static<typeof Schema>`), never written twice; the
+ * build writes them out in the published declarations (scripts/build.mjs), which import nothing.
  */
 import type { Static } from 'typebox';
-import type { ErrorBody, ErrorCode } from '../api/schemas.ts';
+import type { ErrorBody, ErrorCode } from '../../../src/api/schemas.ts';
 import type {
   BatchAnswer,
   BatchItem,
@@ -14,9 +16,9 @@ import type {
   FromAccountAnswer,
   FromAccountBody,
   ValidateAnswer,
-} from '../api/iban-schemas.ts';
-import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../api/keys-schemas.ts';
-import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../api/lookup-schemas.ts';
+} from '../../../src/api/iban-schemas.ts';
+import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../../../src/api/keys-schemas.ts';
+import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../../src/api/lookup-schemas.ts';
 
 /** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
 export interface Quota {
@@ -183,8 +185,7 @@ export class Mod97 {
 
   async #call<T>(call: Call): Promise<Answer<T>> {
     // One key for every attempt of this call: the service charges it once, whatever reaches it.
-    const idempotencyKey =
-      call.method === 'POST' && call.safety === 'metered' ? globalThis.crypto.randomUUID() : undefined;
+    const idempotencyKey = call.method === 'POST' && call.safety === 'metered' ? randomKey() : undefined;
     let resent = false;
     let waits = 0;
     for (let attempt = 0; ; attempt++) {
@@ -193,7 +194,7 @@ export class Mod97 {
       try {
         exchange = await this.#send(call, idempotencyKey);
       } catch (err) {
-        const failure = asFailure(err);
+        const failure = asFailure(err, this.baseUrl);
         const retry =
           call.safety === 'read' || NEVER_SENT.has(failure.cause ?? '') || (idempotencyKey !== undefined && !resent);
         if (!last && retry) {
@@ -282,7 +283,7 @@ function quotaOf(headers: Headers): Quota | undefined {
   return quota;
 }
 
-function asFailure(err: unknown): { cause?: string; body: ErrorResult } {
+function asFailure(err: unknown, baseUrl: string): { cause?: string; body: ErrorResult } {
   // fetch fails with an Error (a DOMException on a timeout or abort) whose cause names the system's code.
   if (!(err instanceof Error))
     return { body: { error: 'connection_failed', message: `Could not reach the service: ${String(err)}` } };
@@ -290,6 +291,8 @@ function asFailure(err: unknown): { cause?: string; body: ErrorResult } {
     return { body: { error: 'timeout', message: 'The service did not answer in time.' } };
   const code = typeof err.cause === 'object' && err.cause !== null && 'code' in err.cause ? err.cause.code : undefined;
   const cause = typeof code === 'string' ? code : undefined;
+  if (cause === undefined && err instanceof TypeError && pageOrigin() !== undefined)
+    return { body: blocked(err, baseUrl) };
   return {
     cause,
     body: {
@@ -297,6 +300,47 @@ function asFailure(err: unknown): { cause?: string; body: ErrorResult } {
       message: `Could not reach the service${cause ? ` (${cause})` : ''}: ${err.message}`,
     },
   };
+}
+
+/** The origin of the page or worker this runs in; undefined in Node.js, which has no location. */
+function pageOrigin(): string | undefined {
+  const location: unknown = Reflect.get(globalThis, 'location');
+  const origin: unknown =
+    typeof location === 'object' && location !== null ? Reflect.get(location, 'origin') : undefined;
+  return typeof origin === 'string' ? origin : undefined;
+}
+
+/**
+ * A browser's fetch says only "TypeError: Failed to fetch" both when the service cannot be
+ * reached and when the browser withheld an answer that CORS does not allow this page to read:
+ * the message names both, and what the service allows.
+ */
+function blocked(err: Error, baseUrl: string): ErrorResult {
+  return {
+    error: 'connection_failed',
+    message:
+      `Could not reach the service at ${baseUrl} (${err.message}), or the browser blocked the call by CORS: ` +
+      `a page of ${pageOrigin()} may call the data routes and GET /v1/keys/usage of another origin, ` +
+      "but the key routes (generate, rotate, claim) only from the service's own pages or from a server.",
+  };
+}
+
+/**
+ * A fresh Idempotency-Key. `crypto.randomUUID` exists only in secure contexts (https, localhost),
+ * `crypto.getRandomValues` in every page and worker; Node.js 18 has no global `crypto` at all, and
+ * there the key need only be unique among one API key's retries, not secret (a caller must hold
+ * the API key to use it), so Math.random serves.
+ */
+function randomKey(): string {
+  const crypto: Crypto | undefined = globalThis.crypto;
+  if (typeof crypto?.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (crypto) crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // the RFC 9562 variant
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** 250 ms, then 1 s (or what Retry-After asks, up to 10 s). */

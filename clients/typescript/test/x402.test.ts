@@ -5,9 +5,9 @@ import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
-import { Mod97, Mod97Error } from '../../src/client/index.ts';
-import { anvilBinary, NETWORK } from '../support/x402/chain.ts';
-import { startPaidService, type PaidService } from '../payments/x402/paid-service.ts';
+import { Mod97, Mod97Error } from '../src/index.ts';
+import { anvilBinary, NETWORK } from '../../../test/support/x402/chain.ts';
+import { startPaidService, type PaidService } from '../../../test/payments/x402/paid-service.ts';
 
 const skip = !anvilBinary() && 'anvil (optional dependency, linux-x64 only) is not installed';
 const paid = (skip ? null : await startPaidService()) as PaidService;

@@ -1,8 +1,8 @@
 /** The client's extract(text) against the real service: typed items, quota, and a refusal as Mod97Error. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Mod97, Mod97Error } from '../../src/client/index.ts';
-import { startService } from '../support/app.ts';
+import { Mod97, Mod97Error } from '../src/index.ts';
+import { startService } from '../../../test/support/app.ts';
 
 test('extract answers the IBANs of a text, typed, with the quota; too long a text is text_too_long', async () => {
   const svc = await startService();

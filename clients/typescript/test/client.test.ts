@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { Mod97, Mod97Error } from '../../src/client/index.ts';
-import { startService } from '../support/app.ts';
-import { MAIL_DOMAINS } from '../support/mail/dns.ts';
-import { startMailService, usedKey } from '../support/mail/service.ts';
+import { Mod97, Mod97Error } from '../src/index.ts';
+import { startService } from '../../../test/support/app.ts';
+import { MAIL_DOMAINS } from '../../../test/support/mail/dns.ts';
+import { startMailService, usedKey } from '../../../test/support/mail/service.ts';
 
 const IBAN = 'DE89 3704 0044 0532 0130 00';
 const refusal = (status: number, code: string) => (e: unknown) =>
@@ -290,6 +290,9 @@ describe('retries only where they are safe', () => {
       assert.ok(e instanceof Mod97Error);
       assert.equal(e.status, 0);
       assert.equal(e.code, 'connection_failed');
+      // Node.js names the system's cause; only a browser's bare TypeError may be CORS.
+      assert.match(e.message, /Could not reach the service \(ECONNREFUSED\)/);
+      assert.doesNotMatch(e.message, /CORS/);
       return true;
     });
   });
