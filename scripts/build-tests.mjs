@@ -90,9 +90,8 @@ await build({
 // tests), and no core is left idle while another works through a fixed list.
 // The queue: files that mostly wait (on the browser, child processes such as the Python client's
 // pytest and mypy, a restarted PostgreSQL) first, so that their waits overlap the others' work;
-// then the largest, so that none is left
-// running alone at the end. Each worker is a file of its own (node runs one process per file)
-// that runs scripts/test-worker.mjs.
+// then the largest, so that none is left running alone at the end. Each worker is a file of its
+// own (node runs one process per file) that runs scripts/test-worker.mjs.
 const bundled = (file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs');
 const waits = /\/test\/(web|multiprocess|release|cli)\/|\/test\/clients\/python|\/clients\/typescript\/test\/browser/;
 const queue = entryPoints
