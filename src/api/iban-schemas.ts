@@ -5,7 +5,16 @@
  * trying each branch of an `anyOf`.
  */
 import { Type } from 'typebox';
-import { Attribution, BankByCode, NullableBoolean, NullableString, orNull, SepaAnswer, StringEnum } from './schemas.ts';
+import {
+  Attribution,
+  BankByCode,
+  Body,
+  NullableBoolean,
+  NullableString,
+  orNull,
+  SepaAnswer,
+  StringEnum,
+} from './schemas.ts';
 import { ERROR_CODES, type IbanErrorCode } from '../iban/errors.ts';
 import { LIMITS } from '../plans.ts';
 
@@ -43,13 +52,19 @@ const BicInput = Type.String({
   description: "A BIC of 8 or 11 characters (spaces and lower case tolerated), checked against the IBAN's bank.",
 });
 
-export const ValidateBody = Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) });
+export const ValidateBody = Body('ValidationRequest', { iban: IbanInput, bic: Type.Optional(BicInput) });
 
 export const BatchItem = Type.Union([IbanInput, Type.Object({ iban: IbanInput, bic: Type.Optional(BicInput) })], {
   description: 'An IBAN, or {iban, bic} to check the BIC too.',
 });
 
-export const BatchBody = Type.Object({ ibans: Type.Array(BatchItem, { minItems: 1, maxItems: LIMITS.batchMax }) });
+export const BatchBody = Body('BatchRequest', {
+  ibans: Type.Array(BatchItem, {
+    minItems: 1,
+    maxItems: LIMITS.batchMax,
+    description: `1 to ${LIMITS.batchMax} IBANs, each a string or {iban, bic}.`,
+  }),
+});
 
 const BicCheck = Type.Object(
   {
@@ -68,7 +83,7 @@ const NationalCheck = StringEnum(
   "DE only: the bank's Bundesbank check-digit method on the account number (`not_checked`: method 09).",
 );
 
-export const IbanResult = Type.Object({
+export const IbanResult = Body('IbanResult', {
   iban: Type.String({ description: 'The electronic form that was checked.' }),
   formatted: Str,
   valid: Type.Boolean(),
@@ -99,13 +114,13 @@ export const IbanResult = Type.Object({
   data_version: Str,
 });
 
-export const ValidateAnswer = Type.Object({
+export const ValidateAnswer = Body('Validation', {
   ...IbanResult.properties,
   attribution: Type.Optional(Attribution),
   trial: Type.Optional(Trial),
 });
 
-export const BatchAnswer = Type.Object({
+export const BatchAnswer = Body('Batch', {
   count: Type.Integer(),
   valid: Type.Integer(),
   invalid: Type.Integer(),
@@ -116,7 +131,7 @@ export const BatchAnswer = Type.Object({
   attribution: Type.Optional(Attribution),
 });
 
-export const FromAccountBody = Type.Object({
+export const FromAccountBody = Body('FromAccountRequest', {
   country: Type.String({ maxLength: 8, description: 'ISO 3166 code of the account, e.g. "DE".' }),
   bank_code: Type.Optional(
     Type.String({ maxLength: 64, description: 'The national bank code (BLZ, sort code, ABI ...).' }),
@@ -144,14 +159,14 @@ const IbanRule = Type.Object(
   { description: 'DE only: whether the bank builds its IBANs under a special Bundesbank IBAN rule.' },
 );
 
-export const FromAccountAnswer = Type.Object({
+export const FromAccountAnswer = Body('IbanFromAccount', {
   ...IbanResult.properties,
   constructed_from: ConstructedFrom,
   iban_rule: Type.Optional(IbanRule),
   attribution: Type.Optional(Attribution),
 });
 
-export const ExtractBody = Type.Object({
+export const ExtractBody = Body('ExtractionRequest', {
   text: Type.String({
     minLength: 1,
     maxLength: LIMITS.extractMaxChars,
@@ -181,7 +196,7 @@ export const ExtractItem = Type.Object({
   ocr_repair: Type.Optional(OcrRepair),
 });
 
-export const ExtractAnswer = Type.Object({
+export const ExtractAnswer = Body('Extraction', {
   count: Type.Integer({ description: 'Items listed.' }),
   truncated: Type.Boolean({ description: `More IBANs were in the text than the ${LIMITS.extractMaxItems} listed.` }),
   items: Type.Array(ExtractItem, { description: 'In text order.' }),

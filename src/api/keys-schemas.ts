@@ -1,13 +1,20 @@
 import { Type } from 'typebox';
-import { Open, StringEnum } from './schemas.ts';
+import { Body, Open, OpenBody, StringEnum } from './schemas.ts';
 import { LIMITS } from '../plans.ts';
 import type { IssuedKey } from '../keys/service.ts';
 import type { Basis as BasisName, Tier as TierName } from '../records.ts';
 
-export const GenerateBody = Type.Object({
+export const GenerateBody = Body('KeyRequest', {
   source: Type.Optional(Type.String({ maxLength: 200, description: 'Where the caller came from; no other effect.' })),
-  email: Type.Optional(Type.String({ maxLength: 254 })),
-  code: Type.Optional(Type.String({ maxLength: 16 })),
+  email: Type.Optional(
+    Type.String({
+      maxLength: 254,
+      description: 'An address to issue the key to (200 requests a month); a code may be mailed to it first.',
+    }),
+  ),
+  code: Type.Optional(
+    Type.String({ maxLength: 16, description: 'The 6-digit code mailed to `email`, when one was asked for.' }),
+  ),
 });
 
 // records.ts Tier and Basis (test/routes/response-shapes.test.ts checks that none is missing)
@@ -20,7 +27,7 @@ const Basis = StringEnum(BASES, "The counter the cap applies to: per month, over
  * The answers below let unlisted fields through (Open), so a field added in code is never
  * dropped by the serialiser, only missing from the OpenAPI document until it is declared.
  */
-export const KeyCreated = Open({
+export const KeyCreated = OpenBody('KeyCreated', {
   api_key: Type.String({ description: 'The secret, shown once.' }),
   key_prefix: Type.String(),
   tier: Tier,
@@ -67,7 +74,7 @@ const Claim = Open(
 );
 
 /** With a key: `month` and `key_prefix`; without one, the trial form: `day`, tier `trial`, basis `daily`. */
-export const Usage = Open({
+export const Usage = OpenBody('Usage', {
   used: Type.Integer(),
   limit: Type.Integer(),
   remaining: Type.Integer(),
@@ -79,7 +86,7 @@ export const Usage = Open({
   claim: Type.Optional(Claim),
 });
 
-export const Rotated = Open({
+export const Rotated = OpenBody('RotatedKey', {
   api_key: Type.String({ description: 'The new secret, shown once.' }),
   key_prefix: Type.String(),
   previous_key_prefix: Type.String(),
@@ -90,14 +97,14 @@ export const Rotated = Open({
 });
 
 /** POST /v1/keys/claim: 202 when a code was mailed, 200 once claimed. */
-export const CodeSent = Open({
+export const CodeSent = OpenBody('CodeSent', {
   status: Type.Literal('code_sent'),
   key_prefix: Type.String(),
   expires_in_minutes: Type.Integer(),
   message: Type.String(),
 });
 
-export const Claimed = Open({
+export const Claimed = OpenBody('Claimed', {
   claimed: Type.Literal(true),
   tier: Type.String(),
   basis: Type.String(),
@@ -109,14 +116,14 @@ export const Claimed = Open({
   month: Type.String({ description: 'The current month (YYYY-MM).' }),
 });
 
-export const ClaimBody = Type.Object({
+export const ClaimBody = Body('ClaimRequest', {
   email: Type.Optional(Type.String({ maxLength: 254, description: 'The address that receives the code.' })),
   code: Type.Optional(
     Type.String({ maxLength: 16, description: 'The 6-digit code from the mail; omit it to get a code.' }),
   ),
 });
 
-export const DailyReport = Type.Object({
+export const DailyReport = Body('DailyUsage', {
   key_prefix: Type.String(),
   basis: Type.String(),
   from: Type.String({ description: 'First day shown (YYYY-MM-DD): the 1st of the month, or 29 days ago.' }),

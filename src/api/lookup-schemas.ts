@@ -12,6 +12,7 @@ import {
   NullableBoolean,
   NullableString,
   Open,
+  OpenBody,
   orNull,
   SepaAnswer,
   SourceRef,
@@ -20,7 +21,7 @@ import {
 
 const Str = Type.String();
 
-export const BicAnswer = Open({
+export const BicAnswer = OpenBody('Bic', {
   bic: Type.String({ description: 'The code as asked, without spaces, in capitals (8 or 11 characters).' }),
   bic8: Str,
   bic11: Str,
@@ -77,7 +78,7 @@ const RiskFlag = Open({
   as_of: NullableString,
 });
 
-export const ComplianceAnswer = Open({
+export const ComplianceAnswer = OpenBody('Compliance', {
   subject: Open({
     iban: orNull(Type.String(), 'The IBAN in electronic form; null when a BIC was sent.'),
     iban_valid: orNull(Type.Boolean(), 'null when a BIC was sent.'),
@@ -115,7 +116,7 @@ export const ComplianceAnswer = Open({
   attribution: Type.Optional(Attribution),
 });
 
-export const ClearingAnswer = Open({
+export const ClearingAnswer = OpenBody('SwissClearing', {
   iid: Type.String({ description: 'Without leading zeros.' }),
   valid_on: NullableString,
   concatenated: Type.Boolean(),

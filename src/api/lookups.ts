@@ -5,6 +5,7 @@ import { LIMITS } from '../plans.ts';
 import { defineRoute } from './declaration.ts';
 import * as examples from './examples.ts';
 import { BicAnswer, ClearingAnswer, ComplianceAnswer } from './lookup-schemas.ts';
+import { Body } from './schemas.ts';
 
 const one = () => 1;
 
@@ -45,9 +46,19 @@ export const complianceRoute = defineRoute({
   url: '/v1/iban/compliance',
   operationId: 'checkCompliance',
   schema: {
-    body: Type.Object({
-      iban: Type.Optional(Type.String({ maxLength: LIMITS.ibanMaxChars })),
-      bic: Type.Optional(Type.String({ maxLength: 32 })),
+    body: Body('ComplianceRequest', {
+      iban: Type.Optional(
+        Type.String({
+          maxLength: LIMITS.ibanMaxChars,
+          description: 'The IBAN to screen (its bank, country and SEPA reach). Send either `iban` or `bic`, not both.',
+        }),
+      ),
+      bic: Type.Optional(
+        Type.String({
+          maxLength: 32,
+          description: 'The BIC to screen (8 or 11 characters). Send either `iban` or `bic`, not both.',
+        }),
+      ),
     }),
     response: { 200: ComplianceAnswer },
   },

@@ -4,23 +4,27 @@ import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import { PACKS } from '../plans.ts';
 import { defineRoute } from './declaration.ts';
 import * as examples from './examples.ts';
-import { Open, orNull } from './schemas.ts';
+import { Body, Open, OpenBody, orNull } from './schemas.ts';
 
-const CheckoutBody = Type.Object({
+const CheckoutBody = Body('CheckoutRequest', {
   product: Type.Union(
     CARD_PRODUCTS.map((p) => Type.Literal(p)),
     { description: 'pack_1k, pack_5k, pack_25k (credits, paid once) or pro (monthly subscription).' },
   ),
 });
-const CheckoutCreated = Type.Object({
+const CheckoutCreated = Body('Checkout', {
   checkout_url: Type.String(),
   session_id: Type.String(),
   expires_at: Type.String(),
   product: Type.String(),
 });
-const Outcome = Open({ status: Type.String(), session_id: Type.String(), message: Type.String() });
+const Outcome = OpenBody('CheckoutOutcome', {
+  status: Type.String(),
+  session_id: Type.String(),
+  message: Type.String(),
+});
 
-const PackBought = Open({
+const PackBought = OpenBody('PackBought', {
   api_key: Type.String({ description: 'The credits key, shown once.' }),
   key_prefix: Type.String(),
   tier: Type.Literal('credits'),
@@ -55,7 +59,7 @@ export const cancelRoute = defineRoute({
   operationId: 'cancelPro',
   schema: {
     response: {
-      200: Type.Object({
+      200: Body('ProCancelled', {
         key_prefix: Type.String(),
         cancel_at_period_end: Type.Literal(true),
         ends_at: orNull(Type.String(), 'When Pro ends (ISO 8601), if Stripe said.'),
@@ -94,7 +98,7 @@ export const webhookRoute = defineRoute({
   method: 'POST',
   url: '/v1/card/webhook',
   operationId: 'receiveStripeEvent',
-  schema: { response: { 200: Open({ received: Type.Boolean() }) } },
+  schema: { response: { 200: OpenBody('WebhookReceived', { received: Type.Boolean() }) } },
   access: { auth: 'none' },
   errors: ['invalid_signature', 'payments_unavailable', 'card_payments_unavailable'],
   example: examples.cardWebhook,
@@ -102,6 +106,7 @@ export const webhookRoute = defineRoute({
     rawBody: {
       description: 'A Stripe event, verified against the Stripe-Signature header over the exact bytes sent.',
       schema: {
+        title: 'StripeEvent',
         type: 'object',
         required: ['id', 'type', 'data'],
         properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object' } },

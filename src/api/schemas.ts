@@ -14,8 +14,21 @@ export const errorResponses = (...statuses: number[]) => Object.fromEntries(stat
 export const Attribution = Type.Object({ text: Type.String(), url: Type.String(), note: Type.String() });
 
 /** An object whose listed fields are typed and whose other fields pass through. */
-export const Open = <T extends Parameters<typeof Type.Object>[0]>(props: T, options: { description?: string } = {}) =>
-  Type.Object(props, { ...options, additionalProperties: true });
+export const Open = <T extends Parameters<typeof Type.Object>[0]>(
+  props: T,
+  options: { description?: string; title?: string } = {},
+) => Type.Object(props, { ...options, additionalProperties: true });
+
+/**
+ * A request or answer body, named for the OpenAPI document: its `title` (PascalCase) becomes its
+ * component's name in `components.schemas` (src/http/openapi-components.ts).
+ */
+export const Body = <T extends Parameters<typeof Type.Object>[0]>(title: string, props: T) =>
+  Type.Object(props, { title });
+
+/** A named body whose other fields pass through, like Open. */
+export const OpenBody = <T extends Parameters<typeof Type.Object>[0]>(title: string, props: T) =>
+  Type.Object(props, { title, additionalProperties: true });
 
 /**
  * A schema that also allows null, written as a type list (`type: ['string', 'null']`), never as
@@ -27,8 +40,10 @@ export const orNull = <T extends TSchema>(schema: T, description?: string) => {
   const type: unknown = Reflect.get(schema, 'type');
   const values: unknown = Reflect.get(schema, 'enum');
   if (typeof type !== 'string') throw new Error('orNull needs a schema with a single `type`.');
+  // A copy under the same title would be another schema of that name (openapi-components.ts).
+  const untitled = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'title'));
   return Type.Unsafe<Static<T> | null>({
-    ...schema,
+    ...untitled,
     type: [type, 'null'],
     // OpenAPI 3.0 reads `nullable` as allowing null only where an enum lists it too
     ...(Array.isArray(values) ? { enum: [...values, null] } : {}),

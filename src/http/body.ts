@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isRecord } from '../is-record.ts';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
 import { LIMITS } from '../plans.ts';
 import { payloadTooLarge } from './errors.ts';
@@ -16,10 +17,20 @@ export const INVALID_JSON = Symbol('invalid_json');
 export const UNSUPPORTED_MEDIA = Symbol('unsupported_media_type');
 /** Set on requests whose body holds a key-shaped value. */
 export const KEY_IN_BODY = Symbol('key_in_body');
+/**
+ * The one place a key may travel in a body: `params._meta["mod97/api-key"]` of an MCP message, on
+ * a route whose config sets `keyInMeta` (POST /mcp), so that an agent can use a key it was just
+ * given on the same connection. A key anywhere else in that body (in the arguments) is refused.
+ */
+export const KEY_META = 'mod97/api-key';
 /** On requests sent with an Idempotency-Key: the SHA-256 (hex) of the body's bytes (idempotency.ts). */
 export const BODY_DIGEST = Symbol('body_digest');
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes a key in its messages' `params._meta` (see KEY_META). */
+    keyInMeta?: true;
+  }
   interface FastifyRequest {
     [KEY_IN_BODY]?: boolean;
     [BODY_DIGEST]?: string;
@@ -49,6 +60,8 @@ export function registerJsonBody(app: FastifyInstance): void {
       return done(null, INVALID_JSON);
     }
     if (!req[KEY_IN_BODY] && text.includes('\\') && holdsKey(body)) req[KEY_IN_BODY] = true;
+    if (req[KEY_IN_BODY] && req.routeOptions.config?.keyInMeta && !holdsKey(withoutKeyMeta(body)))
+      req[KEY_IN_BODY] = false;
     done(null, body);
   });
   // Any other type (or none): marked unread, so the 415 comes after credentials and quota.
@@ -63,6 +76,16 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (type !== undefined && !MEDIA_TYPE.test(type)) req.headers['content-type'] = 'application/x-unrecognised';
     next();
   });
+}
+
+/** The JSON-RPC message or batch without the key each message may carry in `params._meta`. */
+function withoutKeyMeta(body: unknown): unknown {
+  const strip = (message: unknown): unknown => {
+    if (!isRecord(message) || !isRecord(message.params) || !isRecord(message.params._meta)) return message;
+    const { [KEY_META]: _key, ...meta } = message.params._meta;
+    return { ...message, params: { ...message.params, _meta: meta } };
+  };
+  return Array.isArray(body) ? body.map(strip) : strip(body);
 }
 
 /** Whether a parsed JSON value holds a key-shaped string, as a value or a member name. */

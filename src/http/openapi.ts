@@ -14,7 +14,10 @@ import type { DocumentExtras, RouteDeclaration } from '../api/declaration.ts';
 import type { RouteExample } from '../api/route-example.ts';
 import { StringEnum } from '../api/schemas.ts';
 import type { ErrorCode } from '../errors.ts';
+import { ErrorAnswer, PaymentRequiredAnswer } from '../api/error-schemas.ts';
+import { LIMITS } from '../plans.ts';
 import { codeSamples } from './code-samples.ts';
+import { hoistTitled } from './openapi-components.ts';
 import { MEANING, STATUS } from './errors.ts';
 import { isRecord } from '../is-record.ts';
 
@@ -310,25 +313,31 @@ export function documentBodies<T>(doc: T): T {
   d.info = { ...d.info, description: API_DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } };
   d.tags = TAGS;
   const components = (d.components ??= {});
-  components.schemas = {
-    ...components.schemas,
-    Error: {
-      type: 'object',
-      required: ['error', 'message'],
-      additionalProperties: true,
-      description: 'Every error: a machine code and a sentence for people, with the extra fields its code names.',
-      properties: {
-        error: { type: 'string', description: 'The code; the operation lists those it can answer.' },
-        message: { type: 'string', description: 'What went wrong and what to do, for people.' },
-      },
-    },
-  };
   components.headers = { ...components.headers, ...QUOTA_HEADERS, ...EXHAUSTED_HEADER, ...RATE_HEADERS };
+  const schemas = (components.schemas ??= {});
   for (const operations of Object.values(d.paths ?? {})) {
-    for (const op of Object.values(operations)) finishOperation(op, d.servers?.[0]?.url ?? '');
+    for (const op of Object.values(operations)) {
+      finishOperation(op, d.servers?.[0]?.url ?? '');
+      nameBodies(op, schemas);
+    }
   }
+  components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
   return doc;
 }
+
+/** Every body schema of the operation, as `$ref`s to its titled components (openapi-components.ts). */
+function nameBodies(op: Operation, schemas: Record<string, unknown>): void {
+  const media = [
+    ...Object.values(op.requestBody?.content ?? {}),
+    ...Object.values(op.responses ?? {}).flatMap((response) => Object.values(response.content ?? {})),
+  ];
+  for (const m of media) if (m.schema) m.schema = hoistTitled(m.schema, schemas);
+}
+
+/** A plain copy of a TypeBox schema, for the document. */
+const plainSchema = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema));
+const ERROR_SCHEMA = plainSchema(ErrorAnswer);
+const PAYMENT_REQUIRED_SCHEMA = plainSchema(PaymentRequiredAnswer);
 
 function finishOperation(op: Operation, base: string): void {
   const example = op[EXAMPLE];
@@ -342,11 +351,16 @@ function finishOperation(op: Operation, base: string): void {
     const enumOf = errorEnumOf(media?.schema);
     if (media && enumOf && Number(status) >= 400) {
       response.description = STATUS_DESCRIPTION[status] ?? response.description;
-      media.schema = { allOf: [ref('schemas', 'Error'), { properties: { error: { enum: enumOf } } }] };
+      // The body's named schema, narrowed to the codes this operation answers with this status.
+      const named = status === '402' ? PAYMENT_REQUIRED_SCHEMA : ERROR_SCHEMA;
+      media.schema = { allOf: [named, { properties: { error: { enum: enumOf } } }] };
       media.examples = Object.fromEntries(
         enumOf.map((code) => [
           code,
-          { summary: plain(MEANINGS.get(code) ?? code), value: { error: code, message: exampleMessage(code) } },
+          {
+            summary: plain(MEANINGS.get(code) ?? code),
+            value: { error: code, message: exampleMessage(code), ...exampleDetails(code, base) },
+          },
         ]),
       );
     }
@@ -383,6 +397,29 @@ function errorEnumOf(schema: JsonSchema | undefined): string[] | undefined {
 
 /** Each code's meaning, looked up by a code read back from the document. */
 const MEANINGS = new Map<string, string>(Object.entries(MEANING));
+
+/** The fields a 402 carries beside `error` and `message` (docs/api.md, "402 answers"), for its example. */
+function exampleDetails(code: string, base: string): Record<string, unknown> {
+  if (code === 'payment_required') {
+    return {
+      cause: { reason: 'key_or_payment_required' },
+      options: [{ type: 'generate_key', method: 'POST', url: `${base}/v1/keys/generate` }],
+    };
+  }
+  if (code === 'quota_exhausted') {
+    return {
+      used: LIMITS.anonymousPerMonth,
+      limit: LIMITS.anonymousPerMonth,
+      month: '2026-11',
+      basis: 'monthly',
+      options: [
+        { type: 'claim', method: 'email_code', url: `${base}/v1/keys/claim`, raises_limit_to: LIMITS.freePerMonth },
+        { type: 'wait', resets_at: '2026-12-01T00:00:00Z' },
+      ],
+    };
+  }
+  return {};
+}
 
 function exampleMessage(code: string): string {
   const meaning = MEANINGS.get(code);

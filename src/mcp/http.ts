@@ -7,21 +7,20 @@
  * trial, quota, refunds, attribution and counters are the REST route's own, and so is the answer:
  * its JSON is the tool's structured content and its X-Quota-* headers go on the /mcp answer.
  */
-import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
+import { KEY_META } from '../http/body.ts';
 import { httpError } from '../http/errors.ts';
-import { ROOT } from '../root.ts';
+import { isRecord } from '../is-record.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
+import { MCP_TITLE, MCP_VERSION, serverCard } from './server-card.ts';
 import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 import { usageRoute } from '../api/keys.ts';
 
-const { version: VERSION }: { version: string } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
 /**
  * A tool call's Idempotency-Key travels in its own `_meta` (one /mcp POST may carry several
@@ -41,7 +40,7 @@ const QUOTA_HEADERS = [
 ];
 
 const INSTRUCTIONS =
-  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection; without one, validate_iban runs on a small daily trial, and create_key gives you a free key. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
+  'mod97 validates IBANs and looks up banks. Send your API key in the Authorization: Bearer header of the MCP connection, or with each call in params._meta["mod97/api-key"]; without one, validate_iban runs on a small daily trial, and create_key gives you a free key to use that way at once. Every data tool draws on the same quota as the REST API; get_usage is free. To retry a call safely (charged once), send the same call with the same key in params._meta["mod97/idempotency-key"].';
 
 // The SDK is slow to import: loaded by the first /mcp request, not at start-up.
 const sdk = () =>
@@ -89,6 +88,24 @@ function deeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * A 402 that offers a new key (the caller sent none) tells an agent how to get one here: the
+ * create_key tool, then the key on each call in `_meta` or on the connection. Beside the REST
+ * body's own fields, which keep their values.
+ */
+function withCreateKey(body: Record<string, unknown>): Record<string, unknown> {
+  const options = Array.isArray(body.options) ? body.options : [];
+  const offersKey = options.some((o) => isRecord(o) && o.type === 'generate_key');
+  if (!offersKey) return body;
+  return {
+    ...body,
+    message: `${String(body.message ?? '')} ${CREATE_KEY_HINT}`.trim(),
+    options: options.map((o) => (isRecord(o) && o.type === 'generate_key' ? { ...o, tool: 'create_key' } : o)),
+  };
+}
+
+const CREATE_KEY_HINT = `Without a key: call the create_key tool (free), then send its api_key with each call in params._meta["${KEY_META}"] (or as Authorization: Bearer on the connection).`;
+
 /** `.` and `..` as a path segment are moved or dropped by every URL parser, encoded or not. */
 const DOT_SEGMENT = /^\.{1,2}$/;
 
@@ -115,6 +132,13 @@ async function callTool(
   }
   const forwarded = injectOptions(req);
   const headers: Record<string, string> = { ...forwarded.headers, ...paymentHeaders(meta) };
+  // A key given with this one call stands in for the connection's (anything but a string is
+  // sent as a malformed key, which the pipeline refuses with its own 401).
+  const callKey = meta?.[KEY_META];
+  if (callKey !== undefined) {
+    delete headers['x-api-key'];
+    headers.authorization = `Bearer ${typeof callKey === 'string' ? callKey : ''}`;
+  }
   const idempotencyKey = meta?.[IDEMPOTENCY_META];
   // Anything but a string is sent as an empty key, which the pipeline refuses with its own 400.
   if (idempotencyKey !== undefined)
@@ -169,12 +193,14 @@ export const mcpRoutes =
         body = httpError('internal_error', 'The answer was not JSON.').body;
       }
       const refused = answer.statusCode >= 400;
+      if (answer.statusCode === 402) body = withCreateKey(body);
       // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
       const content = refused ? withPaymentRequired(body, answer.headers) : body;
       const settlement = settlementMeta(answer.headers);
+      const rewritten = content !== body || answer.statusCode === 402;
       const replayed = answer.headers['idempotent-replayed'] === 'true' ? { [REPLAYED_META]: true } : undefined;
       return {
-        content: [{ type: 'text', text: content === body ? answer.body : JSON.stringify(content) }],
+        content: [{ type: 'text', text: rewritten ? JSON.stringify(content) : answer.body }],
         structuredContent: content,
         isError: refused,
         ...(settlement || replayed ? { _meta: { ...settlement, ...replayed } } : {}),
@@ -184,7 +210,7 @@ export const mcpRoutes =
     // A browser page of another site (DNS rebinding included) is refused by the pipeline's
     // cross-site rule (http/cross-site.ts), the key routes' own.
     const options = {
-      config: { access: { auth: 'optional' as const }, crossSite: 'mcp' as const },
+      config: { access: { auth: 'optional' as const }, crossSite: 'mcp' as const, keyInMeta: true as const },
       schema: { hide: true },
     };
     app.post('/mcp', options, async (req, reply) => {
@@ -195,7 +221,7 @@ export const mcpRoutes =
         );
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
       const server = new Server(
-        { name: 'mod97', title: 'mod97', version: VERSION },
+        { name: 'mod97', title: MCP_TITLE, version: MCP_VERSION },
         { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
       );
       server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
@@ -238,6 +264,16 @@ export const mcpRoutes =
         } else reply.raw.end();
       }
     });
+
+    // The server card (server-card.ts): public metadata, readable from any page (the MCP
+    // discovery draft asks for CORS), cached for an hour. Also at the draft's own place.
+    const card = () => serverCard(services.config.publicUrl, services.rails);
+    for (const url of ['/.well-known/mcp/server-card.json', '/mcp/server-card']) {
+      app.get(url, { schema: { hide: true } }, async (_req, reply) => {
+        reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
+        return card();
+      });
+    }
 
     // Stateless: no stream to open (GET) and no session to end (DELETE).
     app.route({

@@ -45,9 +45,14 @@ function costSentence(route: CatalogueRoute, rails: Rails): string {
   return `Cost: ${requestsText(route.cost)} of the API key's quota${price ? ` (or ${price} per call by x402)` : ''}.`;
 }
 
-/** The input schema with `oneOf` when exactly one of some arguments is sent. */
-function withOneOf(schema: Record<string, unknown>, oneOf: readonly string[] | undefined): Record<string, unknown> {
-  return oneOf ? { ...schema, oneOf: oneOf.map((arg) => ({ required: [arg] })) } : schema;
+/**
+ * The input schema an agent reads: an object of described properties, nothing at its top but
+ * `type`, `properties` and `required` (many clients refuse a top-level `oneOf`, so "exactly one
+ * of" is said in the properties' descriptions and the tool's note, and the route judges it).
+ */
+function toolInput(schema: Record<string, unknown>): Record<string, unknown> {
+  const { title: _title, oneOf: _oneOf, anyOf: _anyOf, allOf: _allOf, required, ...rest } = schema;
+  return Array.isArray(required) && required.length > 0 ? { ...rest, required } : rest;
 }
 
 /** The route's parameter schema with its names as the tool's arguments. */
@@ -93,7 +98,7 @@ function toolOf(route: CatalogueRoute, spec: ToolDeclaration, rails: Rails): Too
       ]
         .filter(Boolean)
         .join(' '),
-      inputSchema: withOneOf(renamed(route.inputSchema, rename), route.declaration.exactlyOneOf),
+      inputSchema: toolInput(renamed(route.inputSchema, rename)),
       // The MCP client checks structuredContent against this, refusals included.
       outputSchema: { type: 'object', anyOf: [route.outputSchema ?? { type: 'object' }, errorSchema] },
       annotations: spec.writes

@@ -78,7 +78,8 @@ function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean, tools: s
 
 ## MCP
 
-- Tools: ${tools.join(', ')}. Each mirrors the REST route below with the same cost and quota; \`create_key\` gets an agent without a key a free one.
+- Tools: ${tools.join(', ')}. Each mirrors the REST route below with the same cost and quota; \`create_key\` gets an agent without a key a free one, which it can send at once with each call in \`params._meta["mod97/api-key"]\`.
+- Server card: ${base}/.well-known/mcp/server-card.json (name, version, the MCP URL, how to authenticate, the tools).
 - Over stdio: \`mod97 mcp\` (mod97's command line) with \`MOD97_URL=${base}\` and the key in \`MOD97_API_KEY\`; it forwards every call here.
 
 ## Clients

@@ -6,7 +6,15 @@
 import type { ErrorCode } from '../errors.ts';
 import { MEANING, STATUS } from '../http/errors.ts';
 
-type Schema = { type?: unknown; description?: string; properties?: Record<string, Schema>; required?: string[] };
+type Schema = {
+  type?: unknown;
+  description?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  $ref?: string;
+};
+/** The document's named schemas, which bodies and fields refer to by `$ref`. */
+type Named = Record<string, Schema>;
 type Media = { schema?: Schema & { allOf?: { properties?: { error?: { enum?: string[] } } }[] }; example?: unknown };
 type Operation = {
   operationId?: string;
@@ -23,6 +31,7 @@ export interface OpenApiDoc {
   info: { title: string; version: string; description?: string };
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Named };
 }
 
 /** Whether @fastify/swagger built an OpenAPI 3 document (not a Swagger 2 one), which the reference reads. */
@@ -73,13 +82,22 @@ export function inlineHtml(text: string): string {
     .replace(/\[([^\]]+)\]\(((?:https?:\/\/|\/|#)[^)\s]*)\)/g, '<a href="$2">$1</a>');
 }
 
-const fieldsOf = (schema: Schema | undefined) =>
-  Object.entries(schema?.properties ?? {}).map(([name, s]) => ({
-    name,
-    type: typeOf(s),
-    required: new Set(schema?.required ?? []).has(name),
-    description: inlineHtml(s.description ?? ''),
-  }));
+/** The schema a `$ref` names (`#/components/schemas/Validation`), or the schema itself. */
+const resolve = (schema: Schema | undefined, named: Named): Schema | undefined =>
+  schema?.$ref ? named[schema.$ref.split('/').pop() ?? ''] : schema;
+
+const fieldsOf = (ref: Schema | undefined, named: Named) => {
+  const schema = resolve(ref, named);
+  return Object.entries(schema?.properties ?? {}).map(([name, field]) => {
+    const s = resolve(field, named);
+    return {
+      name,
+      type: typeOf(s),
+      required: new Set(schema?.required ?? []).has(name),
+      description: inlineHtml(field.description ?? s?.description ?? ''),
+    };
+  });
+};
 
 const typeOf = (s: Schema | undefined) => (Array.isArray(s?.type) ? s.type.join(' or ') : String(s?.type ?? 'object'));
 
@@ -93,12 +111,12 @@ function authOf(op: Operation): string {
 }
 
 /** The first success answer, field by field, and its example. */
-function firstSuccess(op: Operation) {
+function firstSuccess(op: Operation, named: Named) {
   const answers = Object.entries(op.responses ?? {}).filter(([s]) => s.startsWith('2'));
   const [status, answer] = answers.find(([, a]) => a.content?.['application/json']?.example !== undefined) ??
     answers[0] ?? [undefined, undefined];
   const media = answer?.content?.['application/json'];
-  const fields = fieldsOf(media?.schema);
+  const fields = fieldsOf(media?.schema, named);
   if (!status) return null;
   return {
     status,
@@ -124,10 +142,11 @@ export function errorCodes() {
 }
 
 export function apiReference(doc: OpenApiDoc) {
+  const named = doc.components?.schemas ?? {};
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const body = op.requestBody?.content?.['application/json'];
-      const result = firstSuccess(op);
+      const result = firstSuccess(op, named);
       const samples = (op['x-codeSamples'] ?? []).map((s, i) => ({ ...s, id: `${op.operationId}-sample-${i}` }));
       return {
         id: op.operationId ?? `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-'),
@@ -144,8 +163,8 @@ export function apiReference(doc: OpenApiDoc) {
           required: Boolean(p.required),
           description: inlineHtml(p.description ?? p.schema?.description ?? ''),
         })),
-        body: body?.schema?.properties
-          ? { required: Boolean(op.requestBody?.required), fields: fieldsOf(body.schema) }
+        body: resolve(body?.schema, named)?.properties
+          ? { required: Boolean(op.requestBody?.required), fields: fieldsOf(body?.schema, named) }
           : null,
         samples,
         result,

@@ -72,11 +72,13 @@ describe('MCP for agents', () => {
     assert.match(fromAccount, /GB, IE: [^.]*branch_code = sort code \(6 digits\)/);
     assert.match(fromAccount, /FR, MC: [^.]*branch_code = code guichet/);
     assert.match(fromAccount, /IT, SM: bank_code = ABI \(5 digits\); branch_code = CAB \(5 digits\)/);
+    // Exactly one of iban or bic: said in words, not by a top-level oneOf that clients refuse.
     const compliance = tools.find((t) => t.name === 'check_compliance')!;
-    assert.deepEqual((compliance.inputSchema as { oneOf?: unknown }).oneOf, [
-      { required: ['iban'] },
-      { required: ['bic'] },
-    ]);
+    assert.deepEqual(Object.keys(compliance.inputSchema).sort(), ['properties', 'type']);
+    assert.deepEqual(Object.keys(compliance.inputSchema.properties ?? {}).sort(), ['bic', 'iban']);
+    const properties = compliance.inputSchema.properties as Record<string, { description: string }>;
+    for (const arg of ['iban', 'bic']) assert.match(properties[arg].description, /either `iban` or `bic`, not both/);
+    assert.match(compliance.description ?? '', /exactly one of iban or bic/);
     // The GB hint, followed, builds the IBAN.
     const key = await svc.newKey('127.0.8.3');
     const { client: keyed } = await connectMcp(svc.url, { key, from: '127.0.8.3' });

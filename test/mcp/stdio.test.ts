@@ -59,30 +59,36 @@ describe('mod97 mcp (stdio bridge)', () => {
     assert.equal((result.structuredContent as { trial: { calls_left_today: number } }).trial.calls_left_today, 24);
   });
 
-  test('a key the service does not know stops the bridge with the reason, never the key', async () => {
+  test('starts with a key the service does not know; each call answers the 401 as a tool error, never the key', async () => {
     const svc = await startService();
     const unknown = `ifk_${'cd'.repeat(32)}`;
-    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', MOD97_URL: svc.url, MOD97_API_KEY: unknown },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const exited = new Promise<void>((resolve) => {
-      transport.onclose = resolve;
-    });
-    await assert.rejects(client.connect(transport));
-    await exited;
-    assert.match(stderr, /invalid_api_key/);
-    assert.doesNotMatch(stderr, /ifk_cd/);
-    // One prefix, then the service's own words: not the SDK's wrappers around them.
-    assert.equal(stderr.match(/error/gi)?.length, 1, stderr);
-    assert.match(stderr, new RegExp(`^error: the service at ${svc.url} refused: invalid_api_key: `));
+    const { client, stderr } = await bridge({ MOD97_URL: svc.url, MOD97_API_KEY: unknown });
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'validate_iban'));
+    const result = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
+    assert.equal(result.isError, true);
+    const body = result.structuredContent as { error: string; message: string };
+    assert.equal(body.error, 'invalid_api_key');
+    assert.match(body.message, /MOD97_API_KEY/);
+    assert.match(stderr(), /invalid_api_key.*Starting anyway/);
+    assert.doesNotMatch(stderr() + JSON.stringify(result), /ifk_cd/);
+    // Nothing was served on the trial in the key's place.
+    assert.equal((await svc.call('/v1/keys/usage')).body.used, 0);
+  });
+
+  test('a key rotated while it runs: the next call answers the 401 as a tool error, and it keeps running', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const { client } = await bridge({ MOD97_URL: svc.url, MOD97_API_KEY: key });
+    const first = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
+    assert.equal(first.isError ?? false, false);
+    const rotated = await svc.call('/v1/keys/rotate', { method: 'POST', key });
+    assert.equal(rotated.status, 200);
+    const second = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
+    assert.equal(second.isError, true);
+    assert.equal((second.structuredContent as { error: string }).error, 'invalid_api_key');
+    const third = await client.callTool({ name: 'get_usage', arguments: {} });
+    assert.equal((third.structuredContent as { error: string }).error, 'invalid_api_key');
   });
 
   test('starts while the service is down: lists the tools and answers each call with an error naming MOD97_URL', async () => {

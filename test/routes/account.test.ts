@@ -15,6 +15,7 @@ import type { GermanCheck } from '../../src/iban/index.ts';
 import type { FromAccountAnswer, IbanResult } from '../../src/api/iban-schemas.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { startService, type TestService } from '../support/app.ts';
+import { dereferenced } from '../support/openapi-doc.ts';
 
 // Compile-time: the declared answer parts are the domain's types, field for field.
 type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
@@ -251,7 +252,7 @@ describe('POST /v1/iban/from-account', () => {
 
 test('/openapi.json documents the new route and fields', async () => {
   const svc = await startService();
-  const doc = (await svc.call('/openapi.json')).body;
+  const doc = dereferenced((await svc.call('/openapi.json')).body);
   const schemaOf = (path: string) =>
     doc.paths[path]?.post?.responses?.[200]?.content?.['application/json']?.schema as { properties: object };
   assert.ok('constructed_from' in schemaOf('/v1/iban/from-account').properties);

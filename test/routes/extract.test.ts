@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { X402_PRICES_USD } from '../../src/plans.ts';
 import { connectMcp } from '../mcp/support.ts';
 import { startService } from '../support/app.ts';
+import { dereferenced } from '../support/openapi-doc.ts';
 
 const INVOICE = `Rechnung RE-2026-00123 — Betrag 1.234,56 EUR
 Bitte zahlen Sie auf IBAN: DE89 3704 0044 0532 0130 00 (Commerzbank).
@@ -91,7 +92,7 @@ describe('POST /v1/iban/extract', async () => {
   });
 
   test('is declared like the other data routes: OpenAPI, llms.txt, its guide example', async () => {
-    const doc = (await svc.call('/openapi.json')).body;
+    const doc = dereferenced((await svc.call('/openapi.json')).body);
     const op = doc.paths['/v1/iban/extract'].post;
     assert.match(op.summary, /IBAN/);
     assert.equal(op.requestBody.content['application/json'].schema.properties.text.maxLength, 20_000);

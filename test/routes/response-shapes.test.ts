@@ -33,6 +33,7 @@ import type { Basis, Tier } from '../../src/records.ts';
 import { startMailService, usedKey } from '../support/mail/service.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startService, type TestService } from '../support/app.ts';
+import { dereferenced } from '../support/openapi-doc.ts';
 import { anvilBinary } from '../support/x402/chain.ts';
 import { startPaidService } from '../payments/x402/paid-service.ts';
 
@@ -73,7 +74,7 @@ function freeKeyAttribution(svc: TestService) {
 
 /** The 200/201/202 schema a path documents in /openapi.json. */
 async function documented(svc: TestService, method: string, path: string, status: number) {
-  const doc = (await svc.call('/openapi.json')).body;
+  const doc = dereferenced((await svc.call('/openapi.json')).body);
   const schema = doc.paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema;
   assert.ok(schema, `${method.toUpperCase()} ${path} documents a ${status}`);
   return schema;

@@ -5,6 +5,12 @@
  * description that stands alone.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { STATUS } from '../../src/http/errors.ts';
 import { startService, type TestService } from '../support/app.ts';
@@ -74,13 +80,14 @@ test('every operation has an example request (body or parameters, and code sampl
   assert.match(checkout['x-codeSamples']![2].source, /urllib\.request\.urlopen/);
 });
 
-test("every error answer refers to the shared Error component and lists the route's codes", () => {
+test("every error answer refers to the shared Error (402: PaymentRequired) component and lists the route's codes", () => {
   assert.deepEqual(doc.components.schemas.Error.required, ['error', 'message']);
   for (const [where, op] of operations) {
     for (const [status, response] of Object.entries(op.responses)) {
       if (Number(status) < 400) continue;
       const schema = response.content?.['application/json']?.schema;
-      assert.equal(schema?.allOf?.[0]?.$ref, '#/components/schemas/Error', `${where} ${status}`);
+      const named = status === '402' ? 'PaymentRequired' : 'Error';
+      assert.equal(schema?.allOf?.[0]?.$ref, `#/components/schemas/${named}`, `${where} ${status}`);
       const codes: string[] = schema.allOf[1].properties.error.enum;
       assert.ok(codes.length > 0, `${where} ${status}: no codes`);
       for (const code of codes) assert.equal(String(STATUS[code as keyof typeof STATUS]), status, `${where} ${code}`);
@@ -114,4 +121,98 @@ test('"key optional" only where a call without a key succeeds', () => {
 test('the description stands alone: no file of the repository', () => {
   assert.doesNotMatch(doc.info.description, /\.(md|ts|json)\b|docs\/|src\//);
   assert.match(doc.info.description, /Authorization: Bearer/);
+});
+
+/** The component a body's schema names: `{$ref}`, or `{allOf: [{$ref}, narrowing]}` for errors. */
+function componentOf(schema: any): string | undefined {
+  const ref: unknown = schema?.$ref ?? schema?.allOf?.[0]?.$ref;
+  return typeof ref === 'string' ? ref.replace(/^#\/components\/schemas\//, '') : undefined;
+}
+
+test('every request and answer body is a named component with a title', () => {
+  const inline: string[] = [];
+  for (const [where, op] of operations) {
+    const bodies: [string, any][] = [
+      ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]: [string, any]) => [`body ${type}`, m.schema]),
+      ...Object.entries(op.responses).flatMap(([status, r]) =>
+        Object.entries(r.content ?? {})
+          .filter(([type]) => type === 'application/json')
+          .map(([type, m]): [string, any] => [`${status} ${type}`, m.schema]),
+      ),
+    ] as [string, any][];
+    for (const [what, schema] of bodies) {
+      const name = componentOf(schema);
+      const component = name === undefined ? undefined : doc.components.schemas[name];
+      if (!component || component.title !== name)
+        inline.push(`${where} ${what}: ${JSON.stringify(schema).slice(0, 80)}`);
+    }
+  }
+  assert.deepEqual(inline, [], 'bodies without a $ref to a titled component');
+  for (const [name, schema] of Object.entries<any>(doc.components.schemas)) {
+    assert.equal(schema.title, name, `components.schemas.${name} is titled by its name`);
+    assert.match(name, /^[A-Z][A-Za-z0-9]*$/, 'PascalCase');
+  }
+  const named = (path: string, method: string, status: string) =>
+    componentOf(doc.paths[path][method].responses[status].content['application/json'].schema);
+  assert.equal(named('/v1/iban/validate', 'post', '200'), 'Validation');
+  assert.equal(named('/v1/iban/batch', 'post', '200'), 'Batch');
+  assert.equal(named('/v1/keys/usage', 'get', '200'), 'Usage');
+  // A titled member is a component of its own, referred to where it is used.
+  assert.equal(doc.components.schemas.Batch.properties.results.items.$ref, '#/components/schemas/IbanResult');
+});
+
+test('the 402 body is typed: cause, used, limit, month, basis and options by type', () => {
+  const body = doc.components.schemas.PaymentRequired;
+  for (const field of ['error', 'message', 'cause', 'used', 'limit', 'month', 'basis', 'options'])
+    assert.ok(body.properties[field], field);
+  assert.deepEqual(body.required, ['error', 'message', 'options']);
+  const kinds = body.properties.options.items.anyOf.map((o: { $ref: string }) => {
+    const offer = doc.components.schemas[componentOf(o)!];
+    return offer.properties.type.enum[0];
+  });
+  assert.deepEqual(kinds, ['generate_key', 'claim', 'credits', 'x402', 'wait', 'card']);
+});
+
+test('openapi-typescript generates a client that a strict consumer compiles against', async () => {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-openapi-ts-'));
+  writeFileSync(join(dir, 'api.d.ts'), astToString(await openapiTS(doc)));
+  writeFileSync(
+    join(dir, 'consumer.ts'),
+    `import type { components, paths } from './api.js';
+type Schemas = components['schemas'];
+export const request: paths['/v1/iban/validate']['post']['requestBody'] = {
+  content: { 'application/json': { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX' } },
+};
+export const verdict = (v: Schemas['Validation']): string =>
+  v.valid ? (v.bank?.name ?? v.iban) : v.errors.map((e) => e.code).join(', ');
+export const firstOfBatch = (b: Schemas['Batch']): Schemas['IbanResult'] | undefined => b.results[0];
+type Refusal = paths['/v1/iban/validate']['post']['responses'][402]['content']['application/json'];
+/** The narrowed code and the options, switched on by their type. */
+export function nextStep(r: Refusal): string {
+  const code: 'payment_required' | 'quota_exhausted' = r.error;
+  for (const option of r.options) {
+    switch (option.type) {
+      case 'generate_key': return option.method + ' ' + option.url;
+      case 'claim': return String(option.raises_limit_to);
+      case 'credits': return option.pack + ' ' + option.price_usd;
+      case 'x402': return String(option.price_usd);
+      case 'wait': return option.resets_at;
+      case 'card': return option.url;
+    }
+  }
+  return code + (r.cause?.reason ?? '') + (r.used ?? '') + (r.limit ?? '');
+}
+export const usage = (u: paths['/v1/keys/usage']['get']['responses'][200]['content']['application/json']): number =>
+  u.remaining;
+// @ts-expect-error an IBAN is a string
+export const wrong: Schemas['ValidationRequest'] = { iban: 42 };
+`,
+  );
+  const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+  const args = ['--strict', '--noEmit', '--skipLibCheck', 'false', '--target', 'es2022', '--module', 'nodenext'];
+  const run = await promisify(execFile)(process.execPath, [tsc, ...args, join(dir, 'consumer.ts')], { cwd: dir }).catch(
+    (err: { stdout: string; stderr: string }) => ({ stdout: err.stdout, stderr: err.stderr, failed: true }),
+  );
+  assert.equal('failed' in run, false, `tsc: ${run.stdout}${run.stderr}`);
 });
