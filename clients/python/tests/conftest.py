@@ -35,7 +35,8 @@ def url() -> str:
 
 @pytest.fixture(scope="session")
 def openapi(url: str) -> dict[str, Any]:
-    document: dict[str, Any] = httpx.get(f"{url}/openapi.json").json()
+    # built on its first request, which a busy machine may take seconds over
+    document: dict[str, Any] = httpx.get(f"{url}/openapi.json", timeout=120).json()
     return document
 
 
