@@ -83,6 +83,49 @@ function dataRefresh(value: string | undefined): Config['dataRefresh'] {
   return mode;
 }
 
+/**
+ * A payment rail set by half starts nothing and says nothing: the operator believes it is on.
+ * Each pair below is either wholly set or wholly unset; one half alone stops the start naming the
+ * other. (The rest of each rail's variables are checked by its own config reader.)
+ */
+const RAIL_HALVES: readonly [string, string, string][] = [
+  ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'the card rail (Stripe)'],
+  ['MOD97_X402_FACILITATOR_URL', 'MOD97_X402_PAY_TO', 'the x402 rail'],
+];
+
+function refuseHalfRails(env: Record<string, string>): void {
+  for (const [a, b, rail] of RAIL_HALVES) {
+    const missing = env[a] === undefined ? a : env[b] === undefined ? b : null;
+    const given = missing === a ? b : a;
+    if (missing !== null && env[given] !== undefined)
+      throw new DomainError(
+        'invalid_config',
+        `${given} is set but ${missing} is not: ${rail} needs both. Set ${missing}, or unset ${given} to leave the rail off.`,
+      );
+  }
+  // Any other x402 variable without the facilitator would be ignored without a word.
+  const strayX402 = Object.keys(env).find((name) => name.startsWith('MOD97_X402_'));
+  if (strayX402 !== undefined && env.MOD97_X402_FACILITATOR_URL === undefined)
+    throw new DomainError(
+      'invalid_config',
+      `${strayX402} is set but MOD97_X402_FACILITATOR_URL is not: the x402 rail needs MOD97_X402_FACILITATOR_URL and MOD97_X402_PAY_TO. Set them, or unset ${strayX402}.`,
+    );
+}
+
+/** The fewest bytes a pepper may have: a short one can be guessed along with the keys. */
+export const MIN_PEPPER_BYTES = 32;
+
+function keyPepper(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const bytes = Buffer.byteLength(value, 'utf8');
+  if (bytes < MIN_PEPPER_BYTES)
+    throw new DomainError(
+      'invalid_config',
+      `MOD97_KEY_PEPPER is ${bytes} bytes long; it must be at least ${MIN_PEPPER_BYTES} (e.g. the output of \`openssl rand -hex 32\`). An existing install must keep the pepper its keys were made with: see docs/operations.md, "The pepper".`,
+    );
+  return value;
+}
+
 const x402Variables = (env: Record<string, string>): Env | null =>
   env.MOD97_X402_FACILITATOR_URL === undefined
     ? null
@@ -94,6 +137,7 @@ export function readConfig(given: Env = process.env): Config {
   if (!/^\s*\d+\s*$/.test(env.PORT ?? '3000') || port > 65535) {
     throw new DomainError('invalid_config', `PORT must be a port number, got "${env.PORT}"`);
   }
+  refuseHalfRails(env);
   const mx = (env.MOD97_MX_CHECK ?? 'on').trim().toLowerCase();
   if (mx !== 'on' && mx !== 'off') {
     throw new DomainError('invalid_config', 'MOD97_MX_CHECK must be "on" or "off"');
@@ -110,7 +154,7 @@ export function readConfig(given: Env = process.env): Config {
     dnsServers: Object.freeze(list(env.MOD97_DNS_SERVERS)),
     mxCheck: mx === 'on',
     trustProxy: Object.freeze(list(env.MOD97_TRUST_PROXY)),
-    keyPepper: env.MOD97_KEY_PEPPER ?? null,
+    keyPepper: keyPepper(env.MOD97_KEY_PEPPER),
     logLevel: env.MOD97_LOG_LEVEL ?? 'info',
     metricsToken: env.MOD97_METRICS_TOKEN ?? null,
     dataRefresh: dataRefresh(env.MOD97_DATA_REFRESH),

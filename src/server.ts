@@ -7,7 +7,10 @@ import { logStartup } from './ops/startup.ts';
 import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
 
-/** A setting that cannot work (a bad variable, a pepper the keys were not made with) stops the start, saying why. */
+/**
+ * A setting that cannot work (a bad variable, a pepper the keys were not made with, a database
+ * that cannot be reached) stops the start, saying why.
+ */
 async function start() {
   const config = readConfig();
   const store = await openStore(config.databaseUrl);
@@ -21,7 +24,8 @@ async function start() {
 }
 
 const { config, store, services, app } = await start().catch((err: unknown) => {
-  if (!(err instanceof DomainError && err.code === 'invalid_config')) throw err;
+  // a database that cannot be reached is named (host, port, cause) by the store
+  if (!(err instanceof DomainError && ['invalid_config', 'storage_unavailable'].includes(err.code))) throw err;
   process.stderr.write(`mod97: cannot start: ${err.message}\n`);
   process.exit(1);
 });

@@ -76,4 +76,35 @@ describe('configuration (README, "Configuration")', () => {
       'the command reads only its own settings',
     );
   });
+
+  test('one half of a payment rail stops the start, naming the other half', () => {
+    const halves: [Record<string, string>, RegExp][] = [
+      [{ STRIPE_SECRET_KEY: 'sk_test_1' }, /STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/],
+      [{ STRIPE_WEBHOOK_SECRET: 'whsec_1' }, /STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/],
+      [{ MOD97_X402_FACILITATOR_URL: 'https://f.example' }, /FACILITATOR_URL is set but MOD97_X402_PAY_TO is not/],
+      [{ MOD97_X402_PAY_TO: `0x${'1'.repeat(40)}` }, /PAY_TO is set but MOD97_X402_FACILITATOR_URL is not/],
+      [{ MOD97_X402_NETWORK: 'eip155:84532' }, /MOD97_X402_NETWORK is set but MOD97_X402_FACILITATOR_URL is not/],
+    ];
+    for (const [env, message] of halves) {
+      assert.throws(
+        () => readConfig(env),
+        (err: Error & { code?: string }) => err.code === 'invalid_config' && message.test(err.message),
+        JSON.stringify(env),
+      );
+    }
+    const both = readConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' });
+    assert.equal(both.stripe?.webhookSecret, 'whsec_1');
+  });
+
+  test('a pepper shorter than 32 bytes is refused; 32 bytes and more are taken', () => {
+    for (const pepper of ['abc', 'x'.repeat(31)]) {
+      assert.throws(
+        () => readConfig({ MOD97_KEY_PEPPER: pepper }),
+        new RegExp(`MOD97_KEY_PEPPER is ${pepper.length} bytes long; it must be at least 32`),
+      );
+    }
+    assert.equal(readConfig({ MOD97_KEY_PEPPER: 'x'.repeat(32) }).keyPepper, 'x'.repeat(32));
+    const hex = 'ab'.repeat(32);
+    assert.equal(readConfig({ MOD97_KEY_PEPPER: hex }).keyPepper, hex);
+  });
 });

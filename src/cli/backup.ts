@@ -3,7 +3,7 @@
  * service runs (SQLite's online backup), checked, then moved into place. PostgreSQL has its own
  * tool for this, pg_dump: the command says so.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -13,7 +13,9 @@ import { EXIT, UsageError, type CliIo } from './io.ts';
 export const BACKUP_USAGE = `usage: mod97 backup FILE
 Writes a consistent copy of the SQLite database named by MOD97_DATABASE_URL (default
 ${DEFAULT_DATABASE_URL}) to FILE while the service keeps serving, checks the copy
-(PRAGMA integrity_check) and only then puts it at FILE. FILE must not exist yet.
+(PRAGMA integrity_check) and only then puts it at FILE. FILE must not exist yet; it is
+readable by its owner only (mode 0600): it holds the key hashes, and the pepper unless
+MOD97_KEY_PEPPER is set.
 Restore: stop the service, put the copy in place of the database file (and remove its -wal and
 -shm files), start the service.
 PostgreSQL: use pg_dump (pg_dump --format=custom --file=FILE "$MOD97_DATABASE_URL").`;
@@ -56,6 +58,11 @@ export async function backupCommand(argv: string[], settings: CliConfig, io: Cli
   // The copy is made beside FILE and renamed once checked: FILE is a whole, checked copy or absent.
   const partial = join(dirname(target), `.${basename(target)}.partial`);
   rmSync(partial, { force: true });
+  // The copy holds key hashes and, without MOD97_KEY_PEPPER, the pepper itself: owner only. The
+  // file is made 0600 before a byte is copied into it (SQLite keeps an existing file's mode, and
+  // gives its journal the same), so it is never readable by others, whatever the umask.
+  closeSync(openSync(partial, 'wx', 0o600));
+  chmodSync(partial, 0o600);
   // No migration, no pragma that writes: a backup changes nothing in the database it copies.
   const db = new Database(source, { fileMustExist: true });
   try {

@@ -12,7 +12,8 @@ import { messageOf } from '../thrown.ts';
 
 export const DATA_USAGE = `usage:
   mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP] [--force]
-  mod97 data update [kind...] [--force]
+  mod97 data update [kind...] [--force]   (no kind: every kind but schwifty-registry, which is
+                                          downloaded only when named or once imported)
   mod97 data list
 kinds: ${updatableKinds().join(', ')}
 --force: take a file that yields no records, or fewer than half of the dataset it replaces (refused otherwise; a sanctions list is never replaced by an empty one)
@@ -62,7 +63,7 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
       io.out(`imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`);
       return EXIT.ok;
     }
-    return await update(store, rest.length ? rest : updatableKinds(), settings, io, now, { asOf, force: values.force });
+    return await update(store, rest.length ? rest : undefined, settings, io, now, { asOf, force: values.force });
   } catch (e) {
     io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
     return EXIT.failed;
@@ -88,7 +89,7 @@ async function list(store: Store, io: CliIo): Promise<number> {
 /** Downloads and imports each kind; one failing download does not stop the others. */
 async function update(
   store: Store,
-  kinds: string[],
+  kinds: string[] | undefined,
   settings: CliConfig,
   io: CliIo,
   now: () => number,

@@ -6,6 +6,7 @@ import { DATA_USAGE, dataCommand } from './data.ts';
 import { EXTRACT_USAGE, extractCommand } from './extract.ts';
 import { DEFAULT_URL, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
+import { MIGRATE_TO_USAGE, migrateToCommand } from './migrate-to.ts';
 import { VALIDATE_USAGE, validateCommand } from './validate.ts';
 import { codeOf, messageOf } from '../thrown.ts';
 
@@ -21,6 +22,7 @@ const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for mo
   mcp                              an MCP server on stdio that calls the service
   data import|update|list          load reference data into the service's database
   backup FILE                      a consistent copy of the SQLite database, while it serves
+  migrate-to postgres://...        copy the SQLite database into PostgreSQL, counted per table
 environment: MOD97_URL (default ${DEFAULT_URL}), MOD97_API_KEY (the key; never on the command line)`;
 
 const SERVE_USAGE = `usage: mod97 serve
@@ -71,6 +73,8 @@ export async function runCli(argv: string[], env: Env, io: CliIo, now: () => num
         return await mcp(rest, settings, io);
       case 'backup':
         return await backupCommand(rest, settings, io);
+      case 'migrate-to':
+        return await migrateToCommand(rest, settings, io);
       default:
         throw new UsageError(`unknown command "${group}"`, USAGE);
     }
@@ -116,6 +120,7 @@ const USAGES: Record<string, string> = {
   serve: SERVE_USAGE,
   mcp: MCP_USAGE,
   backup: BACKUP_USAGE,
+  'migrate-to': MIGRATE_TO_USAGE,
 };
 const usageOf = (group: string | undefined): string => USAGES[group ?? ''] ?? USAGE;
 

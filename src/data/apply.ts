@@ -24,12 +24,15 @@ export function sanctionsList(name: string, asOf: string, records: SanctionRecor
  * A bank directory by country, one source: the first row of a code names the bank, every row
  * adds its BIC. `bicsOnly`: the country has a complete register loaded already, which alone
  * says which codes exist and who they are; this source then only adds further BICs to them.
+ * `keepAnswered`: a code another loaded source answers keeps its name and first BIC, and this
+ * source only adds its BIC (imports ranked below the bundled registers).
  */
 export function applyBankDirectory(
   ix: Indexes,
   countries: Record<string, { as_of: string | null; rows: BankRow[] }>,
   source: string,
   bicsOnly: ReadonlySet<string> = new Set(),
+  keepAnswered = false,
 ): void {
   for (const [country, { as_of, rows }] of Object.entries(countries)) {
     // Swiss and Liechtenstein IIDs are keyed without leading zeros, as the clearing table keys them
@@ -41,7 +44,11 @@ export function applyBankDirectory(
         if (bic && ix.bankCodes.has(`${country}:${code}`)) ix.addBankBic(country, code, bic);
         continue;
       }
-      if (code !== previous) ix.setBankCode(country, code, { bic, name, city: null, source, as_of });
+      // a lower-ranked source (keepAnswered) never renames a code that a loaded register answers
+      const answered = keepAnswered && code !== previous && ix.bankCodes.has(`${country}:${code}`);
+      if (answered) {
+        if (bic) ix.addBankBic(country, code, bic);
+      } else if (code !== previous) ix.setBankCode(country, code, { bic, name, city: null, source, as_of });
       else if (bic) ix.addBankBic(country, code, bic);
       previous = code;
       if (bic) ix.addBic({ bic11: toBic11(bic), name, city: null, address: null, postcode: null, source, as_of });

@@ -32,21 +32,23 @@ export const BUNDLED_SOURCES = {
     name: 'schwifty bank registry',
     as_of: '2026-07-23',
     kind: 'bundled',
-    licence: 'MIT (schwifty); national data under their publishers’ terms',
-    note: 'bank code to name and BIC for 45 countries; each answer carries the date of its country’s file, this is the registry’s commit date',
+    licence: 'MIT (schwifty); national data under their publishers’ terms, each allowing commercial redistribution',
+    note: 'bank code to name and BIC for AT, CH, CZ, DE, HR, HU, LI, LT, SI, UA (the files whose publishers allow commercial redistribution; the others are imported: mod97 data update schwifty-registry); each answer carries the date of its country’s file, this is the registry’s commit date',
   },
   entrecode: {
     name: 'iban-to-bic datasets (national registers)',
     as_of: '2026-08-19',
     kind: 'bundled',
-    licence: 'MIT (iban-to-bic); OeNB data CC BY 4.0; others under their publishers’ terms',
-    note: 'bank code to name and BIC for AT, BE, CZ, ES, FR, LT, LU, NL from OeNB, NBB, CNB, ECB, Bank of Lithuania, ABBL, Betaalvereniging',
+    licence:
+      'MIT (iban-to-bic); OeNB data CC BY 4.0; CNB, ECB and Bank of Lithuania data reproduced with the source cited',
+    note: 'bank code to name and BIC for AT, CZ, ES, FR, LT from OeNB, CNB, ECB, Bank of Lithuania (BE, LU and NL, whose publishers state no terms, are not bundled)',
   },
   bankdataGermany: {
     name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)',
     as_of: '2026-06-08',
     kind: 'bundled',
     licence: 'MIT OR MPL-2.0 (package); data by Deutsche Bundesbank',
+    updatedBy: 'bundesbank-blz',
     note: 'German BLZ to name and BIC, head offices only; the package delta valid from 2026-09-07 applies from that day',
   },
   sixBankmaster: {
@@ -54,6 +56,7 @@ export const BUNDLED_SOURCES = {
     as_of: '2025-09-02',
     kind: 'bundled',
     licence: 'data by SIX Interbank Clearing, published free of charge',
+    updatedBy: 'six-bankmaster',
     note: 'Swiss and Liechtenstein IIDs with SIC, euroSIC, instant-payments and QR-IID columns',
   },
   ofacSdn: {
@@ -61,6 +64,7 @@ export const BUNDLED_SOURCES = {
     as_of: '2024-05-03',
     kind: 'bundled',
     licence: 'public domain (US government work)',
+    updatedBy: 'ofac-sdn',
     note: 'entries whose remarks name a SWIFT/BIC; a snapshot, not current: import a newer list',
   },
 } satisfies Record<string, Provenance>;

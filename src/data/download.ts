@@ -9,6 +9,7 @@ import {
   type ImportInput,
   type ImportOptions,
   importerFor,
+  importerKindOf,
   mib,
   storeDataset,
 } from './importers/index.ts';
@@ -31,6 +32,16 @@ const urlsFor = (kind: string, urls: DataUrls): readonly string[] =>
   urls[urlVariable(kind)] ?? importerFor(kind).defaultUrls;
 
 export const updatableKinds = (): string[] => IMPORTERS.map((i) => i.kind);
+
+/**
+ * What an update that names no kind downloads: every kind, but an opt-in kind (schwifty-registry)
+ * only once the operator has imported it, so that nobody receives data whose terms they did not
+ * choose to accept.
+ */
+export async function defaultKinds(store: DatasetStore): Promise<string[]> {
+  const imported = new Set((await store.listDatasets()).map((d) => importerKindOf(d.kind)));
+  return IMPORTERS.filter((i) => !i.optIn || imported.has(i.kind)).map((i) => i.kind);
+}
 
 const TIMEOUT_MS = 120_000;
 
@@ -137,7 +148,7 @@ export async function updateDatasets(
 ): Promise<UpdateReport> {
   const report: UpdateReport = { updated: [], failures: [] };
   const fetchParsed = opts.fetchParsed ?? fetchAndParse;
-  for (const kind of kinds ?? updatableKinds()) {
+  for (const kind of kinds ?? (await defaultKinds(store))) {
     for (const url of urlsFor(kind, urls)) {
       try {
         const parsed = await fetchParsed(kind, url, now(), opts.asOf, opts.maxBytes);

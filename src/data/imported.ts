@@ -1,8 +1,10 @@
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
-import { applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
+import { applyBankDirectory, applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
 import { OFAC_LIST } from './bundled.ts';
 import { EPC_REGISTER_SCHEMES } from './importers/epc-register.ts';
-import { type BlzRecord, downloadDateNote, epcDatasetKind } from './importers/index.ts';
+import { type BlzRecord, downloadDateNote, epcDatasetKind, importerKindOf } from './importers/index.ts';
+import { SCHWIFTY_DATASET } from './importers/schwifty-registry.ts';
+import type { BankRow } from './bundle/build.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
 import { type EpcRegister, EpcRegisterBuilder } from './sepa-reach.ts';
 import type { ClearingRecord, Provenance, SanctionRecord, SchemeParticipant } from './types.ts';
@@ -25,6 +27,8 @@ const provenanceOf = (meta: DatasetMeta): Provenance => {
     name: meta.source,
     as_of: meta.asOf,
     kind: 'imported',
+    // the EPC registers and schwifty's files are stored one dataset a file, downloaded as one kind
+    updatedBy: importerKindOf(meta.kind),
     note: `dataset ${meta.kind}, ${meta.count} records, imported ${new Date(meta.importedAt).toISOString()}${note ? `; ${note}` : ''}`,
   };
 };
@@ -40,12 +44,36 @@ const LOAD_ORDER = [
 
 /** The imported sources a load of `metas` answers from, in the order they are laid over the bundled ones. */
 export function importedSources(metas: DatasetMeta[]): Provenance[] {
-  return LOAD_ORDER.flatMap((kind) => metas.filter((m) => m.kind === kind).map(provenanceOf));
+  const schwifty = metas.filter((m) => SCHWIFTY_DATASET.test(m.kind)).sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  return [...schwifty, ...LOAD_ORDER.flatMap((kind) => metas.filter((m) => m.kind === kind))].map(provenanceOf);
+}
+
+/** Countries whose complete register (Bundesbank, SIX) alone says which bank codes exist. */
+const COMPLETE_REGISTERS = new Set(['DE', 'CH', 'LI']);
+
+/**
+ * schwifty's files imported by the operator, lowest rank of the imports: each fills the bank
+ * codes no loaded register answers, and only adds its BICs to codes one does.
+ */
+async function overlaySchwifty(store: DatasetStore, ix: Indexes): Promise<void> {
+  const kinds = (await store.listDatasets())
+    .map((m) => m.kind)
+    .filter((kind) => SCHWIFTY_DATASET.test(kind))
+    .sort();
+  for (const kind of kinds) {
+    const dataset = await store.getDataset(kind);
+    if (!dataset) continue;
+    const country = kind.slice('schwifty-'.length, 'schwifty-'.length + 2).toUpperCase();
+    const rows = dataset.records as BankRow[];
+    const bicsOnly = new Set(COMPLETE_REGISTERS.has(country) ? [country] : []);
+    applyBankDirectory(ix, { [country]: { as_of: dataset.meta.asOf, rows } }, dataset.meta.source, bicsOnly, true);
+  }
 }
 
 /** Reads every imported dataset from the store and lays it over the bundled indexes. */
 export async function overlayImported(store: DatasetStore, ix: Indexes): Promise<ImportedData> {
   const out: ImportedData = { sanctions: [], epc: null, clearingSource: null };
+  await overlaySchwifty(store, ix);
   const load = async <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void): Promise<void> => {
     const dataset = await store.getDataset(kind);
     if (!dataset) return;

@@ -7,6 +7,11 @@ export interface Provenance {
   kind: 'bundled' | 'imported';
   licence?: string;
   note?: string;
+  /**
+   * The data kind `mod97 data update` downloads to refresh this source; absent when only a newer
+   * release of mod97 brings a newer copy (the operator's data-age warning says which).
+   */
+  updatedBy?: string;
 }
 
 /** A bank as seen from a national bank code (BLZ, IID, sort code ...). */

@@ -120,7 +120,7 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   invalid_config: 'a setting refused at start-up; the server never listens, so no client sees it',
   payments_unavailable: 'the x402 facilitator or Stripe could not be reached; nothing was charged',
   verification_unavailable: 'the mail server cannot take the code now; nothing was counted',
-  card_payments_unavailable: 'the card rail is off (`STRIPE_SECRET_KEY` unset) or its webhook secret is missing',
+  card_payments_unavailable: 'the card rail is off (`STRIPE_SECRET_KEY` unset)',
   unavailable:
     '`/readyz`: the database cannot be reached or written; on a card success page, a prefetch (the page is served only when opened)',
   storage_unavailable: 'the database cannot be reached or written; `Retry-After: 5`, nothing counted',

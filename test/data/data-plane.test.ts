@@ -29,11 +29,16 @@ test('the Bundesbank delta applies once its validity date has passed', async () 
   assert.equal(plane.bankForIban('DE', '37040044')?.as_of, '2026-09-07');
 });
 
-test('a Dutch bank code gets its name and BIC from the national register (iban-to-bic datasets)', () => {
-  const bank = plane.bankForIban('NL', 'ABNA');
-  assert.equal(bank?.bic, 'ABNANL2AXXX');
-  assert.match(bank?.name ?? '', /ABN AMRO/);
+test('an Austrian bank code gets its name and BIC from the national register (iban-to-bic datasets)', () => {
+  const bank = plane.bankForIban('AT', '12000');
+  assert.equal(bank?.bic, 'BKAUATWWXXX');
+  assert.match(bank?.name ?? '', /UniCredit Bank Austria/i);
   assert.match(bank?.source ?? '', /iban-to-bic/);
+});
+
+test('a Dutch bank code is not bundled: its publisher states no terms (docs/data-sources.md, "What may ship")', () => {
+  assert.equal(plane.bankForIban('NL', 'ABNA'), null);
+  assert.equal(plane.bic('ABNANL2A')?.bic11, 'ABNANL2AXXX', 'the BIC directory still knows the bank by its BIC');
 });
 
 test('a Swiss IID finds its bank with or without leading zeros, an unknown code finds nothing', () => {

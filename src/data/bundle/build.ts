@@ -11,6 +11,7 @@ import { readJsonFile } from '../json-file.ts';
 import { ofacSdn } from '../importers/ofac-sdn.ts';
 import { sixBankmaster } from '../importers/six-bankmaster.ts';
 import type { ClearingRecord, ParsedDataset, SanctionRecord } from '../types.ts';
+import { ENTRECODE_BUNDLED_COUNTRIES, SCHWIFTY_BUNDLED_FILES } from './terms.ts';
 
 /** One bank code of a directory: code, BIC (11 characters) or null, name or null. */
 export type BankRow = [code: string, bic: string | null, name: string | null];
@@ -119,39 +120,73 @@ function firstPerBic(rows: BankRow[]): BankRow[] {
   });
 }
 
-/** schwifty's bank registry (MIT): `generated_*` from national sources, `manual_*` curated. */
+/** schwifty's file names: `generated_xx[.v2].json` from national sources, `manual_xx.json` curated. */
+export const SCHWIFTY_FILE = /^(generated|manual)_([a-z]{2})(\.v2)?\.json$/;
+
+/** Rows of schwifty registry files, collected by country, with each row's primary flag. */
+class SchwiftyRows {
+  readonly primary = new Map<BankRow, boolean>();
+  readonly byCountry = new Map<string, BankRow[]>();
+  readonly checkMethods: Record<string, string> = {};
+
+  /** One file's JSON: a list of entries (v1), or `{entries}` grouped by `bank_codes` (v2). */
+  add(json: unknown, country: string): void {
+    const entries = Array.isArray(json) ? json : (json as { entries?: unknown } | null)?.entries;
+    if (!Array.isArray(entries)) throw new Error('not a schwifty bank registry file (a list, or {"entries": [...]})');
+    for (const e of entries as SchwiftyEntry[]) {
+      if (typeof e !== 'object' || e === null) continue;
+      for (const code of e.bank_codes ?? [e.bank_code ?? '']) {
+        if (!code || typeof code !== 'string') continue; // a few curated rows carry no bank code: nothing to look up by
+        const row: BankRow = [code, bic11(e.bic), e.name?.trim() || null];
+        this.primary.set(row, e.primary ?? false);
+        const rows = this.byCountry.get(country) ?? [];
+        rows.push(row);
+        this.byCountry.set(country, rows);
+        if (country === 'DE' && e.checksum_algo && (e.primary ?? true)) this.checkMethods[code] ??= e.checksum_algo;
+      }
+    }
+  }
+
+  /** A country's rows as bundled or imported: by code, primary office first, one row per code and BIC. */
+  rows(country: string): BankRow[] {
+    return firstPerBic(sortRows(this.byCountry.get(country) ?? [], this.primary));
+  }
+}
+
+/** One schwifty registry file (its country from the name), as bank rows: what an import of it stores. */
+export function schwiftyFileRows(json: unknown, country: string): BankRow[] {
+  const rows = new SchwiftyRows();
+  rows.add(json, country);
+  return rows.rows(country);
+}
+
+/**
+ * schwifty's bank registry (MIT): `generated_*` from national sources, `manual_*` curated. Only
+ * the files whose publisher's terms allow commercial redistribution are read (terms.ts); the
+ * others are the operator's to import.
+ */
 function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
   const countries: BankDirectory['countries'] = {};
-  const primary = new Map<BankRow, boolean>();
-  const byCountry = new Map<string, BankRow[]>();
-  const checkMethods: Record<string, string> = {};
+  const collected = new SchwiftyRows();
   const dates = new Map<string, string | null>();
   const files = readdirSync(dir)
-    .filter((f) => /^(generated|manual)_[a-z]{2}(\.v2)?\.json$/.test(f))
+    .filter((f) => SCHWIFTY_FILE.test(f) && SCHWIFTY_BUNDLED_FILES.has(f))
     .sort();
   for (const file of files) {
-    const [, origin, cc] = /^(generated|manual)_([a-z]{2})/.exec(file)!;
+    const [, origin, cc] = SCHWIFTY_FILE.exec(file)!;
     const country = cc.toUpperCase();
     // a generated file dates the country; a manual one only where no generated one exists
     const date = SCHWIFTY_FILE_DATES[origin === 'generated' ? cc : `manual:${cc}`] ?? null;
     if (origin === 'generated' || !dates.has(country)) dates.set(country, date);
-    const json = readJsonFile<SchwiftyEntry[] | { entries: SchwiftyEntry[] }>(join(dir, file));
-    const entries = Array.isArray(json) ? json : json.entries;
-    for (const e of entries) {
-      for (const code of e.bank_codes ?? [e.bank_code ?? '']) {
-        if (!code) continue; // a few curated rows carry no bank code: nothing to look up by
-        const row: BankRow = [code, bic11(e.bic), e.name?.trim() || null];
-        primary.set(row, e.primary ?? false);
-        byCountry.set(country, [...(byCountry.get(country) ?? []), row]);
-        if (country === 'DE' && e.checksum_algo && (e.primary ?? true)) checkMethods[code] ??= e.checksum_algo;
-      }
-    }
+    collected.add(readJsonFile(join(dir, file)), country);
   }
-  for (const [country, rows] of [...byCountry].sort(([a], [b]) => (a < b ? -1 : 1)))
-    countries[country] = { as_of: dates.get(country) ?? null, rows: firstPerBic(sortRows(rows, primary)) };
+  for (const country of [...collected.byCountry.keys()].sort())
+    countries[country] = { as_of: dates.get(country) ?? null, rows: collected.rows(country) };
+  const checkMethods = collected.checkMethods;
   return {
     source: 'schwifty bank registry (mdomke/schwifty)',
-    licence: 'MIT (schwifty); the national data keep their publishers’ terms',
+    licence:
+      'MIT (schwifty); only files whose publishers allow commercial redistribution, under their terms (docs/data-sources.md, "What may ship")',
     countries,
     de_check_methods: Object.fromEntries(Object.entries(checkMethods).sort(([a], [b]) => (a < b ? -1 : 1))),
   };
@@ -170,7 +205,8 @@ function buildEntrecode(dir: string): BankDirectory {
   const ext = join(dir, 'datasets-extended');
   for (const file of readdirSync(ext).sort()) {
     const cc = file.replace(/\.json$/, '');
-    if (cc === 'de' || cc === 'ch') continue;
+    // whose publisher's terms allow commercial redistribution (terms.ts); the rest are not written
+    if (cc === 'de' || cc === 'ch' || !ENTRECODE_BUNDLED_COUNTRIES.has(cc.toUpperCase())) continue;
     const data = readJsonFile<Record<string, { bic?: string; name?: EntrecodeName }>>(join(ext, file));
     const rows: BankRow[] = Object.entries(data)
       .map(([code, e]): BankRow => [code, bic11(e.bic), nameOf(e.name)])
@@ -178,10 +214,9 @@ function buildEntrecode(dir: string): BankDirectory {
     countries[cc.toUpperCase()] = { as_of: ENTRECODE_DATES[cc] ?? ENTRECODE_DEFAULT_DATE, rows };
   }
   return {
-    source:
-      'iban-to-bic datasets (entrecode/iban-to-bic), from OeNB, NBB, CNB, ECB, ABBL, Bank of Lithuania, Betaalvereniging',
+    source: 'iban-to-bic datasets (entrecode/iban-to-bic), from OeNB, CNB, ECB, Bank of Lithuania',
     licence:
-      'MIT (iban-to-bic); OeNB data CC BY 4.0 (source: Oesterreichische Nationalbank); others under their publishers’ terms',
+      'MIT (iban-to-bic); OeNB data CC BY 4.0 (Source: Oesterreichische Nationalbank); Zdroj: ČNB; Source: European Central Bank; Source: Lietuvos bankas',
     countries,
   };
 }

@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { ROOT } from '../../root.ts';
 import type { Bundle } from './build.ts';
+import { DATA_TERMS } from './terms.ts';
+
+/** "Source as its publisher asks to be cited", per bundled source and country (terms.ts). */
+const attributions = (source: string): string =>
+  DATA_TERMS.filter((t) => t.source === source && t.verdict === 'may' && t.attribution)
+    .map((t) => `${t.countries.join(', ')}: "${t.attribution}"`)
+    .join('; ');
 
 /** Where the generated reference data lives (committed; rebuilt by `npm run data:bundle`). */
 export const GENERATED_DIR = join(ROOT, 'src/data/generated');
@@ -25,6 +32,8 @@ edit by hand. A test regenerates these files when the source folder is present a
 - Source: ${s.source}, https://github.com/mdomke/schwifty (schwifty/bank_registry), commit 23462330 of 2026-07-23.
 - Licence: ${s.licence}. Notice: LICENSE-schwifty.txt.
 - Dates and rows per country (date = last change of the country's file): ${dates(s.countries)}.
+- Attribution the publishers ask for: ${attributions('schwifty')}.
+- Not bundled (terms that do not allow commercial redistribution, or unknown): the other files of the registry; see docs/data-sources.md, "What may ship".
 - German check-digit methods (Bundesbank Prüfzifferverfahren): ${Object.keys(s.de_check_methods).length} bank codes.
 
 ## banks-entrecode.json
@@ -32,6 +41,7 @@ edit by hand. A test regenerates these files when the source folder is present a
 - Source: ${e.source}, https://github.com/entrecode/iban-to-bic (datasets-extended), commit dfe5b9de of 2026-08-20.
 - Licence: ${e.licence}. Notice: LICENSE-iban-to-bic.txt.
 - Dates and rows per country: ${dates(e.countries)}.
+- Attribution the publishers ask for: ${attributions('iban-to-bic')}.
 
 ## six-bankmaster.json
 

@@ -5,6 +5,7 @@ import { epcRegister } from './epc-register.ts';
 import { euFsf } from './eu-fsf.ts';
 import { gleifBicLei } from './gleif-bic-lei.ts';
 import { ofacSdn } from './ofac-sdn.ts';
+import { schwiftyRegistry, SCHWIFTY_DATASET } from './schwifty-registry.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
 import { type ImportInput, ImportError, type Importer, MAX_FILE_BYTES } from './types.ts';
 
@@ -19,7 +20,22 @@ export {
   MAX_FILE_BYTES,
 } from './types.ts';
 
-export const IMPORTERS: readonly Importer[] = [sixBankmaster, bundesbankBlz, epcRegister, ofacSdn, euFsf, gleifBicLei];
+export const IMPORTERS: readonly Importer[] = [
+  sixBankmaster,
+  bundesbankBlz,
+  epcRegister,
+  ofacSdn,
+  euFsf,
+  gleifBicLei,
+  schwiftyRegistry,
+];
+
+/** The importer kind (`mod97 data update <kind>`) a stored dataset came from: EPC and schwifty store one dataset per file. */
+export function importerKindOf(datasetKind: string): string {
+  if (datasetKind.startsWith('epc-')) return 'epc-register';
+  if (SCHWIFTY_DATASET.test(datasetKind)) return 'schwifty-registry';
+  return datasetKind;
+}
 
 export function importerFor(kind: string): Importer {
   const importer = IMPORTERS.find((i) => i.kind === kind);

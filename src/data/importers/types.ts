@@ -31,6 +31,11 @@ export interface Importer<R = unknown> {
   defaultUrls: string[];
   /** A bound below MAX_FILE_BYTES where the publisher's files are much smaller. */
   maxBytes?: number;
+  /**
+   * Left out of a `mod97 data update` that names no kind (and of the daily refresh) until the
+   * operator has imported it once: data whose terms the operator must accept (schwifty-registry).
+   */
+  optIn?: boolean;
   parse(input: ImportInput): ParsedDataset<R>;
 }
 

@@ -7,8 +7,8 @@ export const CARD_PRODUCTS: readonly CardProduct[] = ['pack_1k', 'pack_5k', 'pac
 
 export interface StripeSettings {
   secretKey: string;
-  /** Without it the webhook route refuses every delivery (503): nothing could be verified. */
-  webhookSecret: string | null;
+  /** Required with the secret key: without it no payment could ever be verified and credited. */
+  webhookSecret: string;
   /** Stripe price ids; a product without one is sold with inline `price_data` from src/plans.ts. */
   prices: Partial<Record<CardProduct, string>>;
   /** Where the SDK sends API calls; null means Stripe's own servers. Set for stripe-mock or a test double. */
@@ -25,6 +25,12 @@ const PRICE_VARIABLES: Record<CardProduct, string> = {
 export function readStripeConfig(env: Record<string, string | undefined>): StripeSettings | null {
   const secretKey = env.STRIPE_SECRET_KEY?.trim();
   if (!secretKey) return null;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!webhookSecret)
+    throw new DomainError(
+      'invalid_config',
+      'STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not: the card rail (Stripe) needs both. Set STRIPE_WEBHOOK_SECRET, or unset STRIPE_SECRET_KEY to leave the rail off.',
+    );
   const prices: Partial<Record<CardProduct, string>> = {};
   for (const product of CARD_PRODUCTS) {
     const id = env[PRICE_VARIABLES[product]]?.trim();
@@ -39,7 +45,7 @@ export function readStripeConfig(env: Record<string, string | undefined>): Strip
   }
   return {
     secretKey,
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null,
+    webhookSecret,
     prices,
     api: readApiBase(env.STRIPE_API_BASE),
   };

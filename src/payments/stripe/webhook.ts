@@ -23,12 +23,6 @@ export async function receiveWebhook(
   raw: Buffer,
   signature: string | undefined,
 ): Promise<WebhookReceipt> {
-  if (!ctx.settings.webhookSecret) {
-    throw new DomainError(
-      'card_payments_unavailable',
-      'Card webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).',
-    );
-  }
   let event: Stripe.Event;
   try {
     event = ctx.stripe.webhooks.constructEvent(raw, signature ?? '', ctx.settings.webhookSecret);

@@ -14,15 +14,12 @@ import { pgDatasets, pgSettings } from './meta.ts';
 import { pgPayments } from './payments.ts';
 import { withRetry } from './retry.ts';
 import { createPool, type Sql } from './sql.ts';
+import { unreachable } from './unreachable.ts';
 
 import type { Pg } from './pg.ts';
 
-/**
- * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's
- * connections (default 10). `?schema=NAME` puts every table in that schema (created if
- * missing) instead of `public`: tests and benchmarks use their own.
- */
-export async function openPostgresStore(url: string): Promise<Store> {
+/** The driver's connection string, and our own `?schema=` and `?max=` read out of the URL. */
+export function postgresSettings(url: string): { connectionString: string; schema: string | null; max: number } {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
@@ -34,7 +31,17 @@ export async function openPostgresStore(url: string): Promise<Store> {
   }
   parsed.searchParams.delete('schema');
   parsed.searchParams.delete('max');
-  const pool = createPool(parsed.toString(), { schema, max });
+  return { connectionString: parsed.toString(), schema, max };
+}
+
+/**
+ * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's
+ * connections (default 10). `?schema=NAME` puts every table in that schema (created if
+ * missing) instead of `public`: tests and benchmarks use their own.
+ */
+export async function openPostgresStore(url: string): Promise<Store> {
+  const { connectionString, schema, max } = postgresSettings(url);
+  const pool = createPool(connectionString, { schema, max });
   const sql = pool.sql;
   const pg: Pg = {
     sql,
@@ -45,7 +52,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     await pg.idempotent(() => migrate(sql, schema));
   } catch (err) {
     await pool.end();
-    throw err;
+    throw unreachable(new URL(url), err) ?? err;
   }
   // Connection losses are already typed by retry.ts.
   return guardStore(
