@@ -82,6 +82,7 @@ export const usage: RouteExample = {
     claim: {
       url: 'https://mod97.example/v1/keys/claim',
       raises_limit_to: 200,
+      first_call_made: true,
       methods: ['email_code'],
       paid_so_far_usd: 0,
       paid_needed_usd: 1,
@@ -156,6 +157,7 @@ export const validate: RouteExample = {
   answer: {
     ...DE89_ANSWER,
     national_check: 'passed',
+    suggestion_details: [],
     attribution: ATTRIBUTION,
   },
   js: "await mod97.validate('DE89 3704 0044 0532 0130 00')",

@@ -114,8 +114,21 @@ export const IbanResult = Body('IbanResult', {
   data_version: Str,
 });
 
+/** A suggestion as a person reads it: print form and the bank behind it (validate only). */
+const SuggestedIban = Type.Object({
+  iban: Type.String({ description: 'The suggestion, as in `suggestions`.' }),
+  formatted: Type.String({ description: 'Its print form, grouped by four.' }),
+  bank: orNull(BankByCode, 'The bank a loaded register lists for it; null when none lists it.'),
+});
+
 export const ValidateAnswer = Body('Validation', {
   ...IbanResult.properties,
+  suggestion_details: Type.Optional(
+    Type.Array(SuggestedIban, {
+      description:
+        'The entries of `suggestions`, in the same order, with their print form and bank, so that a person can tell them apart. Sent by validate (REST and MCP); batch and extract results do not carry it.',
+    }),
+  ),
   attribution: Type.Optional(Attribution),
   trial: Type.Optional(Trial),
 });

@@ -66,6 +66,10 @@ const Claim = Open(
   {
     url: Type.String(),
     raises_limit_to: Type.Integer(),
+    first_call_made: Type.Boolean({
+      description:
+        'The key has served at least one call. A claim by mailed code needs it: before, POST /v1/keys/claim answers 403 `unused_key`.',
+    }),
     methods: Type.Array(Type.String()),
     paid_so_far_usd: Type.Number({ description: 'x402 payments made with this key so far.' }),
     paid_needed_usd: Type.Number(),

@@ -12,8 +12,17 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'csv-stringify/sync';
 import { type BatchResult, type Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
-import { checkReadable, readInput, scanWritten, sniffDialect, type Written } from './csv-files.ts';
-import { clientFor, describeServiceError, EXIT, Refusal, requireKey, UsageError, type CliIo } from './io.ts';
+import { readInput, scanWritten, sniffDialect, type Written } from './csv-files.ts';
+import {
+  checkReadable,
+  clientFor,
+  describeServiceError,
+  EXIT,
+  Refusal,
+  requireKey,
+  UsageError,
+  type CliIo,
+} from './io.ts';
 import { Progress } from './progress.ts';
 
 export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume] [--force] [--dry-run]

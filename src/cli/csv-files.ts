@@ -1,20 +1,9 @@
 /** The CSV file questions of `mod97 batch`: which delimiter, is the input sound, and how far an earlier run got. */
-import {
-  accessSync,
-  closeSync,
-  constants,
-  createReadStream,
-  existsSync,
-  openSync,
-  readSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { Refusal } from './io.ts';
-import { messageOf, codeOf } from '../thrown.ts';
 
 interface Dialect {
   delimiter: ',' | ';';
@@ -22,27 +11,10 @@ interface Dialect {
   eol: '\n' | '\r\n';
 }
 
-/** Why a file cannot be read, in words, before anything is opened for writing. */
-export function checkReadable(file: string): void {
-  let stat: ReturnType<typeof statSync>;
-  try {
-    stat = statSync(file);
-  } catch (e) {
-    const code = codeOf(e);
-    throw new Refusal(
-      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(e)}`,
-    );
-  }
-  if (stat.isDirectory()) throw new Refusal(`cannot read ${file}: it is a directory, not a file`);
-  if (!stat.isFile()) throw new Refusal(`cannot read ${file}: it is not a regular file`);
-  try {
-    accessSync(file, constants.R_OK);
-  } catch {
-    throw new Refusal(`cannot read ${file}: permission denied`);
-  }
-}
-
-/** Reads the header line (outside quotes) of the file's first 64 KiB: `;` when it has more of them than `,`. */
+/**
+ * Reads the header line (outside quotes) of the file's first 64 KiB: `;` when it has more of them
+ * than `,`; a header with more tabs than either is refused as tab-separated.
+ */
 export function sniffDialect(file: string): Dialect {
   const fd = openSync(file, 'r');
   const buffer = Buffer.alloc(65536);
@@ -55,6 +27,7 @@ export function sniffDialect(file: string): Dialect {
   let quoted = false;
   let commas = 0;
   let semicolons = 0;
+  let tabs = 0;
   let eol: Dialect['eol'] = '\n';
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -62,11 +35,17 @@ export function sniffDialect(file: string): Dialect {
     else if (quoted) continue;
     else if (c === ',') commas++;
     else if (c === ';') semicolons++;
+    else if (c === '\t') tabs++;
     else if (c === '\n') {
       if (text[i - 1] === '\r') eol = '\r\n';
       break;
     }
   }
+  // Read as CSV, a tab-separated header is one long column name, and the column would be "missing".
+  if (tabs > commas && tabs > semicolons)
+    throw new Refusal(
+      `${file} is tab-separated (its header has ${tabs} tabs and ${commas + semicolons ? 'fewer' : 'no'} commas or semicolons); mod97 batch reads CSV separated by , or ;. Save it as CSV and run again.`,
+    );
   return { delimiter: semicolons > commas ? ';' : ',', eol };
 }
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ExtractResult } from '../../clients/typescript/src/index.ts';
 import { LIMITS } from '../plans.ts';
-import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
+import { checkReadable, clientFor, EXIT, Refusal, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';
 
 export const EXTRACT_USAGE = `usage: mod97 extract [FILE|-]
@@ -38,10 +38,11 @@ export async function extractCommand(
   requireKey(settings, EXTRACT_USAGE);
   const source = positionals[0] ?? '-';
   let text: string;
+  if (source !== '-') checkReadable(source);
   try {
     text = source === '-' ? await readAll(stdin) : await readFile(source, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${source}: ${messageOf(e)}`, EXTRACT_USAGE);
+    throw new Refusal(`cannot read ${source === '-' ? 'standard input' : source}: ${messageOf(e)}`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const client = clientFor(settings);

@@ -1,5 +1,7 @@
 /** What every `mod97` command shares: its output, its exit codes, and how it meets the service. */
+import { accessSync, constants, statSync } from 'node:fs';
 import type { CliConfig } from '../config.ts';
+import { codeOf, messageOf } from '../thrown.ts';
 import { Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
 
 export interface CliIo {
@@ -34,10 +36,32 @@ export const DEFAULT_URL = 'http://127.0.0.1:3000';
 let serviceUrl = { url: DEFAULT_URL, from: 'the default; set MOD97_URL to change it' };
 
 export function clientFor(settings: CliConfig): Mod97 {
+  refuseUnsendableKey(settings.apiKey);
   serviceUrl = settings.serviceUrl
     ? { url: settings.serviceUrl, from: 'MOD97_URL' }
     : { url: DEFAULT_URL, from: 'the default; set MOD97_URL to change it' };
   return new Mod97({ baseUrl: serviceUrl.url, apiKey: settings.apiKey ?? undefined });
+}
+
+/**
+ * A key that an HTTP header cannot carry (a line break pasted with it, a tab, a control or
+ * non-Latin character) would fail inside fetch with an error that quotes the value and reads
+ * like a network fault. Refused first, naming the variable; the value is never printed.
+ */
+export function refuseUnsendableKey(apiKey: string | null): void {
+  if (apiKey === null) return;
+  // A header value is visible ASCII and spaces; anything else, or spaces around it, is refused.
+  if (/^[\x21-\x7e]+$/.test(apiKey)) return;
+  const what = /[\r\n]/.test(apiKey)
+    ? 'a line break'
+    : apiKey.trim() === ''
+      ? 'nothing but spaces'
+      : /\s/.test(apiKey)
+        ? 'a space or tab'
+        : 'a character an HTTP header cannot carry';
+  throw new Refusal(
+    `MOD97_API_KEY holds ${what}, so it cannot be sent (its value is not shown). Set it to the key alone, e.g. export MOD97_API_KEY=ifk_... with nothing around it. Nothing was sent.`,
+  );
 }
 
 export function requireKey(settings: CliConfig, usage: string): void {
@@ -74,4 +98,27 @@ export function serviceError(io: CliIo, e: unknown): number {
   if (!(e instanceof Mod97Error)) throw e;
   io.err(`error: ${describeServiceError(e)}`);
   return EXIT.usage;
+}
+
+/**
+ * Why a file cannot be read, in words, before anything is opened for writing: one wording for
+ * every command that reads a file (batch, extract).
+ */
+export function checkReadable(file: string): void {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(file);
+  } catch (e) {
+    const code = codeOf(e);
+    throw new Refusal(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(e)}`,
+    );
+  }
+  if (stat.isDirectory()) throw new Refusal(`cannot read ${file}: it is a directory, not a file`);
+  if (!stat.isFile()) throw new Refusal(`cannot read ${file}: it is not a regular file`);
+  try {
+    accessSync(file, constants.R_OK);
+  } catch {
+    throw new Refusal(`cannot read ${file}: permission denied`);
+  }
 }

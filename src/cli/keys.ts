@@ -58,9 +58,7 @@ export async function keysCommand(argv: string[], settings: CliConfig, io: CliIo
         const period = u.month ? `month ${u.month}` : `day ${u.day}`;
         print(u, [
           `${u.used} of ${u.limit} used, ${u.remaining} left (${u.basis}, ${period}); tier ${u.tier}${u.key_prefix ? `, key ${u.key_prefix}…` : ''}`,
-          ...(u.claim
-            ? [`claim the key for ${u.claim.raises_limit_to} a month: mod97 keys claim --email ADDRESS`]
-            : []),
+          ...claimHint(u.claim),
         ]);
         return EXIT.ok;
       }
@@ -93,4 +91,17 @@ export async function keysCommand(argv: string[], settings: CliConfig, io: CliIo
     if (e instanceof UsageError) throw e;
     return serviceError(io, e);
   }
+}
+
+/**
+ * A claim is suggested only when it can succeed: an anonymous key that has served a call (a
+ * claim before that is 403 unused_key). Before, the step that makes it claimable.
+ */
+function claimHint(claim: { raises_limit_to: number; first_call_made?: boolean } | undefined): string[] {
+  if (!claim) return [];
+  if (claim.first_call_made === false)
+    return [
+      `make the key's first call (e.g. mod97 validate DE89370400440532013000), then claim it for ${claim.raises_limit_to} a month: mod97 keys claim --email ADDRESS`,
+    ];
+  return [`claim the key for ${claim.raises_limit_to} a month: mod97 keys claim --email ADDRESS`];
 }

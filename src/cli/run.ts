@@ -4,7 +4,7 @@ import { BACKUP_USAGE, backupCommand } from './backup.ts';
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
 import { EXTRACT_USAGE, extractCommand } from './extract.ts';
-import { DEFAULT_URL, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
+import { DEFAULT_URL, EXIT, Refusal, refuseUnsendableKey, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { MIGRATE_TO_USAGE, migrateToCommand } from './migrate-to.ts';
 import { VALIDATE_USAGE, validateCommand } from './validate.ts';
@@ -142,6 +142,7 @@ async function mcp(argv: string[], settings: CliConfig, io: CliIo): Promise<numb
     return EXIT.ok;
   }
   if (argv.length) throw new UsageError('mcp takes no arguments', MCP_USAGE);
+  refuseUnsendableKey(settings.apiKey);
   // Loaded only here: the MCP SDK is not needed by the other commands. stdout is the MCP channel from here on.
   const { runStdioBridge } = await import('../mcp/stdio.ts');
   await runStdioBridge({ url: settings.serviceUrl ?? DEFAULT_URL, apiKey: settings.apiKey ?? undefined });

@@ -1,22 +1,53 @@
 /** Reads the API key from `Authorization: Bearer` or `X-API-Key` (docs/api.md, "Conventions": authentication). */
 import type { IncomingHttpHeaders } from 'node:http';
+import { KEY_PATTERN, KEY_SHAPE_TEXT } from '../keys/secret.ts';
 
-export type Credential = { kind: 'none' } | { kind: 'key'; secret: string } | { kind: 'malformed' };
+/**
+ * `refused`: a credential header was sent but holds no usable key. Its message says which case
+ * it is, so a caller fixes the right thing (an unset variable, a lost `Bearer`, a cut paste);
+ * it never repeats what was sent.
+ */
+export type Credential = { kind: 'none' } | { kind: 'key'; secret: string } | { kind: 'refused'; message: string };
 
 const MAX_LENGTH = 200;
+
+export const CREDENTIAL_MESSAGES = {
+  empty: (header: string) =>
+    `No API key was sent: the ${header} header is empty. Send Authorization: Bearer <API_KEY>; if the key comes from a variable such as MOD97_API_KEY, check that it is set.`,
+  noBearer:
+    'The Authorization header does not start with Bearer: send Authorization: Bearer <API_KEY>, with the word Bearer and a space before the key (or send the key alone as X-API-Key).',
+  malformed: (length: number) =>
+    `The API key is malformed: ${KEY_SHAPE_TEXT} The key sent has ${length} characters; paste the whole key, with nothing around it.`,
+  unknown: 'The API key is unknown, rotated or revoked: it is shaped like a key, but no current key matches it.',
+} as const;
+
+const refused = (message: string): Credential => ({ kind: 'refused', message });
+
+/** The token as a key, or why it is not one. */
+function keyOrMalformed(token: string): Credential {
+  return KEY_PATTERN.test(token)
+    ? { kind: 'key', secret: token }
+    : refused(CREDENTIAL_MESSAGES.malformed(token.length));
+}
 
 export function readCredential(headers: IncomingHttpHeaders): Credential {
   const auth = headers.authorization;
   const apiKey = headers['x-api-key'];
   if (auth !== undefined) {
-    const match = /^\s*bearer\s+(\S+)\s*$/i.exec(auth.length > MAX_LENGTH ? '' : auth);
-    return match ? { kind: 'key', secret: match[1] } : { kind: 'malformed' };
+    if (auth.length > MAX_LENGTH) return refused(CREDENTIAL_MESSAGES.malformed(auth.length));
+    const value = auth.trim();
+    const bearer = /^bearer(?:\s+(.*))?$/is.exec(value);
+    if (bearer) {
+      const token = (bearer[1] ?? '').trim();
+      if (token === '') return refused(CREDENTIAL_MESSAGES.empty('Authorization'));
+      return /\s/.test(token) ? refused(CREDENTIAL_MESSAGES.malformed(token.length)) : keyOrMalformed(token);
+    }
+    return value === '' ? refused(CREDENTIAL_MESSAGES.empty('Authorization')) : refused(CREDENTIAL_MESSAGES.noBearer);
   }
   if (apiKey !== undefined) {
-    const value = Array.isArray(apiKey) ? apiKey[0] : apiKey;
-    return value.length > 0 && value.length <= MAX_LENGTH
-      ? { kind: 'key', secret: value.trim() }
-      : { kind: 'malformed' };
+    const value = (Array.isArray(apiKey) ? apiKey[0] : apiKey).trim();
+    if (value === '') return refused(CREDENTIAL_MESSAGES.empty('X-API-Key'));
+    return value.length > MAX_LENGTH ? refused(CREDENTIAL_MESSAGES.malformed(value.length)) : keyOrMalformed(value);
   }
   return { kind: 'none' };
 }

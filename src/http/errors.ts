@@ -85,7 +85,8 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   invalid_payment: 'a `PAYMENT-SIGNATURE` that is not a decodable x402 payment (`cause.reason` `malformed_payment`)',
   missing_api_key: 'a route that needs a key got none',
   metrics_token_required: '`/metrics` without its bearer token',
-  invalid_api_key: 'an unknown, rotated or revoked key, or an `Authorization` that is not `Bearer <token>`',
+  invalid_api_key:
+    'a credential header with no usable key: empty, without `Bearer`, a malformed key, or a key unknown, rotated or revoked (the message says which)',
   payment_required:
     'no key and no payment, the no-key trial used up, or a refused x402 payment (`cause.reason` says which)',
   quota_exhausted: "the key's quota cannot hold the call's cost",

@@ -48,7 +48,7 @@ import type { KeyRow } from '../records.ts';
 import { INVALID_JSON, KEY_IN_BODY, parsedBody, registerJsonBody, UNSUPPORTED_MEDIA } from './body.ts';
 import type { RouteMeter } from '../api/declaration.ts';
 import type { Caller } from './caller.ts';
-import { readCredential } from './credentials.ts';
+import { CREDENTIAL_MESSAGES, readCredential } from './credentials.ts';
 import { crossSiteGuard } from './cross-site.ts';
 import { idempotencySteps } from './idempotency.ts';
 import { mayAnswerSecret, noStoreIfSecret } from './no-store.ts';
@@ -147,10 +147,11 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
       }
       return undefined;
     }
-    const hash = credential.kind === 'key' ? keys.presentedHash(credential.secret) : null;
+    if (credential.kind === 'refused') throw new DomainError('invalid_api_key', credential.message);
+    const hash = keys.presentedHash(credential.secret);
     const { key, admission } =
       hash === null ? { key: null } : await meter.authenticateAndAdmit(hash, routeMeter?.cost(parsedBody(req.body)));
-    if (!key) throw new DomainError('invalid_api_key', 'The API key is unknown, rotated or revoked.');
+    if (!key) throw new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.unknown);
     req.caller.key = key;
     return admission;
   }

@@ -2,6 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { DomainError } from '../errors.ts';
 
 export const KEY_PATTERN = /^ifk_[0-9a-f]{64}$/;
+/** KEY_PATTERN in words, for people: the pages and the 401 for a malformed key say it. */
+export const KEY_SHAPE_TEXT = 'A key is ifk_ followed by 64 lower-case hexadecimal characters (0-9 and a-f).';
 /** A key-shaped value anywhere in a string (URLs, bodies, log lines). */
 export const KEY_ANYWHERE = /ifk_[0-9a-fA-F]{64}/;
 

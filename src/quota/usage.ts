@@ -20,6 +20,7 @@ export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { b
           claim: {
             url: `${ctx.baseUrl}/v1/keys/claim`,
             raises_limit_to: LIMITS.freePerMonth,
+            first_call_made: key.firstServedAt !== null,
             methods: [
               'email_code',
               ...(ctx.rails.x402 ? ['x402'] : []),

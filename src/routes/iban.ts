@@ -1,5 +1,6 @@
 /** POST /v1/iban/validate, POST /v1/iban/batch, POST /v1/iban/from-account and POST /v1/iban/extract. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Described } from '../describe.ts';
 import { DomainError } from '../errors.ts';
 import { extractIbans } from '../iban/extract.ts';
 import { ibanFromAccount } from '../iban/from-account.ts';
@@ -32,8 +33,10 @@ export const ibanRoutes =
       ...served(validateRoute),
       handler: async (req) => {
         const { iban, bic } = req.body;
+        const described = describe(iban, wellFormedBic(bic));
         return Object.assign(
-          describe(iban, wellFormedBic(bic)),
+          described,
+          { suggestion_details: described.suggestions.map((s) => suggestedIban(describe(s))) },
           attributionFor(req.caller, services),
           trialBlock(req.caller, services),
         );
@@ -131,4 +134,13 @@ function germanIbanRule(rule: string | null | undefined) {
       ? 'The bank builds its IBANs the standard way.'
       : `The bank builds its IBANs under Bundesbank IBAN rule ${rule.slice(0, 4)}: the IBAN here is the standard construction and may not be the one the bank issued. Ask the account holder for the IBAN.`,
   };
+}
+
+/**
+ * A suggestion with what tells it apart for a person: its print form and its bank (null when no
+ * loaded register lists it). Looked up here, at no extra cost to the caller: up to three
+ * suggestions, each an in-memory lookup, inside the one validate call already charged.
+ */
+function suggestedIban(d: Described) {
+  return { iban: d.iban, formatted: d.formatted, bank: d.bank };
 }

@@ -126,6 +126,16 @@ function firstSuccess(op: Operation, named: Named) {
   };
 }
 
+/**
+ * Calls that change a key (or what it pays for): "Try it" asks first, with this on its button,
+ * as /usage does before a rotation. Every other call is sent at once.
+ */
+const CONFIRM_BEFORE: Record<string, string> = {
+  rotateKey: 'Confirm: rotate now (the key in the field stops working)',
+  claimKey: 'Confirm: claim the key with this address',
+  cancelPro: 'Confirm: cancel Pro at the end of the period',
+};
+
 const anchor = (code: string) => `error-${code.replace(/_/g, '-')}`;
 
 /** Every code of the one error table, with its status and meaning, for the list the routes link to. */
@@ -180,6 +190,7 @@ export function apiReference(doc: OpenApiDoc) {
           method: method.toUpperCase(),
           path: samplePath(op, path),
           body: body?.example === undefined ? null : JSON.stringify(body.example, null, 2),
+          confirm: CONFIRM_BEFORE[op.operationId ?? ''] ?? null,
         },
       };
     }),

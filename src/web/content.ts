@@ -7,7 +7,12 @@ export const count = (n: number) => n.toLocaleString('en-US');
 export const usd = (n: number) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 3 })}`;
 
-export const FREE = { trial: LIMITS.trialPerDay, anonymous: LIMITS.anonymousPerMonth, claimed: LIMITS.freePerMonth };
+export const FREE = {
+  trial: LIMITS.trialPerDay,
+  anonymous: LIMITS.anonymousPerMonth,
+  claimed: LIMITS.freePerMonth,
+  keysPerDay: LIMITS.keysPerNetworkPerDay,
+};
 
 /** The metered data routes, in their declarations' order (src/api/index.ts). */
 const METERED = API_ROUTES.filter((route) => route.access.meter !== undefined);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
-import { KEY_PATTERN } from '../keys/secret.ts';
+import { KEY_PATTERN, KEY_SHAPE_TEXT } from '../keys/secret.ts';
 import { ROOT } from '../root.ts';
 
 const WEB = join(ROOT, 'src/web');
@@ -21,7 +21,7 @@ export const PAGE_HEADERS = {
 /** What a key looks like, said once (src/keys/secret.ts) and rendered into every page for its script. */
 export const KEY_SHAPE = {
   keyPattern: KEY_PATTERN.source,
-  keyShape: 'A key is ifk_ followed by 64 lower-case hexadecimal characters (0-9 and a-f).',
+  keyShape: KEY_SHAPE_TEXT,
 };
 
 export function sendPage(reply: FastifyReply, template: string, data: Record<string, unknown>): FastifyReply {

@@ -83,6 +83,42 @@ describe('credentials', () => {
     }
   });
 
+  test('each 401 says which case it is: no key, no Bearer, a malformed key, an unknown key', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const unknown = `ifk_${'0'.repeat(64)}`;
+    const cases: [string, Record<string, string>, RegExp][] = [
+      ['an empty bearer', { authorization: 'Bearer ' }, /^No API key was sent: the Authorization header is empty/],
+      ['an empty X-API-Key', { 'x-api-key': ' ' }, /^No API key was sent: the X-API-Key header is empty/],
+      ['a key without Bearer', { authorization: key }, /does not start with Bearer/],
+      ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }, /does not start with Bearer/],
+      [
+        'a short key',
+        { authorization: 'Bearer ifk_abc' },
+        /^The API key is malformed: .*64 lower-case hexadecimal.* has 7 characters/,
+      ],
+      ['an upper-case key', { 'x-api-key': key.toUpperCase() }, /^The API key is malformed/],
+      ['an unknown key', { authorization: `Bearer ${unknown}` }, /^The API key is unknown, rotated or revoked/],
+    ];
+    const messages = new Set<string>();
+    for (const [label, headers, expected] of cases) {
+      for (const path of ['/v1/keys/usage', '/v1/iban/validate']) {
+        const r = await svc.call(path, { headers, ...(path.endsWith('validate') && { json: { iban: IBAN } }) });
+        assert.equal(r.status, 401, `${label} on ${path}`);
+        assert.equal(r.body.error, 'invalid_api_key', label);
+        assert.match(r.body.message, expected, label);
+        assert.equal(
+          r.text.includes(key.slice(4)) || r.text.includes('dXNlcjpwYXNz'),
+          false,
+          `${label}: nothing sent is echoed`,
+        );
+        messages.add(r.body.message.split(':')[0]);
+      }
+    }
+    assert.equal(messages.size, 4, [...messages].join(' | '));
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was charged');
+  });
+
   test("an Authorization header beyond the server's header limit gets a JSON 4xx", async () => {
     const svc = await startService();
     const r = await svc.call('/v1/keys/usage', { headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });

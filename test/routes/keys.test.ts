@@ -115,6 +115,7 @@ describe('GET /v1/keys/usage', () => {
     assert.deepEqual(r.body.claim, {
       url: `${svc.url}/v1/keys/claim`,
       raises_limit_to: 200,
+      first_call_made: false,
       methods: ['email_code'],
       paid_so_far_usd: 0,
       paid_needed_usd: 1,

@@ -122,11 +122,22 @@ export async function checkPage(b: Browser, origin: string, name: string): Promi
   assertClean(b, origin);
 }
 
-/** No key kept by the browser: cookies, localStorage, sessionStorage. */
+/**
+ * No key kept by the browser beyond the tab: no cookie, nothing in localStorage, and in
+ * sessionStorage only the one entry that carries the key between the service's pages.
+ */
 export async function assertNothingStored(b: Browser): Promise<void> {
   assert.deepEqual(await b.context.cookies(), []);
-  const stored = await b.page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]));
-  assert.equal(KEY.test(stored), false, 'a key in web storage');
+  const { local, session } = await b.page.evaluate(() => ({
+    local: JSON.stringify({ ...localStorage }),
+    session: { ...sessionStorage } as Record<string, string>,
+  }));
+  assert.equal(KEY.test(local), false, 'a key in localStorage');
+  assert.deepEqual(
+    Object.keys(session).filter((name) => name !== 'mod97.api_key'),
+    [],
+    'sessionStorage holds only the key carried between pages',
+  );
 }
 
 export function assertClean(b: Browser, origin: string): void {

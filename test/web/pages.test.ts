@@ -173,7 +173,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     assert.equal(usage.used, 1);
     await checkPage(b, origin, 'home-keyed');
     const email = `first-${Date.now()}@${MAIL_DOMAINS.deliverable}`;
-    await b.page.getByRole('link', { name: 'Claim this key' }).click();
+    await b.page.getByRole('link', { name: 'Claim it' }).click();
     await name('textbox', 'API key').fill(key);
     await name('textbox', 'E-mail address').fill(email);
     await name('button', 'Send code').click();

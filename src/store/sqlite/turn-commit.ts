@@ -11,11 +11,25 @@ interface Pending {
  * reservations and answers): those made in the same turn of the event loop run one after
  * another at its end, inside one transaction, so a burst pays for one WAL commit instead of one
  * each. Each write is still its own statements, with its own result, in the order they were
- * made; an error rolls the whole group back and fails every write of it (none was kept).
+ * made, and runs under a savepoint of its own: a write that fails is rolled back alone and fails
+ * only its own request, while the others of the turn commit. Only a failed commit (disk full,
+ * I/O error) fails them all, since then none was kept.
  */
 export function turnCommit(db: Database): <R>(run: () => R) => Promise<R> {
   let pending: Pending[] = [];
-  const runAll = db.transaction((batch: Pending[]) => batch.map((p) => p.write()));
+  // A transaction function called inside another runs as a savepoint (better-sqlite3).
+  const runOne = db.transaction((p: Pending) => p.write());
+  const runAll = db.transaction((batch: Pending[]) => {
+    const handOvers: Array<() => void> = [];
+    for (const p of batch) {
+      try {
+        handOvers.push(runOne(p));
+      } catch (err) {
+        handOvers.push(() => p.reject(err));
+      }
+    }
+    return handOvers;
+  });
   function flush(): void {
     const batch = pending;
     pending = [];

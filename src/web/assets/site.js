@@ -1,5 +1,6 @@
-// mod97 pages: a little script per page, no framework. A key typed or received stays in memory:
-// it goes out only in the Authorization header, never in a URL, a body, a cookie or storage.
+// mod97 pages: a little script per page, no framework. A key typed or received goes out only in
+// the Authorization header, never in a URL, a body or a cookie; between the service's own pages
+// it travels in this tab's sessionStorage (see `session`), never in localStorage.
 const $ = (id) => document.getElementById(id);
 
 /** Builds an element; children are text or elements, never HTML strings. */
@@ -35,6 +36,8 @@ async function api(method, path, { key, body } = {}) {
   } catch {
     data = { error: 'bad_answer', message: `The service answered ${res.status} without a readable body.` };
   }
+  // The tab's key was rotated or revoked elsewhere: no page fills it in again.
+  if (res.status === 401 && key && key === session.key()) session.forget();
   return { status: res.status, body: data, headers: res.headers };
 }
 
@@ -45,12 +48,13 @@ function inline(text) {
     .map((part, i) => (i % 2 ? el('code', {}, part) : part));
 }
 
+/** `title`: a sentence, or an array of text and elements (a verdict and what qualifies it). */
 function notice(target, kind, title, ...lines) {
   target.replaceChildren(
     el(
       'div',
       { class: `notice ${kind}`, role: kind === 'bad' ? 'alert' : 'status' },
-      el('p', { class: 'status' }, title),
+      el('p', { class: 'status' }, ...[].concat(title)),
       ...lines.filter(Boolean).map((l) => (typeof l === 'string' ? el('p', {}, ...inline(l)) : l)),
     ),
   );
@@ -78,6 +82,59 @@ function readKey(input, errorTarget, { optional = false } = {}) {
   }
   return key;
 }
+
+/**
+ * The key a person made or used on one of the service's pages, carried to the next page they
+ * open in this tab: sessionStorage, so never in a URL, a cookie or a request, and forgotten when
+ * the tab closes. Only a key-shaped value is read back.
+ */
+const SESSION_KEY = 'mod97.api_key';
+const session = {
+  key() {
+    try {
+      const key = sessionStorage.getItem(SESSION_KEY);
+      return key && KEY_SHAPE.test(key) ? key : null;
+    } catch {
+      return null;
+    }
+  },
+  keep(key) {
+    try {
+      if (KEY_SHAPE.test(key)) sessionStorage.setItem(SESSION_KEY, key);
+    } catch {
+      // Storage refused (a private window, a policy): the person types the key instead.
+    }
+  },
+  forget() {
+    try {
+      sessionStorage.removeItem(SESSION_KEY);
+    } catch {
+      // Nothing was kept.
+    }
+  },
+};
+
+/** Fills an empty key field with the key of this tab's session; returns it, or null. */
+function fillKey(input) {
+  const key = session.key();
+  if (key && !input.value.trim()) input.value = key;
+  return key && input.value.trim() === key ? key : null;
+}
+
+/**
+ * Whether a claim would succeed now, by the free usage call: an anonymous key that has made its
+ * first call. `null` when the usage could not be read.
+ */
+async function claimState(key) {
+  const u = await api('GET', '/v1/keys/usage', { key });
+  if (u.status !== 200) return null;
+  const claim = u.body.claim;
+  return { tier: u.body.tier, claim, ready: Boolean(claim?.first_call_made) };
+}
+
+/** The example the "Make the first call" step validates. */
+const EXAMPLE_IBAN = 'DE89 3704 0044 0532 0130 00';
+const UNLISTED = 'bank not found in the loaded registers';
 
 async function busy(button, run) {
   button.disabled = true;
@@ -141,6 +198,7 @@ const pages = {
     }
     const form = $('validate-form');
     const out = $('validate-result');
+    fillKey($('api-key'));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const iban = $('iban').value.trim();
@@ -167,20 +225,27 @@ const pages = {
           );
           return;
         }
+        if (key) session.keep(key);
         const a = r.body;
+        // A valid IBAN whose bank no register lists is not a green light: the person is told so.
+        const unlisted = a.valid && !a.bank;
         const details = el('dl', { class: 'facts' });
         facts(details, [
           ['IBAN', a.formatted],
           ['Country', a.country ? `${a.country.name} (${a.country.code})` : 'unknown'],
-          ['Bank', a.bank ? [a.bank.name, a.bank.city].filter(Boolean).join(', ') || undefined : undefined],
+          [
+            'Bank',
+            a.bank
+              ? [a.bank.name, a.bank.city].filter(Boolean).join(', ') || undefined
+              : unlisted
+                ? `not found in the loaded registers${a.bban?.bank_code ? ` (bank code ${a.bban.bank_code})` : ''}`
+                : undefined,
+          ],
           ['BIC', a.bank?.bic],
           ['SEPA', a.sepa ? (a.sepa.member ? `yes (${a.sepa.schemes.join(', ')})` : 'no') : undefined],
           ['Source', a.bank ? `${a.bank.source}${a.bank.as_of ? `, ${a.bank.as_of}` : ''}` : undefined],
         ]);
         const errors = a.errors?.length ? el('ul', {}, ...a.errors.map((x) => el('li', {}, x.message))) : null;
-        const suggestions = a.suggestions?.length
-          ? el('p', {}, 'Did you mean: ', ...a.suggestions.flatMap((s, i) => [i ? ', ' : '', el('code', {}, s)]))
-          : null;
         const trial = a.trial
           ? el(
               'p',
@@ -190,30 +255,87 @@ const pages = {
               ' for more.',
             )
           : null;
-        const remaining = r.headers.get('x-quota-remaining');
-        const keyed = key
-          ? el(
-              'p',
-              { class: 'small muted' },
-              `Counted on your key ${key.slice(0, 8)}…${remaining === null ? '' : `: ${fmt(remaining)} requests left`}. `,
-              el('a', { href: '/claim' }, 'Claim this key'),
-              ' to raise its limit, or ',
-              el('a', { href: '/usage' }, 'see its usage'),
-              '.',
-            )
-          : null;
+        const keyed = key ? await keyedNote(key, r.headers.get('x-quota-remaining')) : null;
         notice(
           out,
-          a.valid ? 'good' : 'bad',
-          a.valid ? 'Valid IBAN' : 'Not a valid IBAN',
+          a.valid ? (unlisted ? 'warn' : 'good') : 'bad',
+          a.valid
+            ? unlisted
+              ? ['Valid IBAN', el('span', { class: 'qualifier' }, ` · ${UNLISTED}`)]
+              : 'Valid IBAN'
+            : 'Not a valid IBAN',
+          unlisted
+            ? 'Its check digits and structure are right, but no bank directory loaded here lists its bank: confirm the IBAN with the payee before you pay.'
+            : null,
           errors,
-          suggestions,
+          suggestionList(a),
           details,
           trial,
           keyed,
         );
       });
     });
+
+    /** Each suggestion in print form with its bank, a button that validates it. */
+    const suggestionList = (a) => {
+      const list = a.suggestion_details ?? a.suggestions.map((iban) => ({ iban, formatted: iban, bank: undefined }));
+      if (!list.length) return null;
+      return el(
+        'div',
+        { class: 'suggestions' },
+        el('p', {}, list.length === 1 ? 'Did you mean this IBAN?' : 'Did you mean one of these?'),
+        el(
+          'ul',
+          {},
+          ...list.map((s) => {
+            const bank = s.bank === undefined ? null : (s.bank?.name ?? (s.bank ? 'bank without a name' : UNLISTED));
+            const button = el(
+              'button',
+              { type: 'button', class: `suggestion secondary${s.bank === null ? ' unlisted' : ''}` },
+              el('span', { class: 'mono' }, s.formatted),
+              bank ? el('span', { class: 'bank' }, bank) : null,
+            );
+            button.addEventListener('click', () => {
+              $('iban').value = s.formatted;
+              form.requestSubmit();
+            });
+            return el('li', {}, button);
+          }),
+        ),
+      );
+    };
+
+    /** What the call did to the key, and the next step: a claim only when one would succeed. */
+    const keyedNote = async (key, remaining) => {
+      const state = await claimState(key);
+      const counted = `Counted on your key ${key.slice(0, 8)}…${remaining === null ? '' : `: ${fmt(remaining)} requests left`}.`;
+      const usage = el('a', { href: '/usage' }, 'see its usage');
+      if (state?.ready)
+        return el(
+          'div',
+          { class: 'next-step' },
+          el(
+            'p',
+            { class: 'small' },
+            counted,
+            ` Its first call is made: claim it with an e-mail address for ${fmt(state.claim.raises_limit_to)} requests a month, or `,
+            usage,
+            '.',
+          ),
+          el('p', { class: 'row' }, el('a', { class: 'button', href: '/claim' }, 'Claim it')),
+        );
+      const kind = state && state.tier !== 'anonymous' ? `It is a ${state.tier} key, with nothing to claim: ` : '';
+      return el('p', { class: 'small muted' }, counted, ' ', kind, usage, '.');
+    };
+
+    // Arrived by "Make the first call" on /keys/new: the key of this tab validates an example.
+    if (location.hash === '#first-call') {
+      history.replaceState(null, '', location.pathname);
+      if (session.key() && $('api-key').value.trim() === session.key()) {
+        $('iban').value = EXAMPLE_IBAN;
+        form.requestSubmit();
+      }
+    }
   },
 
   'keys-new'() {
@@ -242,11 +364,33 @@ const pages = {
           return;
         }
         if (r.status !== 201) {
-          notice(err, 'bad', 'No key was created.', explain(r.body));
+          notice(
+            err,
+            'bad',
+            'No key was created.',
+            explain(r.body),
+            // The network's keys for today are made: what a person can do instead.
+            r.body.error === 'key_creation_limit'
+              ? el(
+                  'p',
+                  {},
+                  'Use a key you already have (',
+                  el('a', { href: '/usage' }, 'see its usage'),
+                  ' or ',
+                  el('a', { href: '/claim' }, 'claim it'),
+                  '), or ',
+                  el('a', { href: '/pricing' }, 'buy a credit pack'),
+                  '.',
+                )
+              : null,
+          );
           return;
         }
         err.replaceChildren();
         secret = r.body.api_key;
+        session.keep(secret);
+        // Only an anonymous key has a claim ahead of it.
+        $('claim-after').hidden = r.body.tier !== 'anonymous';
         form.hidden = true;
         $('secret').textContent = secret;
         facts($('created-facts'), [
@@ -265,6 +409,35 @@ const pages = {
 
   claim() {
     const out = $('claim-result');
+    // The key of this tab, if it can be claimed; a claimed key is never offered a claim.
+    const carried = session.key();
+    if (carried) {
+      claimState(carried).then((state) => {
+        if (!state || $('api-key').value.trim()) return;
+        const prefix = `${carried.slice(0, 8)}…`;
+        if (!state.claim) {
+          notice(
+            out,
+            'info',
+            `Your key ${prefix} has nothing to claim.`,
+            `It is a ${state.tier} key already. `,
+            el('p', {}, el('a', { href: '/usage' }, 'See its usage')),
+          );
+          return;
+        }
+        $('api-key').value = carried;
+        if (state.ready)
+          notice(out, 'info', `Your key ${prefix} is filled in.`, 'Give your e-mail address and press "Send code".');
+        if (!state.ready)
+          notice(
+            out,
+            'info',
+            `Your key ${prefix} has made no call yet.`,
+            'A key is claimed after its first call.',
+            el('p', { class: 'row' }, el('a', { class: 'button', href: '/#first-call' }, 'Make the first call')),
+          );
+      });
+    }
     const send = async (withCode) => {
       const key = readKey($('api-key'), out);
       if (!key) return;
@@ -284,6 +457,7 @@ const pages = {
         return;
       }
       if (r.status === 200) {
+        session.keep(key);
         $('code-step').hidden = true;
         notice(
           out,
@@ -324,16 +498,20 @@ const pages = {
       if (report && $('chart').clientWidth !== drawnWidth) drawChart(report);
     }).observe($('chart'));
     const show = async () => {
+      const asked = key;
       const [u, d] = await Promise.all([
         api('GET', '/v1/keys/usage', { key }),
         api('GET', '/v1/keys/usage/daily', { key }),
       ]);
+      // Another key was asked for meanwhile: its answer is the one to show.
+      if (key !== asked) return;
       if (u.status !== 200) {
         $('usage').hidden = true;
         notice(err, 'bad', 'No usage to show.', explain(u.body));
         return;
       }
       err.replaceChildren();
+      session.keep(key);
       const a = u.body;
       $('usage-prefix').textContent = `${a.key_prefix}…`;
       $('used').textContent = fmt(a.used);
@@ -354,7 +532,8 @@ const pages = {
       if (d.status === 200) drawChart(d.body);
       const actions = $('usage-actions');
       actions.replaceChildren();
-      if (a.claim)
+      // A claim is offered only when it would succeed: an anonymous key after its first call.
+      if (a.claim?.first_call_made)
         actions.append(
           el(
             'p',
@@ -362,6 +541,16 @@ const pages = {
             'This key is anonymous. ',
             el('a', { href: '/claim' }, `Claim it for ${fmt(a.claim.raises_limit_to)} requests a month`),
             '.',
+          ),
+        );
+      else if (a.claim)
+        actions.append(
+          el(
+            'p',
+            {},
+            'This key is anonymous and has made no call yet. ',
+            el('a', { href: '/#first-call' }, 'Make its first call'),
+            `, then claim it for ${fmt(a.claim.raises_limit_to)} requests a month.`,
           ),
         );
       actions.append(rotateCard());
@@ -431,6 +620,7 @@ const pages = {
             return;
           }
           key = r.body.api_key;
+          session.keep(key);
           $('api-key').value = '';
           rotate.hidden = true;
           const secret = el('code', { id: 'rotated-secret' }, r.body.api_key);
@@ -466,6 +656,8 @@ const pages = {
       key = readKey($('api-key'), err);
       if (key) busy($('usage-form').querySelector('button'), show);
     });
+    // The key of this tab: its usage at once, without typing it again.
+    if (fillKey($('api-key'))) $('usage-form').requestSubmit();
   },
 
   docs() {
@@ -510,13 +702,23 @@ const pages = {
     }
     // Try it: the request goes to this service (a relative URL, whatever origin the page has),
     // with the key typed above in the Authorization header only.
+    fillKey($('api-key'));
     for (const box of document.querySelectorAll('.try')) {
       const send = box.querySelector('.try-send');
       const out = box.querySelector('.try-result');
+      const label = send.textContent;
       send.addEventListener('click', () =>
         busy(send, async () => {
           const key = readKey($('api-key'), out, { optional: true });
           if (key === null) return;
+          // A call that changes the key asks first, as /usage does before a rotation.
+          if (box.dataset.confirm && !send.dataset.armed) {
+            send.dataset.armed = '1';
+            send.textContent = box.dataset.confirm;
+            return;
+          }
+          delete send.dataset.armed;
+          send.textContent = label;
           const path = box.querySelector('.try-path').value.trim();
           if (!path.startsWith('/') || path.startsWith('//')) {
             notice(out, 'bad', 'The path must start with a single /, as in /v1/iban/validate.');
@@ -534,11 +736,27 @@ const pages = {
             }
           }
           const r = await api(box.dataset.method, path, { key: key || undefined, body });
+          if (key && r.status >= 200 && r.status < 300) session.keep(key);
+          // A new key (a rotation, a generated key) replaces the one in the field: the old one may be dead.
+          const fresh = typeof r.body.api_key === 'string' && KEY_SHAPE.test(r.body.api_key) ? r.body.api_key : null;
+          if (fresh) {
+            $('api-key').value = fresh;
+            session.keep(fresh);
+          }
           const quota = ['x-quota-used', 'x-quota-limit', 'x-quota-remaining']
             .map((h) => (r.headers?.get(h) == null ? '' : `${h}: ${r.headers.get(h)}`))
             .filter(Boolean);
           out.replaceChildren(
             el('p', { class: 'status' }, `${r.status === 0 ? 'No answer' : `Answer ${r.status}`}`),
+            ...(fresh
+              ? [
+                  el(
+                    'p',
+                    { class: 'small' },
+                    `The new key ${fresh.slice(0, 8)}… is now in the API key field above; keep it.`,
+                  ),
+                ]
+              : []),
             ...(quota.length ? [el('p', { class: 'small muted' }, quota.join(' · '))] : []),
             el(
               'div',

@@ -125,7 +125,17 @@ class IbanResult(TypedDict):
     data_version: str
 
 
+class SuggestedIban(TypedDict):
+    """A suggestion as a person reads it: its print form and the bank behind it."""
+
+    iban: str
+    formatted: str
+    bank: BankByCode | None
+
+
 class Validation(IbanResult):
+    suggestion_details: NotRequired[list[SuggestedIban]]
+    """The entries of `suggestions`, in the same order, with print form and bank (validate only)."""
     attribution: NotRequired[Attribution]
     trial: NotRequired[Trial]
 
@@ -349,6 +359,8 @@ class KeyCreated(TypedDict):
 class ClaimOffer(TypedDict):
     url: str
     raises_limit_to: int
+    first_call_made: bool
+    """The key has served a call: a claim by mailed code needs it."""
     methods: list[str]
     paid_so_far_usd: float
     paid_needed_usd: float
