@@ -30,6 +30,8 @@ const opts = {
 };
 const KEYS = 1000;
 const VALIDATE = JSON.stringify({ iban: BENCH_IBAN });
+/** A reference to validate: an RF with a mistyped check digit, so its suggestions are searched too. */
+const REFERENCE = JSON.stringify({ reference: 'RF19 5390 0754 7034' });
 const SAMPLES = [
   'DE89 3704 0044 0532 0130 00',
   'GB82 WEST 1234 5698 7654 32',
@@ -96,6 +98,11 @@ const interleaved = [
   validate('sqlite 1000 keys', [sqlite], { keys: sqliteKeys }),
   validate('sqlite 1 key', [sqlite], { keys: sqliteKeys.slice(0, 1) }),
   validate('sqlite idempotency key', [sqlite], { keys: sqliteKeys, idempotencyKeys: true }),
+  validate('sqlite reference validate', [sqlite], {
+    keys: sqliteKeys,
+    path: '/v1/reference/validate',
+    body: REFERENCE,
+  }),
   validate('trial', [sqlite], { forwarded: true }),
   ...(pgOne ? [validate('postgres 1 process', [pgOne], { keys: pgKeys })] : []),
 ];
@@ -186,6 +193,11 @@ const rows: Row[] = [
   },
   { name: 'mod97 SQLite, no-key trial', note: 'new network every 20 calls', figures: f.get('trial')! },
   {
+    name: 'mod97 SQLite, reference validate, 1,000 keys',
+    note: 'an RF typo: suggestions searched',
+    figures: f.get('sqlite reference validate')!,
+  },
+  {
     name: 'mod97 SQLite, batch of 1000',
     note: `${Math.round(batch.reqPerSec * 1000).toLocaleString('en-US')} IBANs/s`,
     figures: batch,
@@ -229,6 +241,7 @@ const round = (x: number | null) => (x === null ? null : Math.round(x));
 const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 const idempotent = f.get('sqlite idempotency key')!;
+const referenceValidate = f.get('sqlite reference validate')!;
 // Round by round: the PostgreSQL and SQLite loads of a round ran one after the other.
 const pgRuns = pgOneFigures ? pgOneFigures.roundReqPerSec.map((r, i) => ratio(r, sqliteMany.roundReqPerSec[i])) : null;
 const startup = {
@@ -248,6 +261,7 @@ const results = {
   postgres_vs_sqlite_unpinned: pgFreeVsSqlite === null ? null : ratio(pgFreeVsSqlite, 1),
   postgres_two_vs_one: twoVsOne === null ? null : ratio(twoVsOne, 1),
   idempotent_validate_vs_validate: ratio(idempotent.reqPerSec, sqliteMany.reqPerSec),
+  reference_validate_vs_validate: ratio(referenceValidate.reqPerSec, sqliteMany.reqPerSec),
   batch_us_per_iban_1000: round1(usPerIban1000),
   batch_us_per_iban_100: round1(usPerIban100),
   extract_us_per_kb: round1(extractUsPerKb),
@@ -259,6 +273,7 @@ const results = {
     baseline: round(base.cpuUsPerReq),
     sqlite_validate: round(sqliteMany.cpuUsPerReq),
     sqlite_idempotent_validate: round(idempotent.cpuUsPerReq),
+    sqlite_reference_validate: round(referenceValidate.cpuUsPerReq),
     postgres_validate: round(pgOneFigures?.cpuUsPerReq ?? null),
   },
 };
@@ -280,6 +295,7 @@ const targets = [
     : '- PostgreSQL: not measured in this run.',
   `- Batch: server CPU per IBAN ≤ 5 µs at 1000 per call, and not above 100 per call: ${fmt1(usPerIban1000)} µs at 1000, ${fmt1(usPerIban100)} µs at 100 per call, ${verdict(usPerIban1000 !== null && usPerIban100 !== null && usPerIban1000 <= 5 && usPerIban1000 <= usPerIban100)}.`,
   `- Idempotency-Key costs ≤ 10 % of a validate: with a fresh key per request, ${pct(idempotent.reqPerSec, sqliteMany.reqPerSec)} of the plain validate's req/s, server CPU ${Math.round(cpuOf(idempotent))} µs/req against ${Math.round(cpuOf(sqliteMany))} (+${Math.round((cpuOf(idempotent) / cpuOf(sqliteMany) - 1) * 100)} %), ${verdict(idempotent.reqPerSec * 1.1 >= sqliteMany.reqPerSec)}.`,
+  `- Reference validate against IBAN validate (both metered on the same key set, in the same rounds): ${pct(referenceValidate.reqPerSec, sqliteMany.reqPerSec)} of its req/s, server CPU ${Math.round(cpuOf(referenceValidate))} µs/req against ${Math.round(cpuOf(sqliteMany))}.`,
   `- Extract: ${fmt1(extractUsPerKb)} µs of server CPU per 1,000 characters of text (the whole call, at the ${EXTRACT_TEXT.length.toLocaleString('en-US')}-character limit).`,
   `- RSS after the load ≤ 200 MB: ${rssAfterLoad} MB after all the SQLite runs above (50 batches of 1000 in flight included), ${verdict(rssAfterLoad <= 200)}.`,
   startup.startup_ms !== null

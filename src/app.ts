@@ -20,6 +20,8 @@ import { creditsRoutes } from './routes/credits.ts';
 import { ibanRoutes } from './routes/iban.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { lookupRoutes } from './routes/lookups.ts';
+import { paymentRoutes } from './routes/payment.ts';
+import { referenceRoutes } from './routes/references.ts';
 import { siteRoutes } from './routes/site.ts';
 import { usageDailyRoutes } from './routes/usage-daily.ts';
 import { type Services, startDataRefresh } from './services.ts';
@@ -83,6 +85,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(claimRoutes(services));
   await app.register(ibanRoutes(services));
   await app.register(lookupRoutes(services));
+  await app.register(referenceRoutes(services));
+  await app.register(paymentRoutes(services));
   await app.register(cardRoutes(services));
   await app.register(creditsRoutes(services));
   await app.register(agentRoutes(services));

@@ -60,6 +60,9 @@ export const X402_PRICES_USD = {
   clearing: 0.003,
   fromAccount: 0.005,
   extract: 0.005,
+  referenceValidate: 0.002,
+  referenceCreate: 0.002,
+  paymentCheck: 0.002,
 } as const;
 
 /** USD → the 6-decimal units of USDC (micro-USD). */

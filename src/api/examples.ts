@@ -454,3 +454,81 @@ export const extract: RouteExample = {
   js: "await mod97.extract('Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.')",
   py: 'mod97.extract("Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.")',
 };
+
+export const referenceValidate: RouteExample = {
+  method: 'POST',
+  path: '/v1/reference/validate',
+  body: { reference: 'RF19 5390 0754 7034' },
+  key: true,
+  status: 200,
+  answer: {
+    reference: 'RF19539007547034',
+    type: 'rf',
+    valid: false,
+    formatted: 'RF19 5390 0754 7034',
+    errors: [
+      {
+        code: 'reference_check_failed',
+        message: 'The check of this RF creditor reference (ISO 11649) does not hold: probably a typing error.',
+      },
+    ],
+    suggestions: ['RF18539007547034', 'RF1953K007547034', 'RF19539007527034'],
+    attribution: ATTRIBUTION,
+  },
+  js: "await mod97.validateReference('RF19 5390 0754 7034')",
+};
+
+export const referenceCreate: RouteExample = {
+  method: 'POST',
+  path: '/v1/reference/create',
+  body: { type: 'qrr', from: '21000000000313947143000901' },
+  key: true,
+  status: 200,
+  answer: {
+    reference: '210000000003139471430009017',
+    type: 'qrr',
+    valid: true,
+    formatted: '21 00000 00003 13947 14300 09017',
+    errors: [],
+    suggestions: [],
+    attribution: ATTRIBUTION,
+  },
+  js: "await mod97.createReference({ type: 'qrr', from: '21000000000313947143000901' })",
+};
+
+export const paymentCheck: RouteExample = {
+  method: 'POST',
+  path: '/v1/payment/check',
+  body: {
+    creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' },
+    amount: '1234.50',
+    currency: 'EUR',
+    reference: 'RF18 5390 0754 7034',
+    remittance: 'Invoice 2026-118',
+  },
+  key: true,
+  status: 200,
+  answer: {
+    valid: true,
+    scheme: 'sct',
+    iban: { ...DE89_ANSWER, national_check: 'passed' },
+    reference: {
+      reference: 'RF18539007547034',
+      type: 'rf',
+      valid: true,
+      formatted: 'RF18 5390 0754 7034',
+      errors: [],
+      suggestions: [],
+    },
+    errors: [],
+    warnings: [
+      {
+        code: 'reference_and_remittance',
+        field: 'remittance',
+        message: 'An EPC QR code carries a reference or a remittance text, not both: the text is dropped.',
+      },
+    ],
+    attribution: ATTRIBUTION,
+  },
+  js: "await mod97.checkPayment({ creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' }, amount: '1234.50', currency: 'EUR', reference: 'RF18 5390 0754 7034', remittance: 'Invoice 2026-118' })",
+};

@@ -187,12 +187,20 @@ export const ExtractBody = Body('ExtractionRequest', {
   }),
 });
 
+const OcrReading = Type.Object({
+  at: Type.Integer({ description: 'UTF-16 offset in `text` of the character read.' }),
+  found: Type.String({ description: 'The character as found.' }),
+  read_as: Type.String({ description: 'The character it was read as.' }),
+});
+
 const OcrRepair = Type.Object(
   {
-    iban: Type.String({ description: 'The valid IBAN after the exchange (first in `suggestions`).' }),
-    at: Type.Integer({ description: 'UTF-16 offset in `text` of the character exchanged.' }),
-    found: Type.String({ description: 'The character as found.' }),
-    read_as: Type.String({ description: 'The character it was read as.' }),
+    iban: Type.String({ description: 'The valid IBAN after the reading (first in `suggestions`).' }),
+    ...OcrReading.properties,
+    readings: Type.Array(OcrReading, {
+      description:
+        'Every character read as its look-alike, in text order (`at`, `found`, `read_as` above are the first).',
+    }),
   },
   { description: 'Present when `ocr_repaired` is true.' },
 );
@@ -204,7 +212,7 @@ export const ExtractItem = Type.Object({
   ...IbanResult.properties,
   ocr_repaired: Type.Boolean({
     description:
-      'The IBAN as found fails, and one exchange of characters scanners confuse (O/0, I/1, L/1, S/5, B/8, Z/2), where the structure asks for the other class, makes it valid.',
+      'The IBAN as found fails, and reading every character scanners confuse (O/0, I/1, L/1, S/5, B/8, Z/2) as its look-alike, where the structure asks for the other class, all at once, makes it valid.',
   }),
   ocr_repair: Type.Optional(OcrRepair),
 });

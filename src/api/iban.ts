@@ -95,7 +95,7 @@ export const extractRoute = defineRoute({
   guide: {
     title: 'Find and validate every IBAN in a text (invoice, e-mail, scan)',
     purpose:
-      'Finds every IBAN in up to 20,000 characters of text (electronic or print form, any case, in tables and sentences), with its offsets and its validate answer; repairs one O/0, I/1, S/5, B/8 or Z/2 confusion of scanned text.',
+      'Finds every IBAN in up to 20,000 characters of text (electronic or print form, any case, in tables and sentences), with its offsets and its validate answer; reads the O/0, I/1, S/5, B/8 and Z/2 confusions of scanned text, all at once.',
     example: {
       text: 'Bitte überweisen Sie den Betrag auf IBAN DE89 3704 0044 0532 0130 00 (Commerzbank). Merci de payer sur FR14 2004 1010 0505 0001 3M02 606.',
     },
@@ -103,6 +103,6 @@ export const extractRoute = defineRoute({
   mcp: {
     name: 'extract_ibans',
     title: 'Find IBANs in text',
-    note: 'Needs an API key (the no-key trial covers validate_iban only). Each item gives the text as found, its start and end offsets and the validate answer; an item with ocr_repaired: true has the repaired IBAN first in suggestions. A text over 20,000 characters is text_too_long (not charged): split it at line breaks.',
+    note: 'Needs an API key (the no-key trial covers validate_iban only). Each item gives the text as found, its start and end offsets and the validate answer; an item with ocr_repaired: true has the repaired IBAN first in suggestions and lists the characters read in ocr_repair.readings. A text over 20,000 characters is text_too_long (not charged): split it at line breaks.',
   },
 });

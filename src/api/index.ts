@@ -8,6 +8,8 @@ import type { RouteDeclaration } from './declaration.ts';
 import { batchRoute, extractRoute, fromAccountRoute, validateRoute } from './iban.ts';
 import { claimRoute, generateRoute, rotateRoute, usageDailyRoute, usageRoute } from './keys.ts';
 import { bicRoute, clearingRoute, complianceRoute } from './lookups.ts';
+import { paymentCheckRoute } from './payment-check.ts';
+import { createReferenceRoute, validateReferenceRoute } from './references.ts';
 import { cancelRoute, checkoutRoute, packRoutes, successRoute, webhookRoute } from './payments.ts';
 
 export const API_ROUTES: readonly RouteDeclaration[] = [
@@ -15,6 +17,9 @@ export const API_ROUTES: readonly RouteDeclaration[] = [
   batchRoute,
   fromAccountRoute,
   extractRoute,
+  validateReferenceRoute,
+  createReferenceRoute,
+  paymentCheckRoute,
   bicRoute,
   complianceRoute,
   clearingRoute,

@@ -7,6 +7,7 @@ import { EXTRACT_USAGE, extractCommand } from './extract.ts';
 import { DEFAULT_URL, EXIT, Refusal, refuseUnsendableKey, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { MIGRATE_TO_USAGE, migrateToCommand } from './migrate-to.ts';
+import { REFERENCE_USAGE, referenceCommand } from './reference.ts';
 import { VALIDATE_USAGE, validateCommand } from './validate.ts';
 import { codeOf, messageOf } from '../thrown.ts';
 
@@ -17,6 +18,7 @@ const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for mo
   batch FILE.csv [--column iban] [--out OUT.csv] [--resume] [--dry-run]
                                    add validation columns to every row of a CSV file
   extract [FILE|-]                 find every IBAN in a text (an invoice, a scan), one line each
+  reference validate|create        check payment references (RF, QR, Belgian, FI, NO, SE), or make one
   keys generate|usage|rotate|claim get a free key, see its quota, rotate or claim it
   serve                            run the service (PORT, HOST, MOD97_DATABASE_URL, ...)
   mcp                              an MCP server on stdio that calls the service
@@ -63,6 +65,8 @@ export async function runCli(argv: string[], env: Env, io: CliIo, now: () => num
         return await batchCommand(rest, settings, io);
       case 'extract':
         return await extractCommand(rest, settings, io);
+      case 'reference':
+        return await referenceCommand(rest, settings, io);
       case 'keys':
         return await keysCommand(rest, settings, io);
       case 'data':
@@ -115,6 +119,7 @@ const USAGES: Record<string, string> = {
   validate: VALIDATE_USAGE,
   batch: BATCH_USAGE,
   extract: EXTRACT_USAGE,
+  reference: REFERENCE_USAGE,
   keys: KEYS_USAGE,
   data: DATA_USAGE,
   serve: SERVE_USAGE,

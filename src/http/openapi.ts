@@ -103,6 +103,10 @@ function operationIdOf(method: string, url: string): string {
 export const TAGS = [
   { name: 'IBAN', description: 'Validate IBANs, one or many, and build them from national account details.' },
   { name: 'Lookups', description: 'Banks by BIC, Swiss clearing members, and compliance screening.' },
+  {
+    name: 'Transfers',
+    description: 'Payment references (RF, Swiss QR reference, national ones) and whole payment instructions.',
+  },
   { name: 'Keys', description: 'Free keys: create, see usage, rotate, claim with an e-mail address.' },
   { name: 'Payments', description: 'Credit packs and Pro by card (Stripe), credits by x402.' },
 ];
@@ -111,6 +115,7 @@ function tagOf(url: string): string {
   const [, , area, second] = url.split('/');
   if (area === 'iban') return second === 'compliance' ? 'Lookups' : 'IBAN';
   if (area === 'bic' || area === 'ch') return 'Lookups';
+  if (area === 'reference' || area === 'payment') return 'Transfers';
   if (area === 'keys') return 'Keys';
   if (area === 'card' || area === 'credits') return 'Payments';
   return area ? area.charAt(0).toUpperCase() + area.slice(1) : 'Other';

@@ -15,9 +15,13 @@
  *   found or after the OCR repair below: a run of letters and digits is otherwise too likely a
  *   reference or a token that happens to contain a country code.
  *
- * OCR repair: scanners confuse O/0, I/1, L/1, S/5, B/8 and Z/2. When a candidate fails and
- * exactly one exchange of such a pair, at a position whose class the structure forbids for the
- * character found, makes it valid, that IBAN is the repair.
+ * OCR reading: scanners confuse O/0, I/1, L/1, S/5, B/8 and Z/2, and a scanner that confuses a
+ * pair does so throughout a line. When a candidate fails, every character of the wrong class
+ * (at a position whose class the structure forbids for it) is read as its look-alike, all at
+ * once; where a 1 stands for a letter, it may be I or L, so a few readings are tried. When
+ * exactly one of them is valid, that IBAN is the repair, and the item lists every character read.
+ * A candidate with more characters of the wrong class than an IBAN's shape allows is listed only
+ * when such a reading repairs it.
  */
 import { type CountrySpec, countryOf } from './registry.ts';
 
@@ -27,15 +31,21 @@ export interface Judged {
   suggestions: string[];
 }
 
-export interface OcrRepair {
-  /** The valid IBAN (electronic form) after the exchange. */
-  iban: string;
-  /** UTF-16 offset in the text of the character exchanged. */
+/** One character read as its look-alike. */
+export interface OcrReading {
+  /** UTF-16 offset in the text of the character. */
   at: number;
   /** The character as found in the text. */
   found: string;
   /** The character it was read as. */
   read_as: string;
+}
+
+export interface OcrRepair extends OcrReading {
+  /** The valid IBAN (electronic form) after the reading; `at`, `found`, `read_as` name its first character read. */
+  iban: string;
+  /** Every character read as its look-alike, in text order. */
+  readings: OcrReading[];
 }
 
 export interface Found<R extends Judged> {
@@ -134,19 +144,39 @@ function hasIbanShape(iban: string, spec: CountrySpec): boolean {
   return true;
 }
 
-/** Single look-alike exchanges at positions whose class is wrong for the character found. */
-function ocrExchanges(iban: string, spec: CountrySpec): { iban: string; index: number; readAs: string }[] {
-  const out: { iban: string; index: number; readAs: string }[] = [];
+/** Readings of a 1 as I or L multiply: past this many, the candidate is left unread. */
+const MAX_READINGS = 16;
+
+interface Reading {
+  iban: string;
+  /** IBAN indexes of the characters read, and what each was read as. */
+  changes: { index: number; readAs: string }[];
+}
+
+/**
+ * Every character of the wrong class read as its look-alike, all at once: one reading, or a few
+ * where a 1 stands for a letter (I or L). None when a character of the wrong class has no look-alike.
+ */
+function ocrReadings(iban: string, spec: CountrySpec): Reading[] {
+  let readings: Reading[] = [{ iban: '', changes: [] }];
+  let kept = 0;
   for (let i = 2; i < iban.length; i++) {
     const c = iban.charCodeAt(i);
-    const accepts = acceptsAt(spec, i);
-    if ((accepts & classOf(c)) !== 0) continue;
+    if ((acceptsAt(spec, i) & classOf(c)) !== 0) continue;
     const found = iban.charAt(i);
     const digit = AS_DIGIT[found];
-    const readings = isDigitCode(c) ? (AS_LETTER[found] ?? []) : digit ? [digit] : [];
-    for (const readAs of readings) out.push({ iban: iban.slice(0, i) + readAs + iban.slice(i + 1), index: i, readAs });
+    const options = isDigitCode(c) ? (AS_LETTER[found] ?? []) : digit ? [digit] : [];
+    if (options.length === 0) return [];
+    const head = iban.slice(kept, i);
+    readings = readings.flatMap((r) =>
+      options.map((readAs) => ({ iban: r.iban + head + readAs, changes: [...r.changes, { index: i, readAs }] })),
+    );
+    if (readings.length > MAX_READINGS) return [];
+    kept = i + 1;
   }
-  return out;
+  if (kept === 0) return [];
+  const tail = iban.slice(kept);
+  return readings.map((r) => ({ iban: r.iban + tail, changes: r.changes }));
 }
 
 /** Whether the character before `start` ends a word, or the word is `IBAN` / `IBAN:` glued to the IBAN. */
@@ -178,11 +208,11 @@ export function extractIbans<R extends Judged>(
     }
     const spec = countryOf(String.fromCharCode(c0 & ~32, c1 & ~32));
     const run = spec ? readRun(text, i, spec) : null;
-    if (!spec || !run || !hasIbanShape(run.iban, spec)) {
+    if (!spec || !run) {
       i++;
       continue;
     }
-    const found = judgeRun(text, i, run, spec, judge);
+    const found = judgeRun(text, i, run, spec, judge, hasIbanShape(run.iban, spec));
     if (!found) {
       i++;
       continue;
@@ -200,28 +230,33 @@ function judgeRun<R extends Judged>(
   run: Run,
   spec: CountrySpec,
   judge: (iban: string) => R,
+  shaped: boolean,
 ): Found<R> | null {
   const result = judge(run.iban);
   const ocr = result.valid ? null : ocrRepair(text, run, spec, judge);
-  if (!result.valid && !ocr && (run.glued || !startsWord(text, start))) return null;
+  if (!result.valid && !ocr && (!shaped || run.glued || !startsWord(text, start))) return null;
   if (ocr) result.suggestions = [ocr.iban, ...result.suggestions.filter((s) => s !== ocr.iban)];
   return { match: text.slice(start, run.end), start, end: run.end, result, ocr };
 }
 
-/** The one look-alike exchange that makes the run valid, or null when none or several do. */
+/** The one reading that makes the run valid, or null when none or several do. */
 function ocrRepair<R extends Judged>(
   text: string,
   run: Run,
   spec: CountrySpec,
   judge: (iban: string) => R,
 ): OcrRepair | null {
-  let repair: OcrRepair | null = null;
-  for (const exchange of ocrExchanges(run.iban, spec)) {
-    if (!judge(exchange.iban).valid) continue;
+  let repair: Reading | null = null;
+  for (const reading of ocrReadings(run.iban, spec)) {
+    if (!judge(reading.iban).valid) continue;
     if (repair) return null;
-    const at = run.offsets[exchange.index];
-    if (at === undefined) continue; // never: run.offsets has an entry for every character of run.iban
-    repair = { iban: exchange.iban, at, found: text.charAt(at), read_as: exchange.readAs };
+    repair = reading;
   }
-  return repair;
+  if (!repair) return null;
+  const readings = repair.changes.map(({ index, readAs }) => {
+    const at = run.offsets[index] ?? -1; // never -1: run.offsets has an entry for every character of run.iban
+    return { at, found: text.charAt(at), read_as: readAs };
+  });
+  const [first] = readings;
+  return first ? { iban: repair.iban, ...first, readings } : null;
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { extractIbans } from '../../src/iban/extract.ts';
-import { validateIban } from '../../src/iban/index.ts';
+import { computeCheckDigits, validateIban } from '../../src/iban/index.ts';
 import { REGISTRY_EXAMPLES } from './registry-examples.ts';
 
 const judge = (iban: string) => validateIban(iban);
@@ -143,7 +143,49 @@ describe('scanned text (OCR)', () => {
     assert.equal(item!.match, 'DE89 37O4 0044 0532 0130 00');
     assert.equal(item!.result.valid, false);
     assert.equal(item!.result.suggestions[0], 'DE89370400440532013000');
-    assert.deepEqual(item!.ocr, { iban: 'DE89370400440532013000', at: text.indexOf('O'), found: 'O', read_as: '0' });
+    const reading = { at: text.indexOf('O'), found: 'O', read_as: '0' };
+    assert.deepEqual(item!.ocr, { iban: 'DE89370400440532013000', ...reading, readings: [reading] });
+  });
+
+  test('every confusion of a line is read at once (DECISIONS 17 amended): two O for 0, and more than two', () => {
+    const text = 'Konto: DE89 37O4 0044 O532 0130 00 (Commerzbank)';
+    const [item] = found(text);
+    assert.equal(item!.match, 'DE89 37O4 0044 O532 0130 00');
+    assert.equal(item!.result.valid, false);
+    assert.equal(item!.result.suggestions[0], 'DE89370400440532013000');
+    assert.equal(item!.ocr?.iban, 'DE89370400440532013000');
+    assert.deepEqual(item!.ocr?.readings, [
+      { at: text.indexOf('O4'), found: 'O', read_as: '0' },
+      { at: text.indexOf('O532'), found: 'O', read_as: '0' },
+    ]);
+    // Five confusions are beyond an IBAN's shape, but the reading repairs them, so it is listed.
+    const many = found('IBAN DE89 37O4 OO44 O532 O130 00.');
+    assert.equal(many.length, 1);
+    assert.equal(many[0]!.ocr?.iban, 'DE89370400440532013000');
+    assert.equal(many[0]!.ocr?.readings.length, 5);
+    // Both directions in one line: a B scanned as 8 where a letter must be, an O for a 0.
+    const both = found('GB29 NW8K 6O16 1331 9268 19');
+    assert.deepEqual(
+      both[0]!.ocr?.readings.map((r) => [r.found, r.read_as]),
+      [
+        ['8', 'B'],
+        ['O', '0'],
+      ],
+    );
+  });
+
+  test('a 1 where a letter must be is tried as I and as L: the valid reading wins', () => {
+    const iban = `GB${computeCheckDigits('GB', 'LOYD30901212345678')}LOYD30901212345678`;
+    const scanned = `${iban.slice(0, 4)}1OYD3O901212345678`; // L scanned as 1, O stays a letter, a 0 as O
+    const [item] = found(`Pay ${scanned} today`);
+    assert.equal(item!.ocr?.iban, iban);
+    assert.deepEqual(
+      item!.ocr?.readings.map((r) => [r.found, r.read_as]),
+      [
+        ['1', 'L'],
+        ['O', '0'],
+      ],
+    );
   });
 
   test('a lower-case l read for a 1, and an O in the check digits', () => {
@@ -164,14 +206,14 @@ describe('scanned text (OCR)', () => {
     assert.equal(item!.ocr?.read_as, 'B');
   });
 
-  test('no repair where the structure accepts both classes, nor for two confusions at once', () => {
+  test('no repair where the structure accepts both classes, nor when the reading does not hold', () => {
     // FR's account part is alphanumeric: an O there is a letter the structure allows.
     const fr = found('FR14 2004 1010 0505 0001 3MO2 606');
     assert.equal(fr[0]?.ocr ?? null, null);
-    const two = found('DE89 37O4 0O44 0532 0130 00');
-    assert.equal(two.length, 1);
-    assert.equal(two[0]!.ocr, null);
-    assert.equal(two[0]!.result.valid, false);
+    const wrong = found('DE89 37O4 0O44 0532 0130 01');
+    assert.equal(wrong.length, 1);
+    assert.equal(wrong[0]!.ocr, null);
+    assert.equal(wrong[0]!.result.valid, false);
   });
 });
 

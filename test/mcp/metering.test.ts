@@ -69,7 +69,35 @@ const CASES: Case[] = [
     rest: { json: { text: `Zahlbar auf ${IBAN} oder ${TYPO}.` } },
     cost: 1,
   },
+  {
+    tool: 'validate_reference',
+    args: { reference: 'RF18 5390 0754 7034' },
+    path: '/v1/reference/validate',
+    rest: { json: { reference: 'RF18 5390 0754 7034' } },
+    cost: 1,
+  },
+  {
+    tool: 'create_reference',
+    args: { type: 'be_ogm', from: '0909337554' },
+    path: '/v1/reference/create',
+    rest: { json: { type: 'be_ogm', from: '0909337554' } },
+    cost: 1,
+  },
+  {
+    tool: 'check_payment',
+    args: { creditor: { iban: IBAN, name: 'Musterfirma GmbH' }, currency: 'EUR', amount: 10 },
+    path: '/v1/payment/check',
+    rest: { json: { creditor: { iban: IBAN, name: 'Musterfirma GmbH' }, currency: 'EUR', amount: 10 } },
+    cost: 1,
+  },
   // Refusals: refunded on both sides.
+  {
+    tool: 'create_reference',
+    args: { type: 'be_ogm', from: '09093375540' },
+    path: '/v1/reference/create',
+    rest: { json: { type: 'be_ogm', from: '09093375540' } },
+    cost: 0,
+  },
   { tool: 'lookup_bic', args: { bic: 'DEUT-DEFF' }, path: '/v1/bic/DEUT-DEFF', cost: 0 },
   { tool: 'lookup_swiss_clearing', args: { iid: '99999' }, path: '/v1/ch/clearing/99999', cost: 0 },
   {
@@ -106,7 +134,9 @@ for (const engine of engines()) {
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       assert.deepEqual(Object.keys(byName).sort(), [
         'check_compliance',
+        'check_payment',
         'create_key',
+        'create_reference',
         'extract_ibans',
         'get_usage',
         'iban_from_account',
@@ -114,6 +144,7 @@ for (const engine of engines()) {
         'lookup_swiss_clearing',
         'validate_iban',
         'validate_ibans',
+        'validate_reference',
       ]);
       for (const tool of tools) {
         // Every tool only reads, except create_key, which creates a key.
@@ -158,7 +189,7 @@ for (const engine of engines()) {
         ]);
         assert.deepEqual([mcpUsage.body.used, restUsage.body.used], [expected, expected], label);
       }
-      assert.equal(expected, 11);
+      assert.equal(expected, 14);
     });
 
     test('validate_iban without a key runs on the no-key trial of the caller network', async () => {
@@ -229,7 +260,7 @@ for (const engine of engines()) {
       assert.deepEqual([old.status, old.body.error], [401, 'invalid_api_key']);
       await assert.rejects(connectMcp(svc.url, { key, from: '127.0.1.7' }));
       const fresh = await connectMcp(svc.url, { key: rotated.body.api_key, from: '127.0.1.7' });
-      assert.equal((await fresh.client.listTools()).tools.length, 9);
+      assert.equal((await fresh.client.listTools()).tools.length, 12);
       // Every answer on a key carries its quota headers, initialize included.
       assert.deepEqual(quotaHeaders(fresh.answers[0].headers), ['0', '25', '25', '2026-11']);
     });

@@ -19,6 +19,12 @@ import type {
 } from '../../../src/api/iban-schemas.ts';
 import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../../../src/api/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../../src/api/lookup-schemas.ts';
+import type { PaymentCheckAnswer, PaymentCheckBody } from '../../../src/api/payment-check-schemas.ts';
+import type {
+  ReferenceAnswer,
+  ReferenceCreateBody,
+  ReferenceValidateBody,
+} from '../../../src/api/references-schemas.ts';
 
 /** The `X-Quota-*` headers of an answer: the key's balance after this call (and any refund). */
 export interface Quota {
@@ -49,6 +55,11 @@ export type KeyCreatedResult = Static<typeof KeyCreated>;
 export type RotatedResult = Static<typeof Rotated>;
 export type ClaimCodeSent = Static<typeof CodeSent>;
 export type ClaimedResult = Static<typeof Claimed>;
+export type ReferenceResult = Static<typeof ReferenceAnswer>;
+export type ReferenceValidateOptions = Omit<Static<typeof ReferenceValidateBody>, 'reference'>;
+export type ReferenceCreateInput = Static<typeof ReferenceCreateBody>;
+export type PaymentInput = Static<typeof PaymentCheckBody>;
+export type PaymentCheckResult = Static<typeof PaymentCheckAnswer>;
 export type ErrorResult = Static<typeof ErrorBody> & Record<string, unknown>;
 
 export interface Mod97Options {
@@ -149,6 +160,26 @@ export class Mod97 {
   /** Every IBAN in `text` (1 to 20,000 characters), in text order, with its offsets and validate answer. Costs 1. */
   extract(text: string): Promise<Answer<ExtractResult>> {
     return this.#call({ method: 'POST', path: '/v1/iban/extract', body: { text }, safety: 'metered' });
+  }
+
+  /** A payment reference judged: its type (from `type`, its form, or `country`), verdict, print form. Costs 1. */
+  validateReference(reference: string, options: ReferenceValidateOptions = {}): Promise<Answer<ReferenceResult>> {
+    return this.#call({
+      method: 'POST',
+      path: '/v1/reference/validate',
+      body: { reference, ...options },
+      safety: 'metered',
+    });
+  }
+
+  /** The reference of `type` made from the creditor's number `from`, answered as validateReference answers. Costs 1. */
+  createReference(input: ReferenceCreateInput): Promise<Answer<ReferenceResult>> {
+    return this.#call({ method: 'POST', path: '/v1/reference/create', body: input, safety: 'metered' });
+  }
+
+  /** A payment judged whole (IBAN, BIC, name, amount, currency, reference, remittance), each error with its field. Costs 1. */
+  checkPayment(payment: PaymentInput): Promise<Answer<PaymentCheckResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/check', body: payment, safety: 'metered' });
   }
 
   bic(code: string): Promise<Answer<BicResult>> {
