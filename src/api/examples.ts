@@ -476,6 +476,7 @@ export const referenceValidate: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.validateReference('RF19 5390 0754 7034')",
+  py: 'mod97.validate_reference("RF19 5390 0754 7034")',
 };
 
 export const referenceCreate: RouteExample = {
@@ -494,6 +495,7 @@ export const referenceCreate: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.createReference({ type: 'qrr', from: '21000000000313947143000901' })",
+  py: 'mod97.create_reference("qrr", "21000000000313947143000901")',
 };
 
 export const paymentCheck: RouteExample = {
@@ -531,4 +533,5 @@ export const paymentCheck: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.checkPayment({ creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' }, amount: '1234.50', currency: 'EUR', reference: 'RF18 5390 0754 7034', remittance: 'Invoice 2026-118' })",
+  py: 'mod97.check_payment({"creditor": {"iban": "DE89 3704 0044 0532 0130 00", "name": "Musterfirma GmbH"}, "amount": "1234.50", "currency": "EUR", "reference": "RF18 5390 0754 7034", "remittance": "Invoice 2026-118"})',
 };
