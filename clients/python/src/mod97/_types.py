@@ -185,11 +185,17 @@ class FromAccount(IbanResult):
     attribution: NotRequired[Attribution]
 
 
-class OcrRepair(TypedDict):
-    iban: str
+class OcrReading(TypedDict):
     at: int
     found: str
     read_as: str
+
+
+class OcrRepair(OcrReading):
+    """The first character read as its look-alike (`at`, `found`, `read_as`), and every one."""
+
+    iban: str
+    readings: list[OcrReading]
 
 
 class ExtractItem(IbanResult):
