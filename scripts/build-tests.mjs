@@ -88,12 +88,12 @@ await build({
 // done with its last, so that a process loads the modules, the reference data and the schema
 // compilers once for several files (a file's own process spent about as long on that as on its
 // tests), and no core is left idle while another works through a fixed list.
-// The queue: files that mostly wait (on the browser, child processes, a restarted PostgreSQL)
-// first, so that their waits overlap the others' work; then the largest, so that none is left
-// running alone at the end. Each worker is a file of its own (node runs one process per file)
-// that runs scripts/test-worker.mjs.
+// The queue: files that mostly wait (on the browser, child processes such as the Python client's
+// pytest and mypy, a restarted PostgreSQL) first, so that their waits overlap the others' work;
+// then the largest, so that none is left running alone at the end. Each worker is a file of its
+// own (node runs one process per file) that runs scripts/test-worker.mjs.
 const bundled = (file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs');
-const waits = /\/test\/(web|multiprocess|release|cli)\/|\/clients\/typescript\/test\/browser/;
+const waits = /\/test\/(web|multiprocess|release|cli)\/|\/test\/clients\/python|\/clients\/typescript\/test\/browser/;
 const queue = entryPoints
   .map((file) => ({ file, waits: waits.test(file), size: readFileSync(file).length }))
   .sort((a, b) => Number(b.waits) - Number(a.waits) || b.size - a.size)

@@ -63,6 +63,7 @@ export const generate: RouteExample = {
     claim_url: 'https://mod97.example/v1/keys/claim',
   },
   js: 'await mod97.generateKey()',
+  py: 'mod97.generate_key()',
 };
 
 export const usage: RouteExample = {
@@ -88,6 +89,7 @@ export const usage: RouteExample = {
     },
   },
   js: 'await mod97.usage()',
+  py: 'mod97.usage()',
 };
 
 export const rotate: RouteExample = {
@@ -106,6 +108,7 @@ export const rotate: RouteExample = {
       'Store this new key now: it is shown only once. The previous key no longer works; quota and counters carry over.',
   },
   js: 'await mod97.rotate()',
+  py: 'mod97.rotate()',
 };
 
 export const usageDaily: RouteExample = {
@@ -125,6 +128,7 @@ export const usageDaily: RouteExample = {
       { day: '2026-11-21', used: 6 },
     ],
   },
+  py: 'mod97.daily_usage()',
 };
 
 export const claim: RouteExample = {
@@ -141,6 +145,7 @@ export const claim: RouteExample = {
       'We mailed a 6-digit code to ada@company.example. Send it within 15 minutes as `code`, with the same `email`, to claim this key.',
   },
   js: "await mod97.claim({ email: 'ada@company.example' })",
+  py: 'mod97.claim(email="ada@company.example")',
 };
 
 export const validate: RouteExample = {
@@ -156,6 +161,7 @@ export const validate: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.validate('DE89 3704 0044 0532 0130 00')",
+  py: 'mod97.validate("DE89 3704 0044 0532 0130 00")',
 };
 
 export const batch: RouteExample = {
@@ -197,6 +203,7 @@ export const batch: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.batch(['DE89370400440532013000', 'GB82WEST12345698765431'])",
+  py: 'mod97.batch(["DE89370400440532013000", "GB82WEST12345698765431"])',
 };
 
 export const fromAccount: RouteExample = {
@@ -224,6 +231,7 @@ export const fromAccount: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.fromAccount({ country: 'DE', bank_code: '37040044', account: '0532013000' })",
+  py: 'mod97.from_account(country="DE", bank_code="37040044", account="0532013000")',
 };
 
 export const bic: RouteExample = {
@@ -253,6 +261,7 @@ export const bic: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.bic('COBADEFFXXX')",
+  py: 'mod97.bic("COBADEFFXXX")',
 };
 
 export const compliance: RouteExample = {
@@ -319,6 +328,7 @@ export const compliance: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.compliance({ iban: 'DE89370400440532013000' })",
+  py: 'mod97.compliance(iban="DE89370400440532013000")',
 };
 
 export const clearing: RouteExample = {
@@ -350,6 +360,7 @@ export const clearing: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.clearing('230')",
+  py: 'mod97.clearing("230")',
 };
 
 export const cardCheckout: RouteExample = {
@@ -441,6 +452,7 @@ export const extract: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.extract('Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.')",
+  py: 'mod97.extract("Please pay to IBAN: DE89 3704 0044 0532 0130 00 by 30 November.")',
 };
 
 export const referenceValidate: RouteExample = {
@@ -464,6 +476,7 @@ export const referenceValidate: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.validateReference('RF19 5390 0754 7034')",
+  py: 'mod97.validate_reference("RF19 5390 0754 7034")',
 };
 
 export const referenceCreate: RouteExample = {
@@ -482,6 +495,7 @@ export const referenceCreate: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.createReference({ type: 'qrr', from: '21000000000313947143000901' })",
+  py: 'mod97.create_reference("qrr", "21000000000313947143000901")',
 };
 
 export const paymentCheck: RouteExample = {
@@ -519,6 +533,7 @@ export const paymentCheck: RouteExample = {
     attribution: ATTRIBUTION,
   },
   js: "await mod97.checkPayment({ creditor: { iban: 'DE89 3704 0044 0532 0130 00', name: 'Musterfirma GmbH' }, amount: '1234.50', currency: 'EUR', reference: 'RF18 5390 0754 7034', remittance: 'Invoice 2026-118' })",
+  py: 'mod97.check_payment({"creditor": {"iban": "DE89 3704 0044 0532 0130 00", "name": "Musterfirma GmbH"}, "amount": "1234.50", "currency": "EUR", "reference": "RF18 5390 0754 7034", "remittance": "Invoice 2026-118"})',
 };
 
 const PAYMENT_QR_BODY = {

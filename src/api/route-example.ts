@@ -10,4 +10,6 @@ export interface RouteExample {
   answer: unknown;
   /** The same call with mod97-client, when the client has a method for it: `await mod97.x(...)`. */
   js?: string;
+  /** The same call with the Python client (`from mod97 import Mod97`): `mod97.x(...)`. */
+  py?: string;
 }

@@ -1,6 +1,7 @@
 /**
  * A route's example request written three ways: curl, JavaScript (mod97-client, or fetch where the
- * client has no method for the route) and Python with the standard library only. /openapi.json
+ * client has no method for the route) and Python (the mod97 package, or the standard library where
+ * the client has no method for the route). /openapi.json
  * carries them as `x-codeSamples`, /docs shows them in tabs, docs/api.md shows the curl one.
  */
 import type { RouteExample } from '../api/route-example.ts';
@@ -50,6 +51,16 @@ function javascriptOf(ex: RouteExample, base: string): string {
 }
 
 function pythonOf(ex: RouteExample, base: string): string {
+  if (ex.py) {
+    return [
+      'from mod97 import Mod97',
+      '',
+      ...(ex.key ? ['# The key is read from MOD97_API_KEY.'] : []),
+      `with Mod97(base_url="${base}") as mod97:`,
+      `    answer = ${ex.py}`,
+      '    print(answer)',
+    ].join('\n');
+  }
   const headers = [
     ...(ex.key ? [`"Authorization": "Bearer " + os.environ["MOD97_API_KEY"]`] : []),
     ...(sendsBody(ex) ? [`"Content-Type": "application/json"`] : []),
@@ -92,6 +103,6 @@ export function codeSamples(ex: RouteExample, base: string): CodeSample[] {
       label: ex.js ? 'JavaScript (mod97-client)' : 'JavaScript (fetch)',
       source: javascriptOf(ex, base),
     },
-    { lang: 'Python', label: 'Python (urllib)', source: pythonOf(ex, base) },
+    { lang: 'Python', label: ex.py ? 'Python (mod97)' : 'Python (urllib)', source: pythonOf(ex, base) },
   ];
 }

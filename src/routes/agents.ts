@@ -82,6 +82,10 @@ function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean, tools: s
 - Server card: ${base}/.well-known/mcp/server-card.json (name, version, the MCP URL, how to authenticate, the tools).
 - Over stdio: \`mod97 mcp\` (mod97's command line) with \`MOD97_URL=${base}\` and the key in \`MOD97_API_KEY\`; it forwards every call here.
 
+## Clients
+
+- Python 3.11+: the \`mod97\` package (in mod97's repository: \`pip install ./clients/python\`; its one dependency is httpx): \`from mod97 import Mod97\`, then \`with Mod97(base_url="${base}") as mod97: mod97.validate("DE89 3704 0044 0532 0130 00")\`, the key read from \`MOD97_API_KEY\`; \`AsyncMod97\` for asyncio; typed answers, \`Mod97Error\` with \`status\` and \`code\`, and safe retries (an \`Idempotency-Key\` on each metered POST).
+
 ## Keys and quota
 
 - Send the key as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`, never in a URL or a body.

@@ -33,3 +33,13 @@ test('llms.txt lists each route with its cost in requests and x402 price, with a
   // The rail is off here, and the text says so rather than offer a payment that cannot be made.
   assert.match(text, /x402: off on this server/);
 });
+
+test('llms.txt names the Python client and how to call this service with it', async () => {
+  const svc = await startService();
+  const text = (await svc.call('/llms.txt')).text;
+  const python = text.split('\n').find((l) => l.startsWith('- Python 3.11+'));
+  assert.ok(python, 'a line for the Python client');
+  assert.match(python, /pip install \.\/clients\/python/);
+  assert.ok(python.includes(`from mod97 import Mod97\`, then \`with Mod97(base_url="${svc.url}")`));
+  assert.match(python, /MOD97_API_KEY/);
+});

@@ -73,7 +73,11 @@ test('every operation has an example request (body or parameters, and code sampl
   assert.deepEqual(validate.requestBody?.content['application/json'].example, { iban: 'DE89 3704 0044 0532 0130 00' });
   const curl = validate['x-codeSamples']![0].source;
   assert.match(curl, /^curl -X POST https:\/\/iban\.mod97\.example\/v1\/iban\/validate/);
-  assert.match(validate['x-codeSamples']![2].source, /urllib\.request\.urlopen/);
+  assert.match(validate['x-codeSamples']![2].source, /^from mod97 import Mod97\n/);
+  assert.match(validate['x-codeSamples']![2].source, /answer = mod97\.validate\("DE89 3704 0044 0532 0130 00"\)/);
+  // A route the clients have no method for keeps the standard library's urllib.
+  const checkout = doc.paths['/v1/card/checkout'].post as Op;
+  assert.match(checkout['x-codeSamples']![2].source, /urllib\.request\.urlopen/);
 });
 
 test("every error answer refers to the shared Error (402: PaymentRequired) component and lists the route's codes", () => {

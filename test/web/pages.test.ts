@@ -216,7 +216,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     const section = b.page.locator('#validateIban');
     await section.getByRole('tab', { name: 'Python' }).click();
     const python = section.getByRole('tabpanel');
-    assert.match((await python.textContent()) ?? '', /urllib\.request/);
+    assert.match((await python.textContent()) ?? '', /from mod97 import Mod97/);
     assert.equal(await section.locator('[role="tabpanel"]:not([hidden])').count(), 1);
     await section.getByRole('tab', { name: 'Python' }).press('ArrowRight');
     assert.match((await section.getByRole('tabpanel').textContent()) ?? '', /curl -X POST/);
