@@ -70,24 +70,6 @@ function injectOptions(req: FastifyRequest) {
   return { headers, remoteAddress: req.socket.remoteAddress };
 }
 
-/**
- * How deep a JSON-RPC message may nest. The SDK's message parsing recurses, so arguments nested
- * thousands deep overflowed the stack (a -32603 where REST answers): refused here first, clearly.
- */
-const MAX_DEPTH = 64;
-
-/** True when `value` nests objects or arrays more than `max` levels deep; iterative, never recursing. */
-function deeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [node, depth] = top;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /** An answer with an image (`{payload, image: {media_type, data}}`) as the image and its text. */
 function imageContent(body: Record<string, unknown>): CallToolResult['content'] {
   const image = isRecord(body.image) ? body.image : {};
@@ -226,11 +208,6 @@ export const mcpRoutes =
       schema: { hide: true },
     };
     app.post('/mcp', options, async (req, reply) => {
-      if (deeperThan(req.body, MAX_DEPTH))
-        throw new DomainError(
-          'invalid_request',
-          `An MCP message nests at most ${MAX_DEPTH} levels of objects and arrays; this one goes deeper.`,
-        );
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
       const server = new Server(
         { name: 'mod97', title: MCP_TITLE, version: MCP_VERSION },

@@ -103,8 +103,9 @@ describe('MCP for agents', () => {
       headers: { ...ACCEPT, 'content-type': 'application/json' },
       from: '127.0.8.4',
     });
-    assert.deepEqual([r.status, r.body.error], [400, 'invalid_request']);
-    assert.match(r.body.message, /nests at most \d+ levels/);
+    // The same refusal as every route's (http/body.ts): found by a byte scan, never parsed.
+    assert.deepEqual([r.status, r.body.error], [400, 'invalid_json']);
+    assert.match(r.body.message, /deeper than 64 levels/);
     assert.doesNotMatch(r.text, /call stack/);
   });
 
