@@ -49,7 +49,10 @@ export const PaymentBodyProperties = {
   ),
   remittance: Type.Optional(Text('Unstructured remittance text, at most 140 characters.')),
   debtor: Type.Optional(
-    Type.Object({ name: Text('The payer’s name, at most 70 characters.'), address: Type.Optional(PaymentAddress) }),
+    Type.Object(
+      { name: Text('The payer’s name, at most 70 characters.'), address: Type.Optional(PaymentAddress) },
+      { description: 'The payer, when the code should name them (a Swiss QR-bill carries name and address).' },
+    ),
   ),
   scheme: Type.Optional(
     StringEnum(PAYMENT_SCHEMES, '`sct` (SEPA credit transfer); `swiss_qr_bill` is the default for a CH or LI IBAN.'),
