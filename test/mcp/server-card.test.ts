@@ -105,6 +105,10 @@ describe('the MCP server card', () => {
 
     // The tools as a server with no payment rail lists them (the test service has none on).
     const listed = entry._meta['io.modelcontextprotocol.registry/publisher-provided'];
-    assert.deepEqual(toolsOf(listed), toolsOf(card._meta), 'server.json lists other tools: run npm run mcp:server-json');
+    assert.deepEqual(
+      toolsOf(listed),
+      toolsOf(card._meta),
+      'server.json lists other tools: run npm run mcp:server-json',
+    );
   });
 });
