@@ -58,7 +58,7 @@ describe('Idempotency-Key on two processes sharing PostgreSQL', {
     const request = { key: secret, json: { ibans: ['DE89370400440532013000', 'GB82WEST12345698765432'] } };
     const headers = { 'idempotency-key': idem };
     const first = call(processes[0].url, '/v1/iban/batch', { ...request, headers });
-    await reserved(holder, schema, idem);
+    await reserved(holder, schema, keyedHash(PEPPER, idem)); // stored only as its keyed hash
 
     const second = await call(processes[1].url, '/v1/iban/batch', { ...request, headers });
     assert.equal(second.status, 409, second.text);
@@ -79,9 +79,9 @@ describe('Idempotency-Key on two processes sharing PostgreSQL', {
 });
 
 /** Resolves once the request's reservation is committed (each query is one look; no fixed sleep). */
-async function reserved(admin: Awaited<ReturnType<typeof pgAdmin>>, schema: string, idem: string): Promise<void> {
+async function reserved(admin: Awaited<ReturnType<typeof pgAdmin>>, schema: string, idemHash: string): Promise<void> {
   for (;;) {
-    const rows = await admin.unsafe(`SELECT 1 FROM ${schema}.idempotency_keys WHERE idem_key = $1`, [idem]);
+    const rows = await admin.unsafe(`SELECT 1 FROM ${schema}.idempotency_keys WHERE idem_key = $1`, [idemHash]);
     if (rows.length) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
