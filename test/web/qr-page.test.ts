@@ -48,6 +48,17 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     assert.ok(used >= 2 && used <= 4, `used ${used}`);
   });
 
+  test('a key that drew a code is kept for the tab, and filled in when /qr opens again', async () => {
+    const key = await svc.newKey('127.0.0.33');
+    await b.page.goto(`${origin}/qr`);
+    await field('API key').fill(key);
+    await field('Paid to (name)').fill('ACME GmbH');
+    await field('IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await b.page.getByText('EPC QR code, ready to scan').waitFor();
+    await b.page.goto(`${origin}/qr`);
+    assert.equal(await field('API key').inputValue(), key);
+  });
+
   test('each error is shown beside its field; fixing them draws the Swiss QR-bill', async () => {
     const key = await svc.newKey('127.0.0.32');
     await b.page.goto(`${origin}/qr`);

@@ -804,6 +804,7 @@ const pages = {
 function qrPage() {
   const form = $('qr-form');
   const out = $('qr-result');
+  fillKey($('api-key'));
   const inputs = [...form.querySelectorAll('[data-field]')];
   let drawn = '';
   let timer = 0;
@@ -886,6 +887,7 @@ function qrPage() {
     if (!force && signature === drawn) return;
     drawn = signature;
     const r = await api('POST', '/v1/payment/qr', { body: payment, key });
+    if (r.status === 200) session.keep(key);
     if (JSON.stringify(body()) !== signature) return; // typed on meanwhile: the next drawing follows
     clearErrors();
     if (r.status !== 200) {
