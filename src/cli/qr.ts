@@ -118,9 +118,10 @@ async function readCommand(argv: string[], settings: CliConfig, io: CliIo): Prom
     io.out(QR_USAGE);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('give one FILE (a PNG or JPEG, or a payload)', QR_USAGE);
+  const [file] = positionals;
+  if (file === undefined || positionals.length !== 1)
+    throw new UsageError('give one FILE (a PNG or JPEG, or a payload)', QR_USAGE);
   requireKey(settings, QR_USAGE);
-  const file = positionals[0] as string;
   let bytes: Buffer;
   try {
     bytes = await readFile(file);

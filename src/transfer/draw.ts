@@ -62,8 +62,7 @@ export function toSvg({ modules, swissCross }: QrDrawing): string {
   const size = modules.length;
   const full = size + 2 * QUIET_MODULES;
   let path = '';
-  for (let y = 0; y < size; y++) {
-    const row = modules[y] as boolean[];
+  for (const [y, row] of modules.entries()) {
     for (let x = 0; x < size; ) {
       if (!row[x]) {
         x++;
@@ -95,8 +94,7 @@ export function toPng({ modules, swissCross }: QrDrawing): Buffer {
   const fill = (x0: number, y0: number, x1: number, y1: number, value: number) => {
     for (let y = y0; y < y1; y++) grey.fill(value, y * width + x0, y * width + x1);
   };
-  for (let y = 0; y < size; y++) {
-    const row = modules[y] as boolean[];
+  for (const [y, row] of modules.entries()) {
     for (let x = 0; x < size; x++) {
       if (!row[x]) continue;
       const px = (x + QUIET_MODULES) * scale;

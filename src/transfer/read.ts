@@ -71,8 +71,8 @@ function pngPixels(bytes: Buffer): Pixels | ReadFailure {
   const height = bytes.readUInt32BE(20);
   const refusal = sizeRefusal(width, height);
   if (refusal) return refusal;
-  const depth = bytes[24] as number;
-  const channels = CHANNELS[bytes[25] as number];
+  const depth = bytes[24];
+  const channels = CHANNELS[bytes[25]];
   if (channels === undefined) return unreadable('The PNG has an unknown colour type.');
   const compressed: Buffer[] = [];
   for (let at = 8; at + 8 <= bytes.length; ) {
@@ -105,7 +105,7 @@ function pngPixels(bytes: Buffer): Pixels | ReadFailure {
 function jpegSize(bytes: Buffer): { width: number; height: number } | null {
   for (let at = 2; at + 9 < bytes.length; ) {
     if (bytes[at] !== 0xff) return null;
-    const marker = bytes[at + 1] as number;
+    const marker = bytes[at + 1];
     if (marker === 0xff) {
       at++;
       continue;
@@ -156,7 +156,7 @@ function scaledDown(image: Pixels): Pixels {
       for (let dy = 0; dy < factor; dy++) {
         let at = ((y * factor + dy) * image.width + x * factor) * 4;
         for (let dx = 0; dx < factor; dx++, at += 4)
-          sum += ((image.data[at] as number) + (image.data[at + 1] as number) + (image.data[at + 2] as number)) / 3;
+          sum += (image.data[at] + image.data[at + 1] + image.data[at + 2]) / 3;
       }
       data.fill(Math.round(sum / area), (y * width + x) * 3, (y * width + x) * 3 + 3);
     }

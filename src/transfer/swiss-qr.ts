@@ -16,7 +16,12 @@ import {
 } from './qr-fields.ts';
 
 /** The guidelines' field lengths of a structured address. */
-const ADDRESS_MAX = { street: 70, building_number: 16, postal_code: 16, town: 35 } as const;
+const ADDRESS_MAX = [
+  ['street', 70],
+  ['building_number', 16],
+  ['postal_code', 16],
+  ['town', 35],
+] as const satisfies readonly (readonly [keyof PostalAddress, number])[];
 
 const EMPTY_PARTY = ['', '', '', '', '', '', ''];
 
@@ -36,7 +41,7 @@ function addressErrors(address: PostalAddress | undefined, at: string): FieldErr
     if (!address[part]?.trim())
       errors.push({ code: 'address_invalid', field: `${at}.address.${part}`, message: `${part} is empty.` });
   }
-  for (const [part, max] of Object.entries(ADDRESS_MAX) as [keyof typeof ADDRESS_MAX, number][]) {
+  for (const [part, max] of ADDRESS_MAX) {
     const value = address[part] ?? '';
     if ([...value.trim()].length > max)
       errors.push({
