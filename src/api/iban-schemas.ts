@@ -94,7 +94,7 @@ export const IbanResult = Body('IbanResult', {
   errors: Type.Array(
     Type.Object({
       code: StringEnum(
-        Object.keys(ERROR_CODES) as IbanErrorCode[],
+        Object.keys(ERROR_CODES).filter((code): code is IbanErrorCode => code in ERROR_CODES),
         'One of the validation error codes (docs/api.md, "POST /v1/iban/validate").',
       ),
       message: Str,

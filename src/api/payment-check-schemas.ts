@@ -63,7 +63,10 @@ export const PaymentCheckBody = Type.Object(PaymentBodyProperties, { title: 'Pay
 
 export const PaymentIssueSchema = Type.Object(
   {
-    code: StringEnum(Object.keys(PAYMENT_ISSUES) as PaymentIssueCode[], 'docs/api.md, "POST /v1/payment/check".'),
+    code: StringEnum(
+      Object.keys(PAYMENT_ISSUES).filter((code): code is PaymentIssueCode => code in PAYMENT_ISSUES),
+      'docs/api.md, "POST /v1/payment/check".',
+    ),
     field: Type.String({
       description: 'The body member at fault, as a path: `creditor.iban`, `amount`, `debtor.address.town`.',
     }),

@@ -44,7 +44,7 @@ export const ReferenceCreateBody = Type.Object(
 
 export const ReferenceFaultSchema = Type.Object({
   code: StringEnum(
-    Object.keys(REFERENCE_ERROR_CODES) as ReferenceErrorCode[],
+    Object.keys(REFERENCE_ERROR_CODES).filter((code): code is ReferenceErrorCode => code in REFERENCE_ERROR_CODES),
     'reference_empty, reference_characters, reference_length, reference_check_failed or reference_type_unknown.',
   ),
   message: Type.String(),

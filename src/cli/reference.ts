@@ -22,7 +22,9 @@ QR references by their form, and --country BE, CH, LI, FI, NO or SE names the ot
 Needs a key in MOD97_API_KEY (1 request per reference).
 exit: 0 all valid (create: made), 1 one or more invalid, 2 wrong usage or a service error`;
 
-const isType = (value: string | undefined): value is ReferenceType => REFERENCE_TYPES.includes(value as ReferenceType);
+const isType = (value: string | undefined): value is ReferenceType => REFERENCE_TYPES.some((type) => type === value);
+const isAlgorithm = (value: string | undefined): value is KidAlgorithm =>
+  KID_ALGORITHMS.some((algorithm) => algorithm === value);
 
 function line(r: ReferenceResult): string {
   const errors = r.errors.map((e) => `${e.code}: ${e.message.replace(/\s+/g, ' ').trim()}`).join('; ');
@@ -52,19 +54,19 @@ export async function referenceCommand(argv: string[], settings: CliConfig, io: 
   if (values.type !== undefined && !isType(values.type)) {
     throw new UsageError(`--type is one of ${REFERENCE_TYPES.join(', ')}`, REFERENCE_USAGE);
   }
-  if (values.algorithm !== undefined && !KID_ALGORITHMS.includes(values.algorithm as KidAlgorithm)) {
+  if (values.algorithm !== undefined && !isAlgorithm(values.algorithm)) {
     throw new UsageError('--algorithm is mod10 or mod11', REFERENCE_USAGE);
   }
   if (!positionals.length)
     throw new UsageError(`give at least one ${action === 'validate' ? 'reference' : 'number'}`, REFERENCE_USAGE);
   requireKey(settings, REFERENCE_USAGE);
   const client = clientFor(settings);
-  const type = values.type as ReferenceType | undefined;
+  const type = isType(values.type) ? values.type : undefined;
   if (action === 'create') {
     if (!type) throw new UsageError('create needs --type', REFERENCE_USAGE);
     if (positionals.length > 1) throw new UsageError('create takes one number', REFERENCE_USAGE);
     try {
-      const algorithm = values.algorithm as KidAlgorithm | undefined;
+      const algorithm = isAlgorithm(values.algorithm) ? values.algorithm : undefined;
       const r = await client.createReference({ type, from: positionals[0] ?? '', ...(algorithm && { algorithm }) });
       io.out(values.json ? JSON.stringify(r) : `${r.formatted}\t${r.reference}`);
       return EXIT.ok;

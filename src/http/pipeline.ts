@@ -76,7 +76,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
   const x402 = await x402StepsFor(services);
   const crossSiteRefusal = crossSiteGuard(services.config.publicUrl);
   const idempotency = idempotencySteps(services.store, clock, (idempotencyKey) => keys.hash(idempotencyKey));
-  app.decorateRequest('caller', null as never);
+  app.decorateRequest('caller', null, []);
   app.decorateRequest('x402Payment', null);
   app.decorateRequest('failure', null);
   registerJsonBody(app);

@@ -21,6 +21,10 @@ export function describePaid(route: CatalogueRoute): string {
 export function compact(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(compact);
   if (schema === null || typeof schema !== 'object') return schema;
+  return compactObject(schema);
+}
+
+function compactObject(schema: object): JsonSchema {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(schema)) {
     if (name === 'description' || name === 'examples') continue;
@@ -52,7 +56,7 @@ function isBazaarDeclaration(value: unknown): value is BazaarDeclaration {
 export function discoveryOf(route: CatalogueRoute): Discovery {
   const known = declared.get(route);
   if (known) return known;
-  const inputSchema = compact(route.inputSchema) as JsonSchema;
+  const inputSchema = compactObject(route.inputSchema);
   const extensions =
     route.input === 'params'
       ? declareDiscoveryExtension({ pathParams: route.example, pathParamsSchema: inputSchema })
@@ -88,5 +92,5 @@ export function discoveryExample(route: CatalogueRoute): Record<string, unknown>
     encodeURIComponent(String(route.example?.[name] ?? '')),
   );
   const context = { method: route.method, routePattern: route.url, adapter: { getPath: () => path } };
-  return { bazaar: bazaarResourceServerExtension.enrichDeclaration?.(extensions.bazaar, context as never) };
+  return { bazaar: bazaarResourceServerExtension.enrichDeclaration?.(extensions.bazaar, context) };
 }

@@ -54,9 +54,22 @@ export const lengthError = (expected: number, given: number): IbanError => ({
   length: given,
 });
 
+type ErrorTable = Record<IbanErrorCode, IbanError>;
+
+const isErrorCode = (code: string): code is IbanErrorCode => code in ERROR_CODES;
+
+/** Whether the table holds an error for every code, as errorTable builds it to. */
+const hasEveryCode = (table: Partial<ErrorTable>): table is ErrorTable =>
+  Object.keys(ERROR_CODES).every((code) => code in table);
+
+function errorTable(): Readonly<ErrorTable> {
+  const table: Partial<ErrorTable> = {};
+  for (const code of Object.keys(ERROR_CODES).filter(isErrorCode)) {
+    table[code] = Object.freeze({ code, message: ERROR_CODES[code] });
+  }
+  if (!hasEveryCode(table)) throw new Error('an IBAN error code has no error');
+  return Object.freeze(table);
+}
+
 /** One frozen object per code, so a result's errors cost no allocation beyond the array. */
-export const ERRORS: Readonly<Record<IbanErrorCode, IbanError>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(ERROR_CODES).map(([code, message]) => [code, Object.freeze({ code, message })]),
-  ) as Record<IbanErrorCode, IbanError>,
-);
+export const ERRORS: Readonly<ErrorTable> = errorTable();

@@ -159,13 +159,23 @@ function compile(code: string, entry: string): CountrySpec {
   };
 }
 
+type CountryTable = Record<CountryCode, CountrySpec>;
+
+const isCountryCode = (code: string): code is CountryCode => code in REGISTRY;
+
+/** Whether the table holds a spec for every country, as countryTable builds it to. */
+const hasEveryCountry = (table: Partial<CountryTable>): table is CountryTable =>
+  Object.keys(REGISTRY).every((code) => code in table);
+
+function countryTable(): Readonly<CountryTable> {
+  const table: Partial<CountryTable> = {};
+  for (const code of Object.keys(REGISTRY).filter(isCountryCode)) table[code] = compile(code, REGISTRY[code]);
+  if (!hasEveryCountry(table)) throw new Error('a registry country has no spec');
+  return Object.freeze(table);
+}
+
 /** The registry, keyed by ISO 3166 country code. */
-export const COUNTRIES: Readonly<Record<CountryCode, CountrySpec>> = Object.freeze(
-  Object.fromEntries(Object.entries(REGISTRY).map(([code, entry]) => [code, compile(code, entry)])) as Record<
-    CountryCode,
-    CountrySpec
-  >,
-);
+export const COUNTRIES: Readonly<CountryTable> = countryTable();
 
 /** Lookup by the two upper-case letters' char codes without building a string: index (c0-65)*26 + (c1-65). */
 const BY_LETTERS: (CountrySpec | undefined)[] = new Array(26 * 26).fill(undefined);

@@ -52,7 +52,8 @@ const part = (iban: string, range: Range | null): string | null =>
 
 // Shared rather than allocated per call: a batch builds thousands of results, and the garbage
 // collector is what a busy batch route spends its time on.
-const NONE: never[] = Object.freeze([]) as never[];
+const NONE: never[] = [];
+Object.freeze(NONE);
 const countryRefs = new Map<string, IbanResult['country']>();
 const countryOfSpec = (spec: CountrySpec): IbanResult['country'] => {
   let ref = countryRefs.get(spec.code);

@@ -68,8 +68,14 @@ const STATUS_TEXT: Record<string, string> = {
   503: 'Unavailable for now',
 };
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
 /**
  * The small Markdown the descriptions use, as HTML: `code`, **strong**, [text](link). The text is
@@ -140,8 +146,9 @@ const anchor = (code: string) => `error-${code.replace(/_/g, '-')}`;
 
 /** Every code of the one error table, with its status and meaning, for the list the routes link to. */
 export function errorCodes() {
-  return (Object.entries(STATUS) as [ErrorCode, number][])
-    .filter(([code]) => code !== 'invalid_config')
+  return Object.keys(STATUS)
+    .filter((code): code is ErrorCode => code in STATUS && code !== 'invalid_config')
+    .map((code): [ErrorCode, number] => [code, STATUS[code]])
     .sort(([, a], [, b]) => a - b)
     .map(([code, status]) => ({
       code,
