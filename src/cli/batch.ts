@@ -25,6 +25,7 @@ import {
   type CliIo,
 } from './io.ts';
 import { Progress } from './progress.ts';
+import { isRecord } from '../is-record.ts';
 
 export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume] [--force] [--dry-run]
 Reads a CSV file with a header row (',' or ';' between fields, quoted fields, UTF-8 with or
@@ -482,16 +483,13 @@ class BatchRun {
   }
 
   private exhausted(e: Mod97Error): Stop {
-    const body = e.body as {
-      used?: number;
-      limit?: number;
-      options?: { type: string; url?: string; raises_limit_to?: number; resets_at?: string; price_usd?: number }[];
-    };
+    const body = e.body;
+    const options = Array.isArray(body.options) ? body.options.filter(isRecord) : [];
     const why =
       e.code === 'quota_exhausted'
         ? `the key's quota is used up (${body.used} of ${body.limit})`
         : `the service asks for payment (${e.code})`;
-    const option = (type: string) => body.options?.find((o) => o.type === type);
+    const option = (type: string) => options.find((o) => o.type === type);
     const claim = option('claim');
     const credits = option('credits');
     const wait = option('wait');

@@ -187,14 +187,14 @@ export async function scanWritten(
   let last: { record: string[]; line: number } | null = null;
   let beforeLast: { record: string[]; line: number } | null = null;
   let lastChecked = false;
-  const check = (row: { record: string[]; line: number }) => {
-    if (row.record.length !== header!.length)
+  const check = (row: { record: string[]; line: number }, head: string[]) => {
+    if (row.record.length !== head.length)
       throw new Refusal(
-        `${file} line ${row.line} ${row.record.length === 1 && row.record[0] === '' ? 'is blank' : `has ${row.record.length} fields, the header ${header!.length}`}: it was changed after mod97 wrote it, so --resume cannot tell where to go on; remove the line, or start again with --force`,
+        `${file} line ${row.line} ${row.record.length === 1 && row.record[0] === '' ? 'is blank' : `has ${row.record.length} fields, the header ${head.length}`}: it was changed after mod97 wrote it, so --resume cannot tell where to go on; remove the line, or start again with --force`,
       );
     const valid = row.record[validAt];
     counts[valid === 'true' ? 'valid' : valid === 'false' ? 'invalid' : 'empty']++;
-    onRow(row.record, header!);
+    onRow(row.record, head);
   };
   try {
     const parser = createReadStream(file).pipe(parse({ delimiter, relax_column_count: true, info: true }));
@@ -205,7 +205,7 @@ export async function scanWritten(
         validAt = header.indexOf('iban_valid');
       } else {
         // the last record is checked once it is known to be whole
-        if (last) check(last);
+        if (last) check(last, header);
         beforeLast = last;
         last = { record, line: info.lines };
       }
@@ -230,7 +230,8 @@ export async function scanWritten(
       lastChecked = true;
     }
   }
-  if (last && !lastChecked) check(last);
+  // a last record means a header was read
+  if (last && header && !lastChecked) check(last, header);
   if (end < size && trim) truncateSync(file, end);
   if (records <= 0) return { header: null, rows: 0, last: null, counts };
   return { header, rows: records - 1, last: last?.record ?? null, counts };

@@ -117,7 +117,9 @@ export class Lookups {
       const sibling = this.ix.bic11sByBic8.get(bic8)?.[0];
       if (!sibling) return null;
       // only the institution is known: its name applies, a sibling office's address does not
-      entries = this.ix.bics.get(sibling)!.map((e) => ({ ...e, city: null, address: null, postcode: null }));
+      const siblingEntries = this.ix.bics.get(sibling);
+      if (!siblingEntries) return null;
+      entries = siblingEntries.map((e) => ({ ...e, city: null, address: null, postcode: null }));
     }
     // The place comes whole from one entry: a street from one source and a postcode from another could name no real address.
     const place = entries.find((e) => e.address) ?? entries.find((e) => e.city) ?? entries[0];

@@ -203,6 +203,8 @@ export class EmailKeys {
       if (addressCounted) await store.refund(addressToday, 1);
       throw err;
     }
-    return { status: 'claimed', key: (await store.keyById(key.id))! };
+    const claimed = await store.keyById(key.id);
+    if (!claimed) throw new Error(`key ${key.id} is gone right after its claim`);
+    return { status: 'claimed', key: claimed };
   }
 }

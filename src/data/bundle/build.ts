@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from '../json-file.ts';
+import { isRecord } from '../../is-record.ts';
 import { ofacSdn } from '../importers/ofac-sdn.ts';
 import { sixBankmaster } from '../importers/six-bankmaster.ts';
 import type { ClearingRecord, ParsedDataset, SanctionRecord } from '../types.ts';
@@ -131,7 +132,7 @@ class SchwiftyRows {
 
   /** One file's JSON: a list of entries (v1), or `{entries}` grouped by `bank_codes` (v2). */
   add(json: unknown, country: string): void {
-    const entries = Array.isArray(json) ? json : (json as { entries?: unknown } | null)?.entries;
+    const entries = Array.isArray(json) ? json : isRecord(json) ? json.entries : undefined;
     if (!Array.isArray(entries)) throw new Error('not a schwifty bank registry file (a list, or {"entries": [...]})');
     for (const e of entries as SchwiftyEntry[]) {
       if (typeof e !== 'object' || e === null) continue;
@@ -173,7 +174,9 @@ function buildSchwifty(dir: string): Bundle['banks-schwifty.json'] {
     .filter((f) => SCHWIFTY_FILE.test(f) && SCHWIFTY_BUNDLED_FILES.has(f))
     .sort();
   for (const file of files) {
-    const [, origin, cc] = SCHWIFTY_FILE.exec(file)!;
+    const named = SCHWIFTY_FILE.exec(file);
+    if (!named) continue; // the filter above kept only names it matches
+    const [, origin, cc] = named;
     const country = cc.toUpperCase();
     // a generated file dates the country; a manual one only where no generated one exists
     const date = SCHWIFTY_FILE_DATES[origin === 'generated' ? cc : `manual:${cc}`] ?? null;

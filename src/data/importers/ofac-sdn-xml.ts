@@ -61,21 +61,29 @@ export function readSdnAdvancedXml(
   };
   parser.onopentag = (node) => {
     const name = local(node.name);
-    const a = node.attributes as Record<string, string>;
+    // without xmlns, sax gives each attribute as its string value
+    const attribute = (key: string): string | undefined => {
+      const value = node.attributes[key];
+      return typeof value === 'string' ? value : value?.value;
+    };
     const parent = path.at(-1);
     if (!parent && name !== 'Sanctions')
       throw new ImportError(`${fileName} is not OFAC sdn_advanced.xml (its root is <${name}>, not <Sanctions>)`);
     if (parent === 'DateOfIssue' || name === 'FeatureType' || name === 'SanctionsType') text = '';
-    if (name === 'FeatureType' || name === 'SanctionsType') refId = a.ID ?? '';
-    else if (name === 'DistinctParty') partyRef = a.FixedRef ?? '';
-    else if (name === 'Profile') profile = { id: a.ID ?? '', ref: partyRef || a.ID || '', name: null, bics: [] };
-    else if (name === 'Alias') primaryAlias = a.Primary === 'true';
+    if (name === 'FeatureType' || name === 'SanctionsType') refId = attribute('ID') ?? '';
+    else if (name === 'DistinctParty') partyRef = attribute('FixedRef') ?? '';
+    else if (name === 'Profile')
+      profile = { id: attribute('ID') ?? '', ref: partyRef || attribute('ID') || '', name: null, bics: [] };
+    else if (name === 'Alias') primaryAlias = attribute('Primary') === 'true';
     else if (name === 'DocumentedName' && primaryAlias && profile?.name === null) nameParts = [];
     else if (name === 'NamePartValue' && nameParts) text = '';
-    else if (name === 'Feature') swiftFeature = profile !== null && swiftTypes.has(a.FeatureTypeID ?? '');
+    else if (name === 'Feature') swiftFeature = profile !== null && swiftTypes.has(attribute('FeatureTypeID') ?? '');
     else if (name === 'VersionDetail' && swiftFeature) text = '';
-    else if (name === 'SanctionsEntry') entry = parties.has(a.ProfileID ?? '') ? a.ProfileID : null;
-    else if (name === 'SanctionsMeasure') programMeasure = entry !== null && a.SanctionsTypeID === programType;
+    else if (name === 'SanctionsEntry') {
+      const profileId = attribute('ProfileID') ?? '';
+      entry = parties.has(profileId) ? profileId : null;
+    } else if (name === 'SanctionsMeasure')
+      programMeasure = entry !== null && attribute('SanctionsTypeID') === programType;
     else if (name === 'Comment' && programMeasure && parent === 'SanctionsMeasure') text = '';
     path.push(name);
   };

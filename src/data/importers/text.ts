@@ -35,13 +35,18 @@ export const MAX_COLUMNS = 64;
  * what `keep` returns is held: a file is never held as rows of all its fields at once.
  */
 function eachRow<T>(text: string, separator: string, keep: (fields: string[]) => T | null): T[] {
-  // csv-parse types on_record as returning a row of fields; what it returns is what is kept
-  const kept = parse(text, {
+  // each record is handed to `keep` and dropped from csv-parse's own result: only what `keep` returns is held
+  const kept: T[] = [];
+  parse(text, {
     ...CSV_OPTIONS,
     delimiter: separator,
-    on_record: (fields: string[]) => keep(fields) as unknown as string[] | null,
+    on_record: (fields: string[]) => {
+      const row = keep(fields);
+      if (row !== null) kept.push(row);
+      return null;
+    },
   });
-  return kept as unknown as T[];
+  return kept;
 }
 
 /** Refuses a header wider than `maxColumns`, before any row is read. */

@@ -22,6 +22,7 @@ import type { AssetAmount, PaymentPayload } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import type { Clock } from '../../clock.ts';
+import { isRecord } from '../../is-record.ts';
 import { usdToMicros } from '../../plans.ts';
 import type { X402Config } from './config.ts';
 import type {
@@ -188,7 +189,8 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
           paymentRequired: await paymentRequired(quote, 'payment_already_used'),
         };
       }
-      const from = (payload.payload.authorization as { from?: string } | undefined)?.from ?? '';
+      const authorization = payload.payload.authorization;
+      const from = isRecord(authorization) && typeof authorization.from === 'string' ? authorization.from : '';
       return {
         ok: true,
         payment: { id, payer: from, amountMicros: Number(requirements.amount), quote, payload, requirements },

@@ -75,10 +75,9 @@ const noop = () => {};
 
 /** BIGINT (epoch ms, counters, caps) as JS numbers: every value we store is below 2^53. */
 const INT8 = 20;
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+const getTypeParser: typeof pg.types.getTypeParser = (oid, format) =>
+  oid === INT8 ? Number : pg.types.getTypeParser(oid, format);
+const types = { getTypeParser };
 
 export interface Pool {
   sql: Sql;
