@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 /** The most of each that src/ may hold. Lower them as casts are replaced by types and guards. */
-const CEILINGS = { as: 18, nonNull: 6, asUnknownAs: 0 };
+const CEILINGS = { as: 7, nonNull: 0, asUnknownAs: 0 };
 
 const root = join(import.meta.dirname, '..');
 const list = process.argv.includes('--list');
