@@ -71,7 +71,9 @@ async function pytest(svc: TestService, ...args: string[]): Promise<string> {
   return result.out;
 }
 
-describe('the Python client', { skip: missing }, () => {
+// The parts wait on Python processes and share nothing but the package's files (read only), so
+// they run side by side: run one after another they made this the suite's longest file.
+describe('the Python client', { skip: missing, concurrency: true }, () => {
   test('its pytest suite passes against the service on SQLite', async () => {
     const svc = await startService();
     const out = await pytest(svc);
@@ -85,7 +87,8 @@ describe('the Python client', { skip: missing }, () => {
     await pytest(svc, '-m', 'engines');
   });
 
-  describe('mypy --strict', () => {
+  // One after another: the runs share one mypy cache.
+  describe('mypy --strict', { concurrency: 1 }, () => {
     let cache: string;
     before(() => {
       cache = mkdtempSync(join(tmpdir(), 'mod97-mypy-'));
