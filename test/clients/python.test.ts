@@ -71,9 +71,7 @@ async function pytest(svc: TestService, ...args: string[]): Promise<string> {
   return result.out;
 }
 
-// The parts wait on Python processes and share nothing but the package's files (read only), so
-// they run side by side: run one after another they made this the suite's longest file.
-describe('the Python client', { skip: missing, concurrency: true }, () => {
+describe('the Python client', { skip: missing }, () => {
   test('its pytest suite passes against the service on SQLite', async () => {
     const svc = await startService();
     const out = await pytest(svc);
@@ -87,8 +85,7 @@ describe('the Python client', { skip: missing, concurrency: true }, () => {
     await pytest(svc, '-m', 'engines');
   });
 
-  // One after another: the runs share one mypy cache.
-  describe('mypy --strict', { concurrency: 1 }, () => {
+  describe('mypy --strict', () => {
     let cache: string;
     before(() => {
       cache = mkdtempSync(join(tmpdir(), 'mod97-mypy-'));
