@@ -3,7 +3,7 @@
  * (a ZIP bomb, millions of rows) ends that worker with an error, and the service goes on
  * answering on its own thread. One worker serves a whole update; a worker that died is
  * replaced for the next file. `mod97 data import|update` parse in it too, so that the command
- * keeps to the same bound as the service's daily update (DECISIONS 25).
+ * keeps to the same bound as the service's daily update (docs/reliability.md, "Hostile data files").
  */
 import { Worker } from 'node:worker_threads';
 import type { ParsedDataset } from './types.ts';

@@ -6,7 +6,7 @@
  * after credentials and before any charge, so a replay is never charged; 11a keeps a 2xx answer
  * (never one carrying a key secret) once its status is final, or frees the key for a retry.
  *
- * What is stored is bounded (DECISIONS 25): the Idempotency-Key only as its keyed hash (a client
+ * What is stored is bounded (docs/api.md, "Safe retries (Idempotency-Key)"): the Idempotency-Key only as its keyed hash (a client
  * may send a secret as one; an API key is refused outright), and an answer only up to 64 KiB.
  * A larger one is not kept, only that it was given: its retry is 409
  * `idempotency_answer_not_kept`, uncharged. So an entry is at most ~65 KiB, whatever is asked.

@@ -52,7 +52,7 @@ function electronic(compact: string, type: ReferenceType | null): string {
   return (framed ? (framed[2] ?? '') : compact).replace(/\//g, '');
 }
 
-/** The type as DECISIONS orders it: RF first, the Belgian frame, 27 digits, then the country. */
+/** The type in the order docs/api.md ("Payment references") gives: RF first, the Belgian frame, 27 digits, then the country. */
 function detect(compact: string, framed: boolean, country: string | undefined): ReferenceType | null {
   if (compact.startsWith('RF')) return 'rf';
   if (framed) return 'be_ogm';

@@ -154,7 +154,7 @@ test('--resume refuses an output with a blank line, a deleted row or extra rows,
       /row 2 of \S+ \(its last\) is not row 2 of \S+resume\.csv/,
     ],
     ['extra rows', [...lines.slice(0, 5), lines[4], ''].join('\n'), /holds 5 rows, \S+resume\.csv only 4/],
-    // DECISIONS 25: every earlier row is checked, not only the last
+    // docs/api.md ("The `mod97` command"): every earlier row is checked, not only the last
     [
       'edited middle row',
       [lines[0], lines[1], lines[2].replace(/^2,/, '20,'), lines[3], ''].join('\n'),

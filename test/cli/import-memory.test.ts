@@ -1,5 +1,5 @@
 /**
- * `mod97 data import` keeps to the import's memory bound, 1 GB (DECISIONS 22 and 25), measured as
+ * `mod97 data import` keeps to the import's memory bound, 1 GB (docs/reliability.md, "Hostile data files"), measured as
  * the whole process's peak RSS by /usr/bin/time: a 577 KB EPC export with a 3,000-column header
  * (2.8 GB before columns were picked) is refused, and a valid export of 31 MB is imported. The
  * command runs as a user runs it (bin/mod97.js, the built dist/). Figures: docs/reliability.md.

@@ -55,7 +55,7 @@ describe('cross-site browser requests to the key routes', () => {
       assert.equal(r.status, 201, `${JSON.stringify(headers)}: ${r.text}`);
     }
     for (const headers of [
-      // DNS rebinding: a name made to resolve to this machine sends its own name as both (DECISIONS 25)
+      // DNS rebinding: a name made to resolve to this machine sends its own name as both (docs/security.md, "Cross-site requests")
       pageAt(`http://evil.example:${port}`, `evil.example:${port}`),
       pageAt(`http://mod97.lan:${port}`, `mod97.lan:${port}`),
       { origin: 'http://evil.example', host: `mod97.lan:${port}` },

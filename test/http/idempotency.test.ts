@@ -228,7 +228,7 @@ for (const [engine, skip] of [
   ['SQLite', false],
   ['PostgreSQL', pgUrl ? false : 'MOD97_TEST_POSTGRES_URL is not set'],
 ] as const) {
-  describe(`what Idempotency-Keys keep (DECISIONS 25), ${engine}`, { skip }, () => {
+  describe(`what Idempotency-Keys keep (docs/api.md, Safe retries), ${engine}`, { skip }, () => {
     const databaseUrl = () => {
       if (engine === 'PostgreSQL') return throwawaySchema('mod97_idem').url;
       const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));

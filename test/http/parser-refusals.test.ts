@@ -173,7 +173,7 @@ describe('a body over 1 MiB', () => {
   });
 });
 
-describe('requests two parts of a chain could read differently (DECISIONS 25)', () => {
+describe('requests two parts of a chain could read differently (docs/reliability.md, Hostile requests)', () => {
   const body = '{"iban":"DE89370400440532013000"}';
   const post = (key: string, headers: string, payload = body) =>
     `POST /v1/iban/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${headers}\r\n${payload}`;

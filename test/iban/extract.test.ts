@@ -147,7 +147,7 @@ describe('scanned text (OCR)', () => {
     assert.deepEqual(item!.ocr, { iban: 'DE89370400440532013000', ...reading, readings: [reading] });
   });
 
-  test('every confusion of a line is read at once (DECISIONS 17 amended): two O for 0, and more than two', () => {
+  test('every confusion of a line is read at once (docs/api.md, "Find IBANs in text"): two O for 0, and more than two', () => {
     const text = 'Konto: DE89 37O4 0044 O532 0130 00 (Commerzbank)';
     const [item] = found(text);
     assert.equal(item!.match, 'DE89 37O4 0044 O532 0130 00');

@@ -1,5 +1,5 @@
 /**
- * EPC register exports for the memory bound of `mod97 data import` (DECISIONS 22 and 25), built
+ * EPC register exports for the memory bound of `mod97 data import` (docs/reliability.md, "Hostile data files"), built
  * from the real file's shape (the shared copy of the EPC's SCT export when there is one):
  * - hostile: a header of 3,000 columns over 40,000 short rows, ~577 KB on disk, which took
  *   2.8 GB when every row was held with every column;

@@ -1,4 +1,4 @@
-"""Payment references, the payment check and payment QR codes (DECISIONS 23), against the service.
+"""Payment references, the payment check and payment QR codes (the service's docs/api.md, "Payment references" to "Payment QR codes"), against the service.
 
 These routes are being built beside the client: each test needing one skips, saying so, until the
 service serves it, and runs from the day it does.
@@ -37,7 +37,7 @@ def served(openapi: dict[str, Any], *paths: str) -> None:
     """Skips the test, naming them, while the service does not serve these routes yet."""
     missing = [path for path in paths if path not in openapi["paths"]]
     if missing:
-        pytest.skip(f"the service does not serve {', '.join(missing)} yet (DECISIONS 23)")
+        pytest.skip(f"the service does not serve {', '.join(missing)} yet")
 
 
 def test_references_of_each_kind_are_recognised_and_checked(

@@ -16,7 +16,7 @@ import mod97
 from mod97 import Mod97ErrorCode
 
 CLIENT_OWN = {"connection_failed", "timeout", "invalid_response"}
-#: Codes the contract names for routes being built (DECISIONS 23 and 25): listed ahead, so a
+#: Codes the contract names for routes being built (docs/api.md): listed ahead, so a
 #: client is ready the day they answer; each leaves this set once the service's table has it.
 AHEAD = {
     "key_in_idempotency_key",
@@ -128,7 +128,7 @@ def test_each_payment_answer_type_is_the_service_s_schema(
 ) -> None:
     method, path, status = route
     if path not in openapi["paths"]:
-        pytest.skip(f"{path} is not served yet (DECISIONS 23)")
+        pytest.skip(f"{path} is not served yet")
     schema = answer_schema(openapi, method, path, status)
     assert differences(openapi, schema, PAYMENT_ANSWERS[route], PAYMENT_ANSWERS[route].__name__) == []
 

@@ -1,5 +1,5 @@
 /**
- * What may ship (DECISIONS 25, "Data you may ship"): per bundled source and country, who
+ * What may ship (docs/data-sources.md, "What may ship"): per bundled source and country, who
  * published the data, on which terms, where they say so, and the verdict. Only `may` is
  * bundled: redistribution for commercial use is allowed (public domain, CC0, CC BY, MIT, or
  * published free of charge for any use, attribution given where asked). `not` (the publisher
