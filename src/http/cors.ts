@@ -40,6 +40,8 @@ export const CORS_EXPOSED_HEADERS = [
 /** How long a browser may reuse a preflight's answer (Chromium keeps it at most 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
+const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
+
 const ANSWER_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
@@ -75,7 +77,7 @@ export function addPreflights(app: FastifyInstance, routes: readonly RouteDeclar
           .code(204)
           .header('allow', `${allow}, OPTIONS`)
           .header('access-control-allow-methods', allow)
-          .header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '))
+          .header('access-control-allow-headers', ALLOWED_HEADERS)
           .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
           .send();
       },
