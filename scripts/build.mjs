@@ -2,7 +2,7 @@
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
  * dist/data-update-worker.js, the daily data update's worker thread; what they import
- * dynamically in dist/chunk-*.js) and the
+ * dynamically in dist/chunk-*.js; the routes' schemas compiled, dist/compiled-schemas.js) and the
  * `mod97/client` package export (dist/client: the client package clients/typescript as built by
  * its own script, with declarations that stand alone).
  *
@@ -35,7 +35,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const flags = new Set(process.argv.slice(2));
-const bundles = ['dist/server.js', 'dist/cli.js', 'dist/data-update-worker.js'].map((f) => join(root, f));
+const bundles = [
+  'dist/server.js',
+  'dist/cli.js',
+  'dist/data-update-worker.js',
+  'dist/compiled-schemas.js',
+  'dist/schema-compilers.cjs',
+].map((f) => join(root, f));
 
 if (!existsSync(join(root, 'src/server.ts'))) {
   // An installed release: dist/ came built in the tarball.
@@ -55,7 +61,7 @@ function newestSource() {
   visit(join(root, 'src'));
   const client = join(root, 'clients/typescript/src'); // the command line's client
   if (existsSync(client)) visit(client);
-  for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs']) {
+  for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/compile-schemas.ts']) {
     const path = join(root, file);
     if (existsSync(path)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
@@ -85,22 +91,9 @@ try {
 // still running from an earlier build imports its own chunks only when a rail is first used.
 if (!flags.has('--bundles')) rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: [
-    { in: 'src/server.ts', out: 'server' },
-    { in: 'src/cli/main.ts', out: 'cli' },
-    // the daily data update's worker thread (src/data/update-in-worker.ts loads it beside server.js)
-    { in: 'src/data/update-worker.ts', out: 'data-update-worker' },
-  ],
-  outdir: 'dist',
+/** What every bundle for node shares. */
+const NODE_BUNDLE = {
   bundle: true,
-  // What is imported dynamically (the payment SDKs, nodemailer, the MCP SDK, the PostgreSQL
-  // driver) goes into chunks of its own, read only when imported: a start with those rails off
-  // neither parses nor holds them. Chunks sit beside the bundles, one folder below the package
-  // root as src/root.ts expects of any module.
-  splitting: true,
-  chunkNames: 'chunk-[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -110,12 +103,31 @@ await esbuild.build({
   banner: {
     js: "import { createRequire as mod97CreateRequire } from 'node:module'; const require = mod97CreateRequire(import.meta.url);",
   },
+  logLevel: 'warning',
+};
+
+await esbuild.build({
+  ...NODE_BUNDLE,
+  absWorkingDir: root,
+  entryPoints: [
+    { in: 'src/server.ts', out: 'server' },
+    { in: 'src/cli/main.ts', out: 'cli' },
+    // the daily data update's worker thread (src/data/update-in-worker.ts loads it beside server.js)
+    { in: 'src/data/update-worker.ts', out: 'data-update-worker' },
+  ],
+  outdir: 'dist',
+  // What is imported dynamically (the payment SDKs, nodemailer, the MCP SDK, the PostgreSQL
+  // driver) goes into chunks of its own, read only when imported: a start with those rails off
+  // neither parses nor holds them. Chunks sit beside the bundles, one folder below the package
+  // root as src/root.ts expects of any module.
+  splitting: true,
+  chunkNames: 'chunk-[name]-[hash]',
   sourcemap: 'linked',
   legalComments: 'linked',
-  logLevel: 'warning',
 });
 
 writeSwiftCodes();
+await writeCompiledSchemas();
 
 if (!flags.has('--bundles')) {
   // The client package (clients/typescript, published as mod97-client) builds itself; the root
@@ -124,6 +136,51 @@ if (!flags.has('--bundles')) {
   mkdirSync(join(root, 'dist/client'), { recursive: true });
   for (const file of ['index.js', 'index.d.ts'])
     copyFileSync(join(root, 'clients/typescript/dist', file), join(root, 'dist/client', file));
+}
+
+/**
+ * The routes' schemas compiled once here rather than at every start (src/http/compiled-schemas.ts):
+ * scripts/compile-schemas.ts, bundled beside the server for the run (the sources' root is
+ * found one folder up, as at run time), builds the app under each setting of the rails and
+ * writes the standalone code; that code is bundled with the few modules it requires into
+ * dist/compiled-schemas.js. Beside it, the compilers for a schema it lacks, as a CommonJS
+ * bundle that the server can require at the moment it needs them (dist/schema-compilers.cjs).
+ */
+async function writeCompiledSchemas() {
+  const driver = join(root, 'dist/compile-schemas.tmp.mjs');
+  const code = join(root, 'dist/compiled-schemas.tmp.js');
+  try {
+    await esbuild.build({
+      ...NODE_BUNDLE,
+      absWorkingDir: root,
+      entryPoints: ['scripts/compile-schemas.ts'],
+      outfile: driver,
+      external: [...NODE_BUNDLE.external, 'esbuild'],
+    });
+    execFileSync(process.execPath, [driver, code], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    await esbuild.build({
+      ...NODE_BUNDLE,
+      absWorkingDir: root,
+      entryPoints: [code],
+      outfile: join(root, 'dist/compiled-schemas.js'),
+      // The generated code is mostly indentation: fewer bytes for V8 to read at every start.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      legalComments: 'none',
+    });
+    await esbuild.build({
+      ...NODE_BUNDLE,
+      absWorkingDir: root,
+      entryPoints: ['src/http/schema-compilers.ts'],
+      outfile: join(root, 'dist/schema-compilers.cjs'),
+      format: 'cjs',
+      banner: {},
+      legalComments: 'none',
+    });
+  } finally {
+    rmSync(driver, { force: true });
+    rmSync(code, { force: true });
+  }
 }
 
 /**

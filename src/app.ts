@@ -7,7 +7,7 @@ import { API_ROUTES } from './api/index.ts';
 import { addPreflights, registerCors } from './http/cors.ts';
 import { addMethodNotAllowed } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
-import { sharedCompilers } from './http/schema-compilers.ts';
+import type { Compilers } from './http/compiled-schemas.ts';
 import { EDGE_LIMITS, type EdgeLimits, edgeServerOptions, registerServerLimits } from './http/server-limits.ts';
 import { API_DESCRIPTION, documentBodies, documentRoute, SECURITY_SCHEMES } from './http/openapi.ts';
 import { opsPlugin } from './ops/index.ts';
@@ -32,10 +32,17 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Timeouts and size limits at the HTTP edge (tests shorten the timeouts). */
   limits?: Partial<EdgeLimits>;
+  /**
+   * Where the routes' validators and serialisers come from: the server passes the build's
+   * (src/http/compiled-schemas.ts); by default they are compiled here, by compilers loaded only
+   * then, and shared by every app of the process.
+   */
+  compilers?: Compilers;
 }
 
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const limits = { ...EDGE_LIMITS, ...options.limits };
+  const compilers = options.compilers ?? (await import('./http/schema-compilers.ts')).sharedCompilers;
   const app = Fastify({
     logger: loggerOptions(services.config.logLevel, options.logStream),
     bodyLimit: LIMITS.bodyBytes,
@@ -48,7 +55,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...edgeServerOptions(limits),
     // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own.
     frameworkErrors: errorHandler,
-    schemaController: { compilersFactory: sharedCompilers },
+    schemaController: { compilersFactory: compilers },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   // First, so that every answer of a route open to other origins carries its CORS headers, the

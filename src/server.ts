@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { readConfig } from './config.ts';
 import { DomainError } from './errors.ts';
+import { loadCompiledSchemas } from './http/compiled-schemas.ts';
 import { logStartup } from './ops/startup.ts';
 import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
@@ -16,7 +17,9 @@ async function start() {
   const store = await openStore(config.databaseUrl);
   try {
     const services = await buildServices(config, store, systemClock);
-    return { config, store, services, app: await buildApp(services) };
+    // The build's compiled route schemas: none is compiled at start (src/http/compiled-schemas.ts).
+    const compilers = (await loadCompiledSchemas()) ?? undefined;
+    return { config, store, services, app: await buildApp(services, { compilers }) };
   } catch (err) {
     await store.close();
     throw err;

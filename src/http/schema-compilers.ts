@@ -3,6 +3,8 @@
  * time an app is built. The schemas are module constants, so every app this process builds
  * shares one compiler pool and each schema is compiled once per process: a process that builds
  * many apps (the test suite starts hundreds of services) does not pay for it again each time.
+ * The server itself compiles nothing at start: it runs the build's compiled schemas
+ * (compiled-schemas.ts), and these compilers only for a schema the build did not see.
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
@@ -33,4 +35,4 @@ const buildSerializer: BuildSerializer = (externalSchemas, options) => {
   };
 };
 
-export const sharedCompilers: Factories = { buildValidator: AjvCompiler(), buildSerializer };
+export const sharedCompilers = { buildValidator: AjvCompiler(), buildSerializer };
