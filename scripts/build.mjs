@@ -2,7 +2,8 @@
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
  * dist/data-update-worker.js, the daily data update's worker thread; what they import
- * dynamically in dist/chunk-*.js; the routes' schemas compiled, dist/compiled-schemas.js) and the
+ * dynamically in dist/chunk-*.js; the routes' schemas compiled, dist/compiled-schemas.js; the
+ * bundled data indexed, dist/data/bundled/) and the
  * `mod97/client` package export (dist/client: the client package clients/typescript as built by
  * its own script, with declarations that stand alone).
  *
@@ -18,7 +19,7 @@
  * tsx's loader on the way, was most of its start-up (docs/benchmarks.md, "Start-up").
  * The release (`npm pack`) ships dist/ built, and no source: there this script has nothing to do.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -32,6 +33,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const flags = new Set(process.argv.slice(2));
@@ -41,6 +43,7 @@ const bundles = [
   'dist/data-update-worker.js',
   'dist/compiled-schemas.js',
   'dist/schema-compilers.cjs',
+  'dist/data/bundled/with-german-delta/bundled.json',
 ].map((f) => join(root, f));
 
 if (!existsSync(join(root, 'src/server.ts'))) {
@@ -61,7 +64,8 @@ function newestSource() {
   visit(join(root, 'src'));
   const client = join(root, 'clients/typescript/src'); // the command line's client
   if (existsSync(client)) visit(client);
-  for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/compile-schemas.ts']) {
+  const scripts = ['scripts/build.mjs', 'scripts/compile-schemas.ts', 'scripts/compact-data.ts'];
+  for (const file of ['package.json', 'package-lock.json', ...scripts]) {
     const path = join(root, file);
     if (existsSync(path)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
@@ -127,7 +131,8 @@ await esbuild.build({
 });
 
 writeSwiftCodes();
-await writeCompiledSchemas();
+// after the BIC directory: the compact data is indexed from it
+await runBuildSteps();
 
 if (!flags.has('--bundles')) {
   // The client package (clients/typescript, published as mod97-client) builds itself; the root
@@ -139,25 +144,35 @@ if (!flags.has('--bundles')) {
 }
 
 /**
- * The routes' schemas compiled once here rather than at every start (src/http/compiled-schemas.ts):
- * scripts/compile-schemas.ts, bundled beside the server for the run (the sources' root is
- * found one folder up, as at run time), builds the app under each setting of the rails and
- * writes the standalone code; that code is bundled with the few modules it requires into
- * dist/compiled-schemas.js. Beside it, the compilers for a schema it lacks, as a CommonJS
- * bundle that the server can require at the moment it needs them (dist/schema-compilers.cjs).
+ * What is computed once here rather than at every start, by scripts of their own bundled beside
+ * the server for the run (the sources' root is found one folder up, as at run time):
+ * - the routes' schemas, compiled (src/http/compiled-schemas.ts): scripts/compile-schemas.ts
+ *   builds the app under each setting of the rails and writes the standalone code, which is
+ *   bundled with the few modules it requires into dist/compiled-schemas.js. Beside it, the
+ *   compilers for a schema it lacks, as a CommonJS bundle that the server can require at the
+ *   moment it needs them (dist/schema-compilers.cjs);
+ * - the bundled reference data, indexed (src/data/compact.ts): scripts/compact-data.ts writes
+ *   dist/data/bundled/.
  */
-async function writeCompiledSchemas() {
-  const driver = join(root, 'dist/compile-schemas.tmp.mjs');
+async function runBuildSteps() {
+  const drivers = ['compile-schemas', 'compact-data'];
+  const driver = (name) => join(root, `dist/${name}.tmp.mjs`);
   const code = join(root, 'dist/compiled-schemas.tmp.js');
   try {
     await esbuild.build({
       ...NODE_BUNDLE,
       absWorkingDir: root,
-      entryPoints: ['scripts/compile-schemas.ts'],
-      outfile: driver,
+      entryPoints: drivers.map((name) => ({ in: `scripts/${name}.ts`, out: `${name}.tmp` })),
+      outdir: 'dist',
+      outExtension: { '.js': '.mjs' },
       external: [...NODE_BUNDLE.external, 'esbuild'],
     });
-    execFileSync(process.execPath, [driver, code], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    rmSync(join(root, 'dist/data/bundled'), { recursive: true, force: true });
+    const run = promisify(execFile);
+    await Promise.all([
+      run(process.execPath, [driver('compile-schemas'), code], { cwd: root }),
+      run(process.execPath, [driver('compact-data'), join(root, 'dist/data/bundled')], { cwd: root }),
+    ]);
     await esbuild.build({
       ...NODE_BUNDLE,
       absWorkingDir: root,
@@ -178,7 +193,7 @@ async function writeCompiledSchemas() {
       legalComments: 'none',
     });
   } finally {
-    rmSync(driver, { force: true });
+    for (const name of drivers) rmSync(driver(name), { force: true });
     rmSync(code, { force: true });
   }
 }

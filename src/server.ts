@@ -2,6 +2,7 @@
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { readConfig } from './config.ts';
+import { BUILT_DATA } from './data/compact.ts';
 import { DomainError } from './errors.ts';
 import { loadCompiledSchemas } from './http/compiled-schemas.ts';
 import { logStartup } from './ops/startup.ts';
@@ -16,7 +17,8 @@ async function start() {
   const config = readConfig();
   const store = await openStore(config.databaseUrl);
   try {
-    const services = await buildServices(config, store, systemClock);
+    // The build's compact copy of the bundled data (src/data/compact.ts): the first load reads it.
+    const services = await buildServices(config, store, systemClock, { builtData: BUILT_DATA });
     // The build's compiled route schemas: none is compiled at start (src/http/compiled-schemas.ts).
     const compilers = (await loadCompiledSchemas()) ?? undefined;
     return { config, store, services, app: await buildApp(services, { compilers }) };

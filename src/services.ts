@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { type DataLog, LiveDataPlane } from './data/index.ts';
+import { type DataLog, type DataPlaneOptions, LiveDataPlane } from './data/index.ts';
 import { createDescribe, type Describe } from './describe.ts';
 import { createNetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
@@ -46,7 +46,16 @@ export interface Services {
   networkOf: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string;
 }
 
-export async function buildServices(config: Config, store: Store, clock: Clock): Promise<Services> {
+/**
+ * `dataOptions`: where the build's compact copy of the bundled data is (the server passes it; see
+ * src/data/compact.ts); without it, the bundled files are indexed at the first load.
+ */
+export async function buildServices(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  dataOptions: Pick<DataPlaneOptions, 'builtData'> = {},
+): Promise<Services> {
   // Without MOD97_KEY_PEPPER the pepper is generated once and kept in the database
   // (README, "Configuration"); every process sharing that database then agrees on it.
   const pepper = config.keyPepper ?? (await store.settingOrInit('key_pepper', randomBytes(32).toString('hex')));
@@ -54,7 +63,7 @@ export async function buildServices(config: Config, store: Store, clock: Clock):
   await checkPepper(store, pepper, config.keyPepper !== null);
   const alert = new CreationAlert(store, clock);
   const keys = new KeyService(store, clock, pepper, alert);
-  const data = await LiveDataPlane.deferred(store, { clock });
+  const data = await LiveDataPlane.deferred(store, { clock, ...dataOptions });
   const { stripe } = config;
   // The payment SDKs (viem above all) take about a second to import: a service whose rails are
   // off never loads them.

@@ -1,9 +1,25 @@
+import type { Table } from './compact-table.ts';
 import type { BankByCode, BicEntry, ClearingRecord } from './types.ts';
 
-interface LeiEntry {
+export interface LeiEntry {
   lei: string;
   source: string;
   as_of: string | null;
+}
+
+/**
+ * What the lookups read of the indexes (plane.ts): the Maps of `Indexes`, or the tables of the
+ * build's compact copy of the bundled data (compact.ts), which decode an entry when asked for it.
+ */
+export interface IndexReader {
+  readonly bankCodes: Table<BankByCode>;
+  readonly bics: Table<BicEntry[]>;
+  readonly bic11sByBic8: Table<string[]>;
+  readonly clearing: Table<ClearingRecord>;
+  readonly leis: Table<LeiEntry>;
+  readonly bankBics: Table<string[]>;
+  readonly deCheckMethods: Table<string>;
+  readonly deIbanRules: Table<string>;
 }
 
 /**
@@ -11,7 +27,7 @@ interface LeiEntry {
  * rank: a later bank-code or clearing entry replaces an earlier one, and a later BIC entry is
  * put in front, so that imported data outranks bundled data.
  */
-export class Indexes {
+export class Indexes implements IndexReader {
   readonly bankCodes = new Map<string, BankByCode>();
   readonly bics = new Map<string, BicEntry[]>();
   readonly bic11sByBic8 = new Map<string, string[]>();

@@ -4,7 +4,7 @@ import { checkBicFormat } from './bic-format.ts';
 import { normalizeIid } from './clearing.ts';
 import { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 import type { ImportedData } from './imported.ts';
-import type { Indexes } from './indexes.ts';
+import type { IndexReader } from './indexes.ts';
 import { bankSepa } from './sepa-reach.ts';
 import type { BankByCode, BicEntry } from './types.ts';
 
@@ -19,7 +19,7 @@ export class Lookups {
   private readonly byCountry = new Map<string, SepaAnswer>();
 
   constructor(
-    protected readonly ix: Indexes,
+    protected readonly ix: IndexReader,
     protected readonly imported: ImportedData,
     protected readonly clearingSource: string,
     /** Decides whether a register's readiness and leaving dates have passed. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import type { BicAnswer, ClearingAnswer, ClearingSummary, SepaAnswer } from './answers.ts';
 import { type BicFormat, checkBicFormat } from './bic-format.ts';
@@ -6,8 +7,9 @@ import { type BundledData, bundledEdition, bundledSources, loadBundled, type Sup
 import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compliance.ts';
 import { COUNTRY_LISTS } from './country-lists.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
+import { readCompactData } from './compact.ts';
 import { type ImportedData, importedSources, overlayImported } from './imported.ts';
-import { Indexes } from './indexes.ts';
+import { type IndexReader, Indexes } from './indexes.ts';
 import { Lookups } from './plane.ts';
 import type { BankByCode, Provenance } from './types.ts';
 
@@ -45,6 +47,12 @@ export interface CountryCoverage {
 export interface DataPlaneOptions {
   /** The clock: decides which bundled German BLZ delta applies and whether sanctions are stale. */
   clock?: () => number;
+  /**
+   * The build's compact copy of the bundled data (compact.ts, one folder per edition): a load
+   * without imported datasets reads it, where the build wrote it, instead of indexing the
+   * bundled files. The server passes it (src/server.ts); without it every load indexes them.
+   */
+  builtData?: string;
 }
 
 /** What identifies the imported datasets as stored: a change means a reload is due. */
@@ -82,7 +90,8 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
   const clock = opts.clock ?? Date.now;
   const now = clock();
   const metas = await store.listDatasets();
-  const { ix, bundled, imported } = metas.length === 0 ? sharedBundled(now) : await ownIndexes(store, metas, now);
+  const { ix, bundled, imported } =
+    metas.length === 0 ? sharedBundled(now, opts.builtData) : await ownIndexes(store, metas, now);
 
   const provenance = sourcesOf(metas, now);
   const clearingSource = imported.clearingSource ?? bundled.clearingSource ?? 'none';
@@ -122,7 +131,7 @@ export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptio
 }
 
 interface Indexed {
-  ix: Indexes;
+  ix: IndexReader;
   bundled: BundledData;
   imported: ImportedData;
 }
@@ -144,20 +153,27 @@ async function ownIndexes(store: DatasetStore, metas: DatasetMeta[], now: number
  * imports indexes its own, since imports are laid over the indexes in place, and lets the shared
  * copy go, so a process that has imported data does not also hold the bundled-only indexes.
  */
-let bundledOnly: (Indexed & { edition: string }) | null = null;
+let bundledOnly: (Indexed & { edition: string; built: boolean }) | null = null;
 
-function sharedBundled(now: number): Indexed {
+function sharedBundled(now: number, builtData: string | undefined): Indexed {
   const edition = bundledEdition(now);
-  if (bundledOnly?.edition !== edition) {
-    const ix = new Indexes();
-    const bundled = loadBundled(ix, now, supersededBy([]));
-    ix.completeBankNames();
-    bundledOnly = { edition, ix, bundled, imported: { sanctions: [], epc: null, clearingSource: null } };
+  const built = builtData !== undefined;
+  if (bundledOnly?.edition !== edition || bundledOnly.built !== built) {
+    const { ix, bundled } = (builtData && readCompactData(join(builtData, edition))) || indexBundled(now);
+    bundledOnly = { edition, built, ix, bundled, imported: { sanctions: [], epc: null, clearingSource: null } };
   }
   return bundledOnly;
 }
 
-function coverageOf(ix: Indexes): CountryCoverage[] {
+/** Indexes the bundled files as loaded at `now`, with no imports: what the build writes compact. */
+export function indexBundled(now: number): { ix: Indexes; bundled: BundledData } {
+  const ix = new Indexes();
+  const bundled = loadBundled(ix, now, supersededBy([]));
+  ix.completeBankNames();
+  return { ix, bundled };
+}
+
+function coverageOf(ix: IndexReader): CountryCoverage[] {
   const byCountry = new Map<string, Map<string, { source: string; as_of: string | null; codes: number }>>();
   for (const [key, bank] of ix.bankCodes) {
     const country = key.slice(0, 2);

@@ -195,12 +195,16 @@ test('`npm start` builds the bundles only when a source is newer than them', asy
   writeFileSync(join(checkout, 'src/cli/main.ts'), "console.log('cli');\n");
   mkdirSync(join(checkout, 'src/data'), { recursive: true });
   writeFileSync(join(checkout, 'src/data/update-worker.ts'), "console.log('worker');\n");
-  // The build's compiled route schemas (src/http/compiled-schemas.ts), as stubs.
+  // What the build computes once (the routes' schemas compiled, the bundled data indexed), as stubs.
   mkdirSync(join(checkout, 'src/http'), { recursive: true });
   writeFileSync(join(checkout, 'src/http/schema-compilers.ts'), 'export const sharedCompilers = {};\n');
   writeFileSync(
     join(checkout, 'scripts/compile-schemas.ts'),
     "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.argv[2], 'export const validators = {};\\n');\n",
+  );
+  writeFileSync(
+    join(checkout, 'scripts/compact-data.ts'),
+    "import { mkdirSync, writeFileSync } from 'node:fs';\nconst dir = `${process.argv[2]}/with-german-delta`;\nmkdirSync(dir, { recursive: true });\nwriteFileSync(`${dir}/bundled.json`, '{}');\n",
   );
   const prestart = manifest.scripts.prestart.replace(/^node /, '').split(' ');
   const start = () => run(process.execPath, prestart, { cwd: checkout });
