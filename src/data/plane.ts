@@ -8,7 +8,10 @@ import type { IndexReader } from './indexes.ts';
 import { bankSepa } from './sepa-reach.ts';
 import type { BankByCode, BicEntry } from './types.ts';
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** Made on the first BIC lookup: ICU loads its locale data then, which a start does not need. */
+let regionNames: Intl.DisplayNames | undefined;
+const countryName = (code: string): string | null =>
+  (regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' })).of(code) ?? null;
 
 /** A source with its date, and the caveat when only a download dates it. */
 const sourceRef = ({ source, as_of, as_of_note }: BicEntry): SourceRef =>
@@ -133,7 +136,7 @@ export class Lookups {
       city: place.city,
       address: place.address,
       postcode: place.postcode,
-      country: { code: country, name: regionNames.of(country) ?? null },
+      country: { code: country, name: countryName(country) },
       branch: { code: bic11.slice(8), primary_office: format.primary_office },
       lei: this.ix.leis.get(bic11) ?? this.ix.leis.get(`${bic8}XXX`) ?? null,
       test_bic: format.test_bic,

@@ -27,21 +27,34 @@ const PARENTS: Readonly<Record<string, 'FR' | 'FI' | 'GB'>> = {
   GG: 'GB',
 };
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+/**
+ * One frozen error per territory, built on the first IBAN written with a territory's code: the
+ * country names come from ICU (Intl.DisplayNames), whose first use loads its locale data, about
+ * 10 ms that a start and most validations never need.
+ */
+let territoryErrors: Readonly<Record<string, IbanError>> | null = null;
 
-/** One frozen error per territory, built once. */
-const TERRITORY_ERRORS: Readonly<Record<string, IbanError>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(PARENTS).map(([code, parent]) => [
-      code,
-      Object.freeze({
-        code: 'territory_code',
-        parent,
-        message: `${code} is not an IBAN country code: IBANs of ${regionNames.of(code)} are issued under ${parent} (${regionNames.of(parent)}).`,
-      } satisfies IbanError),
-    ]),
-  ),
-);
+function territoryError(code: string): IbanError | undefined {
+  if (!Object.hasOwn(PARENTS, code)) return undefined;
+  territoryErrors ??= buildTerritoryErrors();
+  return territoryErrors[code];
+}
+
+function buildTerritoryErrors(): Readonly<Record<string, IbanError>> {
+  const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+  return Object.freeze(
+    Object.fromEntries(
+      Object.entries(PARENTS).map(([code, parent]) => [
+        code,
+        Object.freeze({
+          code: 'territory_code',
+          parent,
+          message: `${code} is not an IBAN country code: IBANs of ${regionNames.of(code)} are issued under ${parent} (${regionNames.of(parent)}).`,
+        } satisfies IbanError),
+      ]),
+    ),
+  );
+}
 
 interface TerritoryVerdict {
   error: IbanError;
@@ -52,7 +65,7 @@ interface TerritoryVerdict {
 /** The verdict for an upper-case alphanumeric IBAN whose first two letters are a territory, else null. */
 export function territoryVerdict(iban: string): TerritoryVerdict | null {
   const code = iban.slice(0, 2);
-  const error = TERRITORY_ERRORS[code];
+  const error = territoryError(code);
   if (error === undefined) return null;
   const parent: CountrySpec = COUNTRIES[PARENTS[code]];
   if (iban.length !== parent.length) return { error, suggestion: null };
