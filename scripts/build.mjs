@@ -31,7 +31,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -110,9 +110,31 @@ const NODE_BUNDLE = {
   logLevel: 'warning',
 };
 
+/**
+ * Fastify requires its default schema compilers (Ajv, fast-json-stringify) only for an app built
+ * without compilers of its own. mod97 always gives it its own (src/app.ts: the build's compiled
+ * schemas, or src/http/schema-compilers.ts, imported only then), so the bundles leave Fastify's
+ * out: about 640 kB that every start parsed and never ran. Should an app ever lack compilers,
+ * Fastify's require says so.
+ */
+const withoutFastifyDefaultCompilers = {
+  name: 'without-fastify-default-compilers',
+  setup(build) {
+    const fastifyDir = `${sep}node_modules${sep}fastify${sep}`;
+    build.onResolve({ filter: /^@fastify\/(ajv-compiler|fast-json-stringify-compiler)$/ }, (args) =>
+      args.importer.includes(fastifyDir) ? { path: args.path, namespace: 'left-out' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is left out of mod97's bundles: give Fastify its compilers (src/app.ts)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 await esbuild.build({
   ...NODE_BUNDLE,
   absWorkingDir: root,
+  plugins: [withoutFastifyDefaultCompilers],
   entryPoints: [
     { in: 'src/server.ts', out: 'server' },
     { in: 'src/cli/main.ts', out: 'cli' },
