@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { CARD_PRODUCTS } from '../payments/stripe/config.ts';
 import { PACKS } from '../plans.ts';
+import { thousands } from '../thousands.ts';
 import { defineRoute } from './declaration.ts';
 import * as examples from './examples.ts';
 import { Body, Open, OpenBody, orNull } from './schemas.ts';
@@ -119,7 +120,7 @@ export const webhookRoute = defineRoute({
 
 /** POST /v1/credits/buy/{1k,5k,25k}: one route per pack, sold by x402 alone. */
 export const packRoutes = PACKS.map((pack) => {
-  const credits = pack.credits.toLocaleString('en-US');
+  const credits = thousands(pack.credits);
   const route = defineRoute({
     method: 'POST',
     url: `/v1/credits/buy/${pack.pack}`,
