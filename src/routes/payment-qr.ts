@@ -1,11 +1,13 @@
-/** POST /v1/payment/qr and POST /v1/payment/qr/read. */
+/**
+ * POST /v1/payment/qr and POST /v1/payment/qr/read. Drawing and reading codes (the QR encoder and
+ * decoder, the PNG and JPEG codecs) are imported on the first call that needs them: a start
+ * neither parses nor runs them.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { paymentQrRoute, readPaymentQrRoute } from '../api/payment-qr.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
-import { drawQr, toPng, toSvg } from '../transfer/draw.ts';
 import { makePaymentPayload, type PaymentChecker, SCHEME_OF } from '../transfer/payment-qr.ts';
-import { readImage, readPayload } from '../transfer/read.ts';
 import { paymentChecker } from './payment-checker.ts';
 import { attributionFor } from './presentation.ts';
 import { served } from './serve.ts';
@@ -39,6 +41,7 @@ export const paymentQrRoutes =
         const { standard, payload } = made;
         const attribution = attributionFor(req.caller, services);
         if (format === 'payload') return { standard, payload, ...attribution };
+        const { drawQr, toPng, toSvg } = await import('../transfer/draw.ts');
         const drawing = drawQr(payload, standard === 'swiss_qr_bill');
         const image =
           format === 'png'
@@ -54,6 +57,7 @@ export const paymentQrRoutes =
         const { payload: sent, image } = req.body;
         if ((sent === undefined) === (image === undefined))
           throw new DomainError('invalid_request', 'Send exactly one of `payload` or `image`.');
+        const { readImage, readPayload } = await import('../transfer/read.ts');
         let payload = sent ?? '';
         if (image !== undefined) {
           const decoded = readImage(imageBytes(image));
