@@ -2,9 +2,9 @@
  * The module matrix of a QR code at error correction M, exactly as @paulmillr/qr draws it (the
  * same version, the same mask by the same penalty), faster than the library's own mask search.
  *
- * Why this module recomputes the masks: measured gain ~5.6 ms → ~1.4 ms of CPU per SVG for a
- * QR-bill code (the library's matrix alone 5626 µs; this matrix and the SVG text 1447 µs;
- * docs/benchmarks.md, "Payment QR codes"), most of a `POST /v1/payment/qr` request's time.
+ * Why this module recomputes the masks: measured gain ~6.5 ms → ~1.6 ms of CPU per SVG for a
+ * QR-bill code of version 14 (the library's matrix alone 6499 µs; this matrix and the SVG text
+ * 1606 µs; docs/benchmarks.md, "Payment QR codes"), most of a `POST /v1/payment/qr` request's time.
  * The library tries its 8 masks by drawing the code 8 times over and scoring each with a
  * penalty written for clarity. Here the library draws the code once (a fixed mask and a given
  * version, so it searches neither), and the other 7 masks are derived from it: a data module's
