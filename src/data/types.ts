@@ -96,10 +96,12 @@ export interface BicLei {
 }
 
 /** What an importer hands to the store: one dataset, replaced whole. */
-export interface ParsedDataset<R> {
+export type ParsedDataset<R> = {
   kind: string;
   source: string;
-  asOf: string;
-  asOfBasis: AsOfBasis;
   records: R[];
-}
+} & (
+  | { asOf: string; asOfBasis: Exclude<AsOfBasis, 'undated'> }
+  /** A source that states no date: answered as `as_of: null`, stored dated by the day of import. */
+  | { asOf: null; asOfBasis: 'undated' }
+);

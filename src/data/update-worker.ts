@@ -61,17 +61,20 @@ export interface UpdateJob {
 
 export type WorkerJob = ParseJob | ImportJob | UpdateJob;
 
-/** A local file read and parsed; it is refused past its bound before it is read. */
+/**
+ * A local file read and parsed; it is refused past its bound before it is read. A folder is
+ * read by the kinds that take one (an unpacked package), under the same bound.
+ */
 function parseFile(job: ImportJob): ParsedDataset<unknown> {
-  checkFileSize(job.kind, job.file, statSync(job.file).size);
+  const importer = importerFor(job.kind);
   // no file date here: a local file's modification time says when it was copied, not issued
-  return importerFor(job.kind).parse({
-    bytes: readFileSync(job.file),
-    name: job.file,
-    asOf: job.asOf,
-    scheme: job.scheme,
-    maxBytes: fileBound(job.kind),
-  });
+  const input = { name: job.file, asOf: job.asOf, scheme: job.scheme, maxBytes: fileBound(job.kind) };
+  if (statSync(job.file).isDirectory()) {
+    if (!importer.parseFolder) throw new ImportError(`${job.file} is a folder: ${job.kind} imports one file`);
+    return importer.parseFolder(job.file, input);
+  }
+  checkFileSize(job.kind, job.file, statSync(job.file).size);
+  return importer.parse({ ...input, bytes: readFileSync(job.file) });
 }
 
 /** The line `mod97 data import` prints. */

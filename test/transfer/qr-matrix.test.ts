@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import encodeQR from '@paulmillr/qr';
-import { qrMatrix } from '../../src/transfer/qr-matrix.ts';
+import { qrMatrix, smallestVersion } from '../../src/transfer/qr-matrix.ts';
 
 test("equals @paulmillr/qr's own matrix at error correction M, version and mask included", () => {
   const texts = [
@@ -28,4 +28,17 @@ test("equals @paulmillr/qr's own matrix at error correction M, version and mask 
   }
   // The format bits beside the top-left finder differ by mask: several masks were exercised.
   assert.ok(masks.size >= 4, `masks seen: ${masks.size}`);
+});
+
+test("a larger version asked for (as a QR-bill code may need) is the library's matrix at that version", () => {
+  const text = `SPC\n0200\n1\nCH4431999123000889012\n${'x'.repeat(200)}`;
+  assert.equal(smallestVersion(Buffer.byteLength(text)), 11);
+  for (const version of [11, 14, 23]) {
+    assert.deepEqual(
+      qrMatrix(text, version),
+      encodeQR(text, 'raw', { ecc: 'medium', border: 0, version }),
+      `version ${version}`,
+    );
+  }
+  assert.throws(() => qrMatrix(text, 10));
 });

