@@ -207,4 +207,3 @@ async function runBuildSteps() {
     rmSync(code, { force: true });
   }
 }
-
