@@ -221,7 +221,7 @@ test('`npm start` builds the bundles only when a source is newer than them', asy
   );
   writeFileSync(
     join(checkout, 'scripts/compact-data.ts'),
-    "import { mkdirSync, writeFileSync } from 'node:fs';\nconst dir = `${process.argv[2]}/with-german-delta`;\nmkdirSync(dir, { recursive: true });\nwriteFileSync(`${dir}/bundled.json`, '{}');\n",
+    "import { mkdirSync, writeFileSync } from 'node:fs';\nconst dir = process.argv[2] + '/with-german-delta';\nmkdirSync(dir, { recursive: true });\nwriteFileSync(dir + '/bundled.json', '{}');\n",
   );
   const prestart = manifest.scripts.prestart.replace(/^node /, '').split(' ');
   const start = () => run(process.execPath, prestart, { cwd: checkout });
