@@ -11,7 +11,7 @@
  * A larger one is not kept, only that it was given: its retry is 409
  * `idempotency_answer_not_kept`, uncharged. So an entry is at most ~65 KiB, whatever is asked.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -30,7 +30,8 @@ const PURGE_EVERY_MS = 3_600_000;
 export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
 
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** One-shot: a third of the cost of a Hash object for a text this short. */
+const sha256 = (text: string) => hash('sha256', text);
 const EMPTY_BODY = sha256('');
 
 const HELD = Symbol('idempotency_held');

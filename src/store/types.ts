@@ -310,9 +310,11 @@ export type IdempotencyClaim =
 
 export interface IdempotencyStore {
   /**
-   * In one conditional write: reserves the key for this request when it is free, expired or
-   * left stale; otherwise says who holds it (the same request answered, still in progress, or
-   * another request). Racing callers, on any number of processes, get exactly one `reserved`.
+   * Reserves the key for this request when it is free, expired or left stale; otherwise says
+   * who holds it (the same request answered, still in progress, or another request). Racing
+   * callers get exactly one `reserved`: on PostgreSQL, on any number of processes, by one
+   * conditional write; on SQLite, whose file serves one process, in that process's memory,
+   * without a write (the entry is written once, by completeIdempotency).
    */
   reserveIdempotency(reservation: IdempotencyReservation): Promise<IdempotencyClaim>;
   /** Keeps the answer (or that one too large was given) under the reservation, only while `token` still holds it. */
