@@ -13,7 +13,8 @@ interface Pending {
  * each. Each write is still its own statements, with its own result, in the order they were
  * made, and runs under a savepoint of its own: a write that fails is rolled back alone and fails
  * only its own request, while the others of the turn commit. Only a failed commit (disk full,
- * I/O error) fails them all, since then none was kept.
+ * I/O error), or a write whose error made SQLite roll the whole transaction back, fails them
+ * all, since then none was kept.
  */
 export function turnCommit(db: Database): <R>(run: () => R) => Promise<R> {
   let pending: Pending[] = [];
@@ -25,6 +26,9 @@ export function turnCommit(db: Database): <R>(run: () => R) => Promise<R> {
       try {
         handOvers.push(runOne(p));
       } catch (err) {
+        // SQLite may have rolled the whole transaction back itself (disk full, I/O error): the
+        // writes before this one are gone, and any after it would commit one by one outside it.
+        if (!db.inTransaction) throw err;
         handOvers.push(() => p.reject(err));
       }
     }

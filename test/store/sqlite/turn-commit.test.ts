@@ -50,3 +50,28 @@ test('the writes of one turn share one transaction and keep their order and resu
   assert.deepEqual(inTransaction, [true, true, true]);
   db.close();
 });
+
+test('a write after which SQLite rolled the whole transaction back fails the turn; no later write runs outside it', async () => {
+  // SQLITE_FULL, SQLITE_IOERR and the like may roll the transaction back by themselves; the
+  // writes made before it in the turn are gone, and one run after it would commit on its own.
+  const db = table();
+  const inTurn = turnCommit(db);
+  const insert = db.prepare('INSERT INTO t (id, v) VALUES (?, ?)');
+  const results = await Promise.allSettled([
+    inTurn(() => insert.run(1, 'rolled back with the turn').changes),
+    inTurn(() => {
+      insert.run(2, 'half-written');
+      db.exec('ROLLBACK'); // as SQLite does on such an error
+      throw new Error('disk I/O error');
+    }),
+    inTurn(() => insert.run(3, 'never run').changes),
+  ]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
+  assert.match(String((results[0] as PromiseRejectedResult).reason), /disk I\/O error/);
+  assert.deepEqual(db.prepare('SELECT id FROM t').all(), [], 'nothing kept, nothing written outside the turn');
+  assert.equal(db.inTransaction, false);
+  db.close();
+});
