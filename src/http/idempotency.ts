@@ -131,6 +131,11 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
       }
     },
 
+    /** This request holds its Idempotency-Key: step 11a has its answer to keep, or the key to free. */
+    holds(req: FastifyRequest): boolean {
+      return req[HELD] !== undefined;
+    },
+
     /** Step 11a: keeps the final answer when it is a 2xx without a key secret; otherwise frees the key. */
     async settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
       const held = req[HELD];
@@ -139,7 +144,14 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
       const { scope, key, token } = held;
       const status = reply.statusCode;
       try {
-        if (status >= 200 && status < 300 && typeof payload === 'string' && !carriesSecret(payload)) {
+        // A route whose answers are all declared without a key secret (no-store.ts) is not scanned.
+        const mayCarrySecret = req.routeOptions.config.mayAnswerSecret !== false;
+        if (
+          status >= 200 &&
+          status < 300 &&
+          typeof payload === 'string' &&
+          !(mayCarrySecret && carriesSecret(payload))
+        ) {
           const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
           const answer =
             Buffer.byteLength(payload) > MAX_KEPT_ANSWER_BYTES

@@ -22,22 +22,9 @@ export interface PlanChange {
   alertBorn?: boolean;
 }
 
-export interface KeyAdmission {
-  key: KeyRow | null;
-  used?: number | null;
-}
-
 export interface KeyStore {
   insertKey(key: NewKey): Promise<void>;
   keyByHash(keyHash: string): Promise<KeyRow | null>;
-  /**
-   * The key of `keyHash` and, in the same statement, `cost` charged to it when its plan can be
-   * derived from the row alone (every key but one born in a creation alert) and its counter row
-   * exists: `month` is the period of a monthly key. `used` is the count after the charge, null
-   * when refused (nothing charged), absent when not tried: the caller then admits as usual.
-   * PostgreSQL only, where it saves a round trip; callers fall back to keyByHash without it.
-   */
-  keyByHashAdmitting?(keyHash: string, cost: number, month: string): Promise<KeyAdmission>;
   keyById(id: string): Promise<KeyRow | null>;
   /** Replaces the secret only if `oldHash` is still current. */
   rotateKey(id: string, oldHash: string, newHash: string, newPrefix: string): Promise<boolean>;
