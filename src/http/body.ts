@@ -4,7 +4,7 @@
  * the pipeline (pipeline.ts, step 5) decides. The one exception is a body over the limit,
  * refused before it is read (413).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isRecord } from '../is-record.ts';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
@@ -52,8 +52,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done) => {
     const text = typeof raw === 'string' ? raw : raw.toString('utf8'); // parseAs 'string': always a string
-    if (req.headers['idempotency-key'] !== undefined)
-      req[BODY_DIGEST] = createHash('sha256').update(text).digest('hex');
+    if (req.headers['idempotency-key'] !== undefined) req[BODY_DIGEST] = hash('sha256', text);
     if (text.trim() === '') return done(null, undefined);
     // The raw text is the cheap test; only a JSON escape (a backslash) can hide a key from it.
     if (KEY_ANYWHERE.test(text)) req[KEY_IN_BODY] = true;

@@ -56,19 +56,10 @@ export function createNetworkResolver(
   });
   const isTrusted = (ip: Parsed) => trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range, t.bits));
 
-  // Every request resolves its peer; parsing it with ipaddr.js shows in profiles, and a
-  // server sees the same peers again and again (a proxy, keep-alive clients).
-  const peers = new Map<string, { network: string; proxy: boolean }>();
   const peerOf = (peer: string) => {
-    let known = peers.get(peer);
-    if (!known) {
-      const ip = parse(peer) ?? ipaddr.parse('0.0.0.0');
-      // A trusted proxy's X-Forwarded-For names the caller.
-      known = { network: networkOf(ip), proxy: trusted.length > 0 && isTrusted(ip) };
-      if (peers.size >= 10_000) peers.clear();
-      peers.set(peer, known);
-    }
-    return known;
+    const ip = parse(peer) ?? ipaddr.parse('0.0.0.0');
+    // A trusted proxy's X-Forwarded-For names the caller.
+    return { network: networkOf(ip), proxy: trusted.length > 0 && isTrusted(ip) };
   };
 
   return (peer, forwardedFor) => {

@@ -2,7 +2,7 @@
  * Metering: admit the whole cost or nothing, in one atomic store step; refund on failure.
  * The trial and the keys share the same counter primitive.
  */
-import { dayOf, monthOf, type Clock } from '../clock.ts';
+import { dayOf, type Clock } from '../clock.ts';
 import type { CreationAlert } from '../keys/alert.ts';
 import { LIMITS } from '../plans.ts';
 import type { CounterRef, Store } from '../store/types.ts';
@@ -40,25 +40,6 @@ export class Meter {
       : await this.store.admit(plan.counter, cost, plan.limit);
     if (used !== null) return { admitted: true, plan, used };
     return { admitted: false, plan, used: await this.store.read(plan.counter) };
-  }
-
-  /**
-   * The key of `keyHash` and, given a `cost`, that cost charged in the same store call where the
-   * engine offers it (Store.keyByHashAdmitting); without `admission`, the caller admits with
-   * admitKey as usual.
-   */
-  async authenticateAndAdmit(
-    keyHash: string,
-    cost: number | undefined,
-  ): Promise<{ key: KeyRow | null; admission?: Admission }> {
-    if (cost === undefined || !this.store.keyByHashAdmitting) return { key: await this.store.keyByHash(keyHash) };
-    const now = this.clock();
-    const { key, used } = await this.store.keyByHashAdmitting(keyHash, cost, monthOf(now));
-    if (!key || used === undefined) return { key };
-    // The store charged only keys whose plan owes nothing to a creation alert.
-    const plan = effectivePlan(key, now, false);
-    if (used !== null) return { key, admission: { admitted: true, plan, used } };
-    return { key, admission: { admitted: false, plan, used: await this.store.read(plan.counter) } };
   }
 
   async balance(key: KeyRow): Promise<Balance> {

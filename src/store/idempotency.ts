@@ -1,10 +1,7 @@
-/**
- * What both engines share about Idempotency-Key entries: the conditional write that reserves a
- * key, and how an entry that was not taken answers the request that asked for it.
- */
+/** What both engines share about Idempotency-Key entries: how an entry answers another request with its key. */
 import type { IdempotencyClaim, IdempotencyReservation } from './types.ts';
 
-/** An entry as read back after the reservation was refused. */
+/** An entry as read back: the request that holds the key, or the answer it was given. */
 export interface IdempotencyRow {
   fingerprint: string;
   token: string;
@@ -12,16 +9,6 @@ export interface IdempotencyRow {
   contentType: string | null;
   body: string | null;
 }
-
-/**
- * Takes the key when no entry holds it, or when the one that does has expired or was left by a
- * request that never finished (a process that died mid-answer). Never a read followed by a write.
- */
-export const RESERVE_WHEN_FREE = `ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint,
-  token = excluded.token, status = NULL, content_type = NULL, body = NULL, created_at = excluded.created_at,
-  expires_at = excluded.expires_at
-  WHERE idempotency_keys.expires_at <= excluded.created_at
-    OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at <= `;
 
 /** Whoever holds the key, seen by the request that asked for `reservation`. */
 export function claimOf(row: IdempotencyRow, reservation: IdempotencyReservation): IdempotencyClaim {
@@ -35,6 +22,3 @@ export function claimOf(row: IdempotencyRow, reservation: IdempotencyReservation
     answer: { status: row.status, contentType: row.contentType ?? 'application/json; charset=utf-8', body: row.body },
   };
 }
-
-/** A refused reservation reads the entry back; if it vanished meanwhile (released), it asks again. */
-export const RESERVE_ATTEMPTS = 3;

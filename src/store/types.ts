@@ -22,22 +22,9 @@ export interface PlanChange {
   alertBorn?: boolean;
 }
 
-export interface KeyAdmission {
-  key: KeyRow | null;
-  used?: number | null;
-}
-
 export interface KeyStore {
   insertKey(key: NewKey): Promise<void>;
   keyByHash(keyHash: string): Promise<KeyRow | null>;
-  /**
-   * The key of `keyHash` and, in the same statement, `cost` charged to it when its plan can be
-   * derived from the row alone (every key but one born in a creation alert) and its counter row
-   * exists: `month` is the period of a monthly key. `used` is the count after the charge, null
-   * when refused (nothing charged), absent when not tried: the caller then admits as usual.
-   * PostgreSQL only, where it saves a round trip; callers fall back to keyByHash without it.
-   */
-  keyByHashAdmitting?(keyHash: string, cost: number, month: string): Promise<KeyAdmission>;
   keyById(id: string): Promise<KeyRow | null>;
   /** Replaces the secret only if `oldHash` is still current. */
   rotateKey(id: string, oldHash: string, newHash: string, newPrefix: string): Promise<boolean>;
@@ -310,9 +297,11 @@ export type IdempotencyClaim =
 
 export interface IdempotencyStore {
   /**
-   * In one conditional write: reserves the key for this request when it is free, expired or
-   * left stale; otherwise says who holds it (the same request answered, still in progress, or
-   * another request). Racing callers, on any number of processes, get exactly one `reserved`.
+   * Reserves the key for this request when it is free, expired or left stale; otherwise says
+   * who holds it (the same request answered, still in progress, or another request). Racing
+   * callers get exactly one `reserved`: on PostgreSQL, on any number of processes, by one
+   * conditional write; on SQLite, whose file serves one process, in that process's memory,
+   * without a write (the entry is written once, by completeIdempotency).
    */
   reserveIdempotency(reservation: IdempotencyReservation): Promise<IdempotencyClaim>;
   /** Keeps the answer (or that one too large was given) under the reservation, only while `token` still holds it. */

@@ -43,3 +43,15 @@ describe('the hashes of presented secrets', () => {
     assert.equal(computed.length, 3 * MAX + 1, 'the oldest generation was dropped whole');
   });
 });
+
+test('remembers no presented secret: its entries are found by a hash of it under a key of the process', () => {
+  const { hashes } = counted();
+  const secret = `ifk_${'a1'.repeat(32)}`;
+  hashes.hashOf(secret);
+  hashes.hashOf(secret);
+  const remembered = Object.values(hashes).flatMap((value) =>
+    value instanceof Map ? [...value.entries()].flat() : [value],
+  );
+  assert.ok(remembered.length > 0);
+  for (const value of remembered) assert.ok(!String(value).includes(secret), 'a presented secret kept in memory');
+});

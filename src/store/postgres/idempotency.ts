@@ -1,10 +1,25 @@
-import { claimOf, type IdempotencyRow, RESERVE_ATTEMPTS, RESERVE_WHEN_FREE } from '../idempotency.ts';
+import { claimOf, type IdempotencyRow } from '../idempotency.ts';
 import type { IdempotencyStore } from '../types.ts';
 import type { Pg } from './pg.ts';
 
 /**
- * Every statement here may be sent twice across a lost connection: a reservation met again is
- * recognised by its token, and completing, releasing and purging change nothing the second time.
+ * Takes the key when no entry holds it, or when the one that does has expired or was left by a
+ * request that never finished (a process that died mid-answer). Never a read followed by a write.
+ */
+const RESERVE_WHEN_FREE = `ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint,
+  token = excluded.token, status = NULL, content_type = NULL, body = NULL, created_at = excluded.created_at,
+  expires_at = excluded.expires_at
+  WHERE idempotency_keys.expires_at <= excluded.created_at
+    OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at <= `;
+
+/** A refused reservation reads the entry back; if it vanished meanwhile (released), it asks again. */
+const RESERVE_ATTEMPTS = 3;
+
+/**
+ * Several processes may share the database, so a request being answered holds its key with a
+ * row of its own (a reservation), completed with its answer or deleted. Every statement here
+ * may be sent twice across a lost connection: a reservation met again is recognised by its
+ * token, and completing, releasing and purging change nothing the second time.
  */
 export function pgIdempotency({ sql, idempotent }: Pg): IdempotencyStore {
   const whenFree = sql.unsafe(RESERVE_WHEN_FREE);

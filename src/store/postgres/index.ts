@@ -7,7 +7,6 @@ import type { Store } from '../types.ts';
 import { pgAlert } from './alert.ts';
 import { pgCheckouts } from './checkouts.ts';
 import { pgCounters } from './counters.ts';
-import { pgKeyAdmissions } from './key-admissions.ts';
 import { pgKeys } from './keys.ts';
 import { pgMailbox } from './mailbox.ts';
 import { pgDatasets, pgSettings } from './meta.ts';
@@ -59,7 +58,6 @@ export async function openPostgresStore(url: string): Promise<Store> {
     {
       engine: 'postgres',
       ...pgKeys(pg),
-      ...pgKeyAdmissions(pg),
       ...pgPayments(pg),
       ...pgCounters(pg),
       ...pgDatasets(pg),

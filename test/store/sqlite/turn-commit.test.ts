@@ -50,3 +50,58 @@ test('the writes of one turn share one transaction and keep their order and resu
   assert.deepEqual(inTransaction, [true, true, true]);
   db.close();
 });
+
+test('a write whose error made SQLite roll the whole transaction back fails alone: the turn runs again without it', async () => {
+  // SQLITE_FULL, SQLITE_IOERR and the like may roll the transaction back by themselves.
+  const db = table();
+  const inTurn = turnCommit(db);
+  const insert = db.prepare('INSERT INTO t (id, v) VALUES (?, ?)');
+  const runs = [0, 0, 0];
+  const counted = (i: number, id: number, v: string) => () => {
+    runs[i]++;
+    return insert.run(id, v).changes;
+  };
+  const results = await Promise.allSettled([
+    inTurn(counted(0, 1, 'first')),
+    inTurn(() => {
+      runs[1]++;
+      insert.run(2, 'half-written');
+      db.exec('ROLLBACK'); // as SQLite does on such an error
+      throw new Error('disk I/O error');
+    }),
+    inTurn(counted(2, 3, 'third')),
+  ]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
+  assert.match(String((results[1] as PromiseRejectedResult).reason), /disk I\/O error/);
+  assert.deepEqual(runs, [2, 1, 1], 'the failed write is not run again; the one rolled back with it is');
+  assert.deepEqual(db.prepare('SELECT id FROM t ORDER BY id').all(), [{ id: 1 }, { id: 3 }]);
+  db.close();
+});
+
+test('a turn whose transaction SQLite rolls back while it is run again fails whole; nothing is written outside it', async () => {
+  const db = table();
+  const inTurn = turnCommit(db);
+  const insert = db.prepare('INSERT INTO t (id, v) VALUES (?, ?)');
+  let secondRuns = 0;
+  const results = await Promise.allSettled([
+    inTurn(() => {
+      if (secondRuns++ === 1) {
+        db.exec('ROLLBACK'); // the I/O error strikes on the second run
+        throw new Error('disk I/O error');
+      }
+      return insert.run(1, 'first').changes;
+    }),
+    inTurn(() => insert.run(1, 'duplicate id').changes), // fails: the turn is run again
+    inTurn(() => insert.run(3, 'never written alone').changes),
+  ]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
+  assert.deepEqual(db.prepare('SELECT id FROM t').all(), []);
+  assert.equal(db.inTransaction, false);
+  db.close();
+});

@@ -1,0 +1,67 @@
+/**
+ * Steps 3 and 4 of the pipeline (pipeline.ts): who is calling (the key, or none), then what the
+ * call is charged: an x402 payment (verified in step 6), the key's quota, or the no-key trial.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteMeter } from '../api/declaration.ts';
+import { DomainError } from '../errors.ts';
+import type { KeyService } from '../keys/service.ts';
+import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
+import { hasPayment } from '../payments/x402/header.ts';
+import { parsedBody } from './body.ts';
+import { CREDENTIAL_MESSAGES, readCredential } from './credentials.ts';
+import { type PaymentServices, refusalContext } from './payment-gate.ts';
+import { setTrialRateLimit } from './rate-headers.ts';
+
+export function chargeSteps(services: PaymentServices & { keys: KeyService }, x402On: boolean) {
+  const { keys, meter, clock, store } = services;
+
+  return {
+    /** Step 3: the key presented, if any (401 when it is unknown, or missing where one is required). */
+    async authenticate(req: FastifyRequest): Promise<void> {
+      const credential = readCredential(req.headers);
+      if (credential.kind === 'none') {
+        if (req.routeOptions.config.access?.auth !== 'key') return;
+        throw new DomainError(
+          'missing_api_key',
+          'Send your key as Authorization: Bearer <API_KEY> (or X-API-Key). Create one with POST /v1/keys/generate.',
+        );
+      }
+      if (credential.kind === 'refused') throw new DomainError('invalid_api_key', credential.message);
+      const hash = keys.presentedHash(credential.secret);
+      const key = hash === null ? null : await store.keyByHash(hash);
+      if (!key) throw new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.unknown);
+      req.caller.key = key;
+    },
+
+    /** Step 4: a payment presented (judged in step 6), else the whole cost admitted, or 402. */
+    async payOrAdmit(req: FastifyRequest, reply: FastifyReply, routeMeter: RouteMeter): Promise<void> {
+      const { caller } = req;
+      // A paid call draws on no quota; its payment is verified in step 6 and settled in step 11.
+      if (x402On && hasPayment(req.headers)) {
+        caller.paidByX402 = true;
+        return;
+      }
+      const body = parsedBody(req.body);
+      if (caller.key) {
+        const cost = routeMeter.cost(body);
+        const admission = await meter.admitKey(caller.key, cost);
+        caller.balance = admission;
+        if (!admission.admitted) {
+          reply.header('X-Quota-Exhausted', 'true');
+          throw quotaExhausted(refusalContext(services, routeMeter, body), caller.key, admission, cost);
+        }
+        caller.charge = { counter: admission.plan.counter, cost };
+        return;
+      }
+      if (!routeMeter.trial) throw keyOrPaymentRequired(refusalContext(services, routeMeter, body));
+      const trial = await meter.admitTrial(caller.network);
+      if (!trial.admitted) {
+        setTrialRateLimit(reply, trial.used, clock());
+        throw trialExhausted(refusalContext(services, routeMeter, body), trial.counter.period);
+      }
+      caller.trialUsed = trial.used;
+      caller.charge = { counter: trial.counter, cost: 1 };
+    },
+  };
+}
