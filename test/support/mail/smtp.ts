@@ -109,7 +109,9 @@ export async function startSmtp(): Promise<TestSmtp> {
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 
-  const nextMail = (to: string, timeoutMs = 5000): Promise<ReceivedMail> => {
+  // A deadline, not a wait: the mail resolves the promise as it arrives. 15 s because a full
+  // `npm test` on two busy cores once took longer than 5 s to mail a claim code.
+  const nextMail = (to: string, timeoutMs = 15_000): Promise<ReceivedMail> => {
     const waiting = messages.find((m) => isFor(m, to));
     if (waiting) {
       taken.add(waiting);
