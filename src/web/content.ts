@@ -2,8 +2,9 @@
 import { costOf } from '../api/catalogue.ts';
 import { API_ROUTES } from '../api/index.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
+import { thousands } from '../thousands.ts';
 
-export const count = (n: number) => n.toLocaleString('en-US');
+export const count = thousands;
 export const usd = (n: number) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 3 })}`;
 
