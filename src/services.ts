@@ -4,7 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { type DataLog, type DataPlaneOptions, LiveDataPlane } from './data/index.ts';
 import { createDescribe, type Describe } from './describe.ts';
-import { createNetworkResolver } from './http/network.ts';
+import { createNetworkResolver, type NetworkResolver } from './http/network.ts';
 import { CreationAlert } from './keys/alert.ts';
 import { EmailKeys } from './keys/email.ts';
 import { checkPepper } from './keys/secret.ts';
@@ -43,7 +43,7 @@ export interface Services {
   mailLog: RelayLog;
   /** Charged calls per key and day, for the usage chart (statistics, written in batches). */
   daily: DailyUsage;
-  networkOf: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string;
+  networkOf: NetworkResolver;
 }
 
 /**

@@ -35,6 +35,19 @@ export function networkOf(ip: Parsed): string {
   return `${new ipaddr.IPv6(parts).toString()}/64`;
 }
 
+/** The peer of a connection: its network, and whether it is a trusted proxy. */
+interface Peer {
+  network: string;
+  proxy: boolean;
+}
+
+/** The caller's network from the socket's peer address and X-Forwarded-For; `connection` (the socket) lets the peer be judged once per connection. */
+export type NetworkResolver = (
+  peer: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  connection?: object,
+) => string;
+
 /**
  * `onUntrustedForward` is told, once per process, of an X-Forwarded-For from a peer that is not a
  * trusted proxy: behind a proxy left out of MOD97_TRUST_PROXY, every caller counts as the proxy's
@@ -43,7 +56,7 @@ export function networkOf(ip: Parsed): string {
 export function createNetworkResolver(
   trustProxy: readonly string[],
   onUntrustedForward: (peer: string) => void = () => {},
-): (peer: string | undefined, forwardedFor: string | string[] | undefined) => string {
+): NetworkResolver {
   let warned = false;
   const trusted = trustProxy.map((entry) => {
     if (entry.includes('/')) {
@@ -56,14 +69,23 @@ export function createNetworkResolver(
   });
   const isTrusted = (ip: Parsed) => trusted.some((t) => t.range.kind() === ip.kind() && ip.match(t.range, t.bits));
 
-  const peerOf = (peer: string) => {
+  const peerOf = (peer: string): Peer => {
     const ip = parse(peer) ?? ipaddr.parse('0.0.0.0');
     // A trusted proxy's X-Forwarded-For names the caller.
     return { network: networkOf(ip), proxy: trusted.length > 0 && isTrusted(ip) };
   };
 
-  return (peer, forwardedFor) => {
-    const known = peerOf(peer ?? '');
+  // A connection's peer never changes: it is judged once per connection, not once per request.
+  const byConnection = new WeakMap<object, Peer>();
+  const peerOn = (peer: string | undefined, connection: object | undefined): Peer => {
+    if (!connection) return peerOf(peer ?? '');
+    let known = byConnection.get(connection);
+    if (!known) byConnection.set(connection, (known = peerOf(peer ?? '')));
+    return known;
+  };
+
+  return (peer, forwardedFor, connection) => {
+    const known = peerOn(peer, connection);
     if (forwardedFor === undefined) return known.network;
     if (!known.proxy) {
       if (!warned) {

@@ -53,6 +53,7 @@ import {
 import type { Caller } from './caller.ts';
 import { chargeSteps } from './charge-steps.ts';
 import { crossSiteGuard } from './cross-site.ts';
+import type { NetworkResolver } from './network.ts';
 import { idempotencySteps } from './idempotency.ts';
 import { mayAnswerSecret, noStoreIfSecret } from './no-store.ts';
 import { type PaymentServices, x402PriceOf, x402StepsFor } from './payment-gate.ts';
@@ -62,7 +63,7 @@ import { secondsUntilNextDay } from './rate-headers.ts';
 export interface PipelineServices extends PaymentServices {
   keys: KeyService;
   daily: DailyUsage;
-  networkOf: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string;
+  networkOf: NetworkResolver;
 }
 
 /**
@@ -101,7 +102,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
 
   /** Step 1: who is calling from where, and what no request may carry in its URL or across sites. */
   function screenRequest(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    req.caller = newCaller(services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for']));
+    req.caller = newCaller(services.networkOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], req.socket));
     done(keyInUrl(req.url) ? keyInUrlError() : (crossSiteRefusal(req) ?? undefined));
   }
 

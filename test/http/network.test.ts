@@ -25,4 +25,18 @@ describe('the caller network', () => {
     assert.equal(behindProxy('10.2.2.2', '10.3.3.3'), '10.2.2.2'));
   test('a garbage hop stops the walk at the peer', () =>
     assert.equal(behindProxy('10.2.2.2', 'not-an-ip'), '10.2.2.2'));
+
+  test("a connection's peer is judged once; each request's X-Forwarded-For is read afresh", () => {
+    const resolve = createNetworkResolver(['192.0.2.1']);
+    const proxied = {};
+    assert.equal(resolve('192.0.2.1', '203.0.113.9', proxied), '203.0.113.9');
+    assert.equal(resolve('192.0.2.1', '198.51.100.4', proxied), '198.51.100.4');
+    assert.equal(resolve('192.0.2.1', undefined, proxied), '192.0.2.1');
+    // Another connection from another peer is judged for itself: not trusted, its header ignored.
+    const direct = {};
+    assert.equal(resolve('198.51.100.1', '203.0.113.9', direct), '198.51.100.1');
+    assert.equal(resolve('192.0.2.1', '203.0.113.7', proxied), '203.0.113.7');
+    // The connection's peer was judged at its first request (a socket's peer cannot change).
+    assert.equal(resolve('198.51.100.1', undefined, proxied), '192.0.2.1');
+  });
 });
