@@ -9,8 +9,11 @@ import { openStore } from '../src/store/index.ts';
 import { serverPrefix } from './load.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** The server as `npm start` runs it: the bundle of the sources. */
+/** The server as `npm start` runs it: the bundle of the sources, with the node options of that script. */
 export const SERVER = 'dist/server.js';
+const START = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string;
+/** `node --max-semi-space-size=16 dist/server.js`: what stands between `node` and SERVER. */
+export const SERVER_NODE_OPTIONS = START.split(' ').slice(1, START.split(' ').indexOf(SERVER));
 
 /** Builds SERVER and the `mod97` command (dist/cli.js) from the sources as they are now (scripts/build.mjs). */
 export function buildBundles(): void {
@@ -42,7 +45,8 @@ export async function startTarget(
   // dist/server.js runs as `npm start` runs it (run.ts builds it first); TypeScript through tsx.
   // Pinned to the server's core unless told otherwise (taskset execs node: the pid is node's).
   const [cmd, ...prefix] = [...(opts.pin === false ? [] : serverPrefix()), process.execPath];
-  const node = [...profile, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
+  const options = script === SERVER ? SERVER_NODE_OPTIONS : [];
+  const node = [...profile, ...options, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
   const child = spawn(cmd, [...prefix, ...node], {
     cwd: ROOT,
     env: {

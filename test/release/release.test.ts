@@ -172,18 +172,28 @@ function operationsBlock(language: string, holding: RegExp): string {
 
 test("the systemd unit's ExecStart and the container's CMD (docs/operations.md) run a command the release installs", async () => {
   const unit = operationsBlock('ini', /^ExecStart=/m);
-  const [node, script, ...args] = (/^ExecStart=(.+)$/m.exec(unit)?.[1] ?? '').split(' ');
+  const [node, ...rest] = (/^ExecStart=(.+)$/m.exec(unit)?.[1] ?? '').split(' ');
   assert.equal(node, '/usr/bin/node');
+  // The unit starts node with the options `npm start` gives it (package.json), nothing else.
+  const options = rest.filter((word) => word.startsWith('--'));
+  const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+  assert.deepEqual(
+    options,
+    start.split(' ').filter((word) => word.startsWith('--')),
+  );
+  const [script, ...args] = rest.slice(options.length);
   const dockerfile = operationsBlock('dockerfile', /^CMD /m);
   const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
-  assert.deepEqual(cmd, ['node', script, ...args], 'the container runs what the unit runs');
+  assert.deepEqual(cmd, ['node', ...options, script, ...args], 'the container runs what the unit runs');
   assert.match(dockerfile, /^WORKDIR \/opt\/mod97$/m);
   assert.match(dockerfile, /npm install --omit=dev/);
   // The docs install into /opt/mod97 as this test installs into its folder.
   const installed = script.replace(/^\/opt\/mod97\//, `${app}/`);
   assert.ok(existsSync(installed), `${script} exists after the install`);
   assert.deepEqual(args, ['serve']);
-  const help = await run(process.execPath, [installed, 'serve', '--help'], { env: { PATH: process.env.PATH } });
+  const help = await run(process.execPath, [...options, installed, 'serve', '--help'], {
+    env: { PATH: process.env.PATH },
+  });
   assert.match(help.stdout, /^usage: mod97 serve/);
   const migrate = await run(process.execPath, [installed, 'migrate-to', '--help'], { env: { PATH: process.env.PATH } });
   assert.match(migrate.stdout, /^usage: mod97 migrate-to postgres:/);
