@@ -132,7 +132,8 @@ async function wrk(load: Load, url: string, connections: number, seconds: number
     if (load.idempotencyKeys) env.WRK_IDEMPOTENCY = '1';
     // Every run starts its request count further on, so no trial network is used twice.
     env.WRK_OFFSET = String(++wrkRuns * 10_000_000);
-    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', WRK_SCRIPT, url];
+    // A slow answer counts in the latency, not as a failure: wrk gives up after 2 s unless told (autocannon after 10 s).
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', WRK_SCRIPT, url];
     const [cmd, ...rest] = pinned ? ['taskset', '-c', '1', 'wrk', ...args] : ['wrk', ...args];
     const { stdout } = await promisify(execFile)(cmd, rest, { env, maxBuffer: 1 << 20 });
     const line = stdout.split('\n').find((l) => l.startsWith('WRK_JSON '));
