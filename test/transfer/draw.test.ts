@@ -20,6 +20,13 @@ import { drawQr, PNG_MODULE_PX, QUIET_MODULES, toPng, toSvg } from '../../src/tr
 import { smallestVersion } from '../../src/transfer/qr-matrix.ts';
 import { readImage } from '../../src/transfer/read.ts';
 import { buildSwissPayload } from '../../src/transfer/swiss-qr.ts';
+import {
+  lines,
+  SEVEN_EMPTY,
+  SWISS_QRR_EXAMPLE,
+  SWISS_QRR_UP_TO_EPD,
+  SWISS_SCOR_EXAMPLE,
+} from '../support/swiss-qr-examples.ts';
 import { noZbar, zbar } from '../support/zbar.ts';
 
 const CONVERT = '/usr/bin/convert';
@@ -62,10 +69,6 @@ const EPC = [
   'BCD\n002\n1\nSCT\n\nRed Cross of Belgium\nBE72000000001616',
   `BCD\n002\n1\nSCT\nCOBADEFFXXX\n${'Ä'.repeat(70)}\nDE89370400440532013000\nEUR999999999.99\n\n\n${'x'.repeat(100)}`,
 ];
-const lines = (...l: string[]) => l.join('\n');
-const SEVEN_EMPTY = ['', '', '', '', '', '', ''];
-const BIEL = ['S', 'Robert Schneider AG', 'Rue du Lac', '1268', '2501', 'Biel', 'CH'];
-const RORSCHACH = ['S', 'Pia-Maria Rutschmann-Schnyder', 'Grosse Marktgasse', '28', '9400', 'Rorschach', 'CH'];
 
 /** The longest QR-bill payload the service writes: every field at its limit, outside ASCII where it may be. */
 function longestSwissPayload(): string {
@@ -90,56 +93,11 @@ function longestSwissPayload(): string {
 
 const SWISS = [
   // The guidelines' example 1 up to EPD, as the service writes it (version 11 at the smallest).
-  lines(
-    'SPC',
-    '0200',
-    '1',
-    'CH4431999123000889012',
-    ...BIEL,
-    ...SEVEN_EMPTY,
-    '1949.75',
-    'CHF',
-    ...RORSCHACH,
-    'QRR',
-    '210000000003139471430009017',
-    'Order dated 18.06.2020',
-    'EPD',
-  ),
+  SWISS_QRR_UP_TO_EPD,
   // The same example as published, with billing information and two alternative procedures.
-  lines(
-    'SPC',
-    '0200',
-    '1',
-    'CH4431999123000889012',
-    ...BIEL,
-    ...SEVEN_EMPTY,
-    '1949.75',
-    'CHF',
-    ...RORSCHACH,
-    'QRR',
-    '210000000003139471430009017',
-    'Order dated 18.06.2020',
-    'EPD',
-    '//S1/10/10201409/11/200701/20/140.000-53/30/102673831/31/200615/32/7.7/33/7.7:139.40/40/0:30',
-    'Name AV1: UV;UltraPay005;12345',
-    'Name AV2: XY;XYService;54321',
-  ),
+  SWISS_QRR_EXAMPLE,
   // The guidelines' example with an RF creditor reference and no message.
-  lines(
-    'SPC',
-    '0200',
-    '1',
-    'CH5800791123000889012',
-    ...BIEL,
-    ...SEVEN_EMPTY,
-    '199.95',
-    'CHF',
-    ...RORSCHACH,
-    'SCOR',
-    'RF18539007547034',
-    '',
-    'EPD',
-  ),
+  SWISS_SCOR_EXAMPLE,
   `SPC\n0200\n1\nLI21088100002324013AA\nS\nBäckerei Müller\nStädtle\n\n9490\nVaduz\nLI\n\n\n\n\n\n\n\n\nEUR\n\n\n\n\n\n\n\nSCOR\nRF18539007547034\n${'Rechnung '.repeat(15).slice(0, 140)}\nEPD`,
   // The shortest: no amount, no debtor, no reference (version 5).
   lines(

@@ -11,8 +11,13 @@ import type { QrPaymentFields } from '../../src/transfer/qr-fields.ts';
 import { amountText } from '../../src/transfer/qr-fields.ts';
 import { readPayload } from '../../src/transfer/read.ts';
 import { buildSwissPayload, parseSwissPayload } from '../../src/transfer/swiss-qr.ts';
-
-const lines = (...l: string[]) => l.join('\n');
+import {
+  lines,
+  SEVEN_EMPTY,
+  SWISS_QRR_EXAMPLE,
+  SWISS_QRR_UP_TO_EPD,
+  SWISS_SCOR_EXAMPLE,
+} from '../support/swiss-qr-examples.ts';
 
 /** EPC069-12, the example code (version 001, Belgian Red Cross). */
 const EPC_001_EXAMPLE = lines(
@@ -60,68 +65,6 @@ const PIA_MARIA = {
     country: 'CH',
   },
 };
-const SEVEN_EMPTY = ['', '', '', '', '', '', ''];
-
-/** The guidelines' example 1: QR-IBAN, QR reference, debtor, billing information and two alternative procedures. */
-const SWISS_QRR_EXAMPLE = lines(
-  'SPC',
-  '0200',
-  '1',
-  'CH4431999123000889012',
-  'S',
-  'Robert Schneider AG',
-  'Rue du Lac',
-  '1268',
-  '2501',
-  'Biel',
-  'CH',
-  ...SEVEN_EMPTY,
-  '1949.75',
-  'CHF',
-  'S',
-  'Pia-Maria Rutschmann-Schnyder',
-  'Grosse Marktgasse',
-  '28',
-  '9400',
-  'Rorschach',
-  'CH',
-  'QRR',
-  '210000000003139471430009017',
-  'Order dated 18.06.2020',
-  'EPD',
-  '//S1/10/10201409/11/200701/20/140.000-53/30/102673831/31/200615/32/7.7/33/7.7:139.40/40/0:30',
-  'Name AV1: UV;UltraPay005;12345',
-  'Name AV2: XY;XYService;54321',
-);
-
-/** The guidelines' example with an IBAN and an RF creditor reference (SCOR), no message. */
-const SWISS_SCOR_EXAMPLE = lines(
-  'SPC',
-  '0200',
-  '1',
-  'CH5800791123000889012',
-  'S',
-  'Robert Schneider AG',
-  'Rue du Lac',
-  '1268',
-  '2501',
-  'Biel',
-  'CH',
-  ...SEVEN_EMPTY,
-  '199.95',
-  'CHF',
-  'S',
-  'Pia-Maria Rutschmann-Schnyder',
-  'Grosse Marktgasse',
-  '28',
-  '9400',
-  'Rorschach',
-  'CH',
-  'SCOR',
-  'RF18539007547034',
-  '',
-  'EPD',
-);
 
 const built = (r: ReturnType<typeof buildEpcPayload>) => {
   assert.ok(r.ok, JSON.stringify(r));
@@ -268,7 +211,7 @@ const qrrBill: QrPaymentFields = {
 describe('Swiss QR-bill payload', () => {
   test("the guidelines' QR reference example, written: the same 31 lines up to EPD", () => {
     const payload = built(buildSwissPayload(qrrBill));
-    assert.equal(payload, SWISS_QRR_EXAMPLE.slice(0, SWISS_QRR_EXAMPLE.indexOf('EPD') + 3));
+    assert.equal(payload, SWISS_QRR_UP_TO_EPD);
     assert.equal(payload.split('\n').length, 31);
   });
 
