@@ -71,16 +71,8 @@ const CODECS = {
 };
 
 type TableName = keyof typeof CODECS;
-const TABLES: TableName[] = [
-  'bankCodes',
-  'bics',
-  'bic11sByBic8',
-  'bankBics',
-  'clearing',
-  'leis',
-  'deCheckMethods',
-  'deIbanRules',
-];
+const isTable = (name: string): name is TableName => Object.hasOwn(CODECS, name);
+const TABLES = Object.keys(CODECS).filter(isTable);
 
 /** bundled.json: what a load holds besides the indexes. */
 interface BundledFile {

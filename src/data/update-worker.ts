@@ -69,11 +69,12 @@ function parseFile(job: ImportJob): ParsedDataset<unknown> {
   const importer = importerFor(job.kind);
   // no file date here: a local file's modification time says when it was copied, not issued
   const input = { name: job.file, asOf: job.asOf, scheme: job.scheme, maxBytes: fileBound(job.kind) };
-  if (statSync(job.file).isDirectory()) {
+  const stat = statSync(job.file);
+  if (stat.isDirectory()) {
     if (!importer.parseFolder) throw new ImportError(`${job.file} is a folder: ${job.kind} imports one file`);
     return importer.parseFolder(job.file, input);
   }
-  checkFileSize(job.kind, job.file, statSync(job.file).size);
+  checkFileSize(job.kind, job.file, stat.size);
   return importer.parse({ ...input, bytes: readFileSync(job.file) });
 }
 

@@ -34,8 +34,9 @@ export function balanceSteps({ meter, store, clock }: { meter: Meter; store: Sto
     // A refund in step 8 took the charge back: the call did not stand.
     const { charge, key } = caller;
     if (!charge || !key) return;
-    await store.markServed(key.id, clock());
-    key.firstServedAt = clock();
+    const now = clock();
+    await store.markServed(key.id, now);
+    key.firstServedAt = now;
   }
 
   async function quotaHeaders(caller: Caller, key: KeyRow, reply: FastifyReply): Promise<void> {

@@ -10,7 +10,7 @@
  * changes one) misses, and is compiled at start as before, by schema-compilers.ts, which the
  * build also writes beside it (dist/schema-compilers.cjs) and which is loaded only on a miss.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -39,9 +39,7 @@ export const COMPILERS_FOR_MISSES = join(ROOT, 'dist/schema-compilers.cjs');
 
 /** The key of one compiled function: what the compiler was given, as JSON (functions drop out). */
 export const schemaKey = (kind: 'validator' | 'serializer', schema: unknown, shared: unknown, options: unknown) =>
-  createHash('sha256')
-    .update(JSON.stringify([kind, schema, shared, options]))
-    .digest('base64url');
+  hash('sha256', JSON.stringify([kind, schema, shared, options]), 'base64url');
 
 /**
  * The schema of what Fastify passes a validator compiler: `{ schema, method, url, httpPart }`,

@@ -4,7 +4,6 @@ import { API_ROUTES } from '../api/index.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import { thousands } from '../thousands.ts';
 
-export const count = thousands;
 export const usd = (n: number) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 3 })}`;
 
@@ -52,7 +51,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
         name: 'Anonymous key',
         price: '$0',
         per: '',
-        volume: `${count(LIMITS.anonymousPerMonth)} requests a month`,
+        volume: `${thousands(LIMITS.anonymousPerMonth)} requests a month`,
         features: ['No address needed', 'Every data route', 'Resets on the 1st'],
         href: '/keys/new',
         action: 'Get a key',
@@ -61,7 +60,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
         name: 'Claimed key',
         price: '$0',
         per: '',
-        volume: `${count(LIMITS.freePerMonth)} requests a month`,
+        volume: `${thousands(LIMITS.freePerMonth)} requests a month`,
         features: ['Confirm an e-mail address once', 'Same key, higher quota', 'Resets on the 1st'],
         href: '/claim',
         action: 'Claim a key',
@@ -70,7 +69,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
         name: 'Pro',
         price: usd(PRO_PRICE_USD_PER_MONTH),
         per: '/ month',
-        volume: `${count(LIMITS.proPerMonth)} requests a month`,
+        volume: `${thousands(LIMITS.proPerMonth)} requests a month`,
         features: ['Every data route, no attribution', 'Resets on the 1st', 'Cancel any time from the usage page'],
         featured: true,
         product: 'pro',
@@ -81,7 +80,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
     packs: PACKS.map((p) => ({
       pack: p.pack,
       product: `pack_${p.pack}`,
-      credits: count(p.credits),
+      credits: thousands(p.credits),
       price: usd(p.priceUsd),
       perRequest: usd(p.priceUsd / p.credits),
     })),
