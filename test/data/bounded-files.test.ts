@@ -165,6 +165,19 @@ test('an oversized download ends with an error at the bound, with or without Con
   assert.match(lines.join('\n'), /gleif-bic-lei from \S+ failed: GET \S+: the file is larger than the 32 MiB bound/);
 });
 
+/** CPU time in ms one thread of a process has used (utime + stime, in ticks of 10 ms), from Linux's /proc. */
+const threadCpuMs = (pid: number, tid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+/** CPU time in ms a whole process has used, from Linux's /proc. */
+const processCpuMs = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 /** The peak resident memory of a process, from Linux's /proc. */
 const peakMib = (pid: number): number =>
   Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
@@ -190,6 +203,11 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     MOD97_DATA_URL_EPC_REGISTER: none,
   });
   try {
+    // Which thread did the work is judged by CPU time, not by how fast /healthz answered: a busy
+    // machine delays every answer alike, while work on the main thread shows in its CPU time.
+    const pid = svc.child.pid!;
+    const mainBefore = threadCpuMs(pid, pid);
+    const allBefore = processCpuMs(pid);
     const started = performance.now();
     let slowest = 0;
     let checks = 0;
@@ -197,7 +215,7 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     let update: LastUpdate = null;
     while (!update) {
       const t = performance.now();
-      const health = await fetch(`${svc.url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      const health = await fetch(`${svc.url}/healthz`, { signal: AbortSignal.timeout(10_000) });
       assert.equal(health.status, 200);
       slowest = Math.max(slowest, performance.now() - t);
       checks++;
@@ -210,11 +228,14 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     assert.match(failures, /gleif-bic-lei from \S+: .*inflates past the 30 MiB its archive declares/);
     assert.match(failures, /eu-fsf from \S+: GET \S+: the file is larger than the 48 MiB bound/);
     assert.match(failures, /ofac-sdn from \S+: /);
-    assert.ok(slowest < 1_000, `/healthz answered within ${Math.round(slowest)} ms`);
+    const mainMs = threadCpuMs(pid, pid) - mainBefore;
+    const allMs = processCpuMs(pid) - allBefore;
+    // The worker inflated and read 80 MiB; the main thread only answered the checks.
+    assert.ok(allMs - mainMs > 2 * mainMs, `the update's work ran off the main thread: main ${mainMs} ms of ${allMs} ms CPU`);
     assert.equal((await fetch(`${svc.url}/healthz`)).status, 200, 'still up after the update');
     assert.equal(svc.child.exitCode, null);
     console.log(
-      `# figures: daily update with bombs done in ${Math.round(performance.now() - started)} ms; /healthz ${checks} checks, slowest ${Math.round(slowest)} ms; service peak RSS ${peakMib(svc.child.pid!)} MiB`,
+      `# figures: daily update with bombs done in ${Math.round(performance.now() - started)} ms; /healthz ${checks} checks, slowest ${Math.round(slowest)} ms; main thread ${mainMs} of ${allMs} ms CPU; service peak RSS ${peakMib(svc.child.pid!)} MiB`,
     );
   } finally {
     await svc.stop('SIGKILL');
