@@ -23,7 +23,7 @@
  * A candidate with more characters of the wrong class than an IBAN's shape allows is listed only
  * when such a reading repairs it.
  */
-import { type CountrySpec, countryOf } from './registry.ts';
+import { type CountrySpec, countryAt, LONGEST_IBAN } from './registry.ts';
 
 /** What a listed candidate needs from the validation: its verdict and suggestions. */
 export interface Judged {
@@ -102,18 +102,24 @@ interface Run {
 }
 
 /**
+ * Where each character of the candidate being read sits in the text. One buffer, reused: most
+ * letter pairs in prose are country codes that fail within a few characters, and reading them
+ * allocates nothing; the IBAN and its offsets are built only for a whole candidate.
+ */
+const positions = new Int32Array(LONGEST_IBAN);
+
+/**
  * The candidate of `spec`'s length starting at `start`, in electronic or print form, ending at
  * the end of a word, or glued to letters where its last character must be a digit; or null.
  * (A digit after it would make it a longer number, never an IBAN.)
  */
 function readRun(text: string, start: number, spec: CountrySpec): Run | null {
   const n = spec.length;
-  let iban = '';
-  const offsets: number[] = [];
+  let count = 0;
   let i = start;
   let print: boolean | null = null; // unknown until the first group boundary
-  while (offsets.length < n) {
-    if (offsets.length > 0 && offsets.length % 4 === 0) {
+  while (count < n) {
+    if (count > 0 && count % 4 === 0) {
       const c = text.charCodeAt(i);
       if (print === null) print = isGroupSeparator(c) && isAlnumCode(text.charCodeAt(i + 1));
       if (print) {
@@ -121,14 +127,19 @@ function readRun(text: string, start: number, spec: CountrySpec): Run | null {
         i++;
       }
     }
-    const c = text.charCodeAt(i);
-    if (!isAlnumCode(c)) return null;
-    iban += text[i];
-    offsets.push(i);
-    i++;
+    if (!isAlnumCode(text.charCodeAt(i))) return null;
+    positions[count++] = i++;
   }
   const glued = i < text.length && isAlnumCode(text.charCodeAt(i));
   if (glued && (isDigitCode(text.charCodeAt(i)) || spec.classes[spec.length - 5] !== 1)) return null;
+  const offsets: number[] = [];
+  let iban = '';
+  // A group of four is one slice of the text either way; print form leaves out the separators.
+  for (let group = 0; group < n; group += 4) {
+    const last = Math.min(group + 4, n) - 1;
+    for (let k = group; k <= last; k++) offsets.push(positions[k]!);
+    iban += text.slice(positions[group], positions[last]! + 1);
+  }
   return { iban: iban.toUpperCase(), offsets, end: i, glued };
 }
 
@@ -206,7 +217,7 @@ export function extractIbans<R extends Judged>(
       i++;
       continue;
     }
-    const spec = countryOf(String.fromCharCode(c0 & ~32, c1 & ~32));
+    const spec = countryAt(c0 & ~32, c1 & ~32);
     const run = spec ? readRun(text, i, spec) : null;
     if (!spec || !run) {
       i++;

@@ -185,8 +185,16 @@ for (const spec of Object.values(COUNTRIES)) {
 
 /** The country spec of the two letters at the start of `iban`, or undefined. */
 export function countryOf(iban: string): CountrySpec | undefined {
-  const c0 = iban.charCodeAt(0) - 65;
-  const c1 = iban.charCodeAt(1) - 65;
+  return countryAt(iban.charCodeAt(0), iban.charCodeAt(1));
+}
+
+/** The country spec of two upper-case letters given as char codes, or undefined. */
+export function countryAt(code0: number, code1: number): CountrySpec | undefined {
+  const c0 = code0 - 65;
+  const c1 = code1 - 65;
   if (c0 < 0 || c0 > 25 || c1 < 0 || c1 > 25) return undefined;
   return BY_LETTERS[c0 * 26 + c1];
 }
+
+/** The longest IBAN of any country (ISO 13616 allows 34 characters). */
+export const LONGEST_IBAN = Math.max(...Object.values(COUNTRIES).map((spec) => spec.length));
