@@ -23,7 +23,7 @@
  * A candidate with more characters of the wrong class than an IBAN's shape allows is listed only
  * when such a reading repairs it.
  */
-import { type CountrySpec, countryAt, LONGEST_IBAN } from './registry.ts';
+import { type CountrySpec, countryAt } from './registry.ts';
 
 /** What a listed candidate needs from the validation: its verdict and suggestions. */
 export interface Judged {
@@ -102,16 +102,11 @@ interface Run {
 }
 
 /**
- * Where each character of the candidate being read sits in the text. One buffer, reused: most
- * letter pairs in prose are country codes that fail within a few characters, and reading them
- * allocates nothing; the IBAN and its offsets are built only for a whole candidate.
- */
-const positions = new Int32Array(LONGEST_IBAN);
-
-/**
  * The candidate of `spec`'s length starting at `start`, in electronic or print form, ending at
  * the end of a word, or glued to letters where its last character must be a digit; or null.
- * (A digit after it would make it a longer number, never an IBAN.)
+ * (A digit after it would make it a longer number, never an IBAN.) Most letter pairs in prose
+ * that are country codes fail within a few characters: reading allocates nothing, and the IBAN
+ * and its offsets are built only for a whole candidate.
  */
 function readRun(text: string, start: number, spec: CountrySpec): Run | null {
   const n = spec.length;
@@ -128,17 +123,19 @@ function readRun(text: string, start: number, spec: CountrySpec): Run | null {
       }
     }
     if (!isAlnumCode(text.charCodeAt(i))) return null;
-    positions[count++] = i++;
+    count++;
+    i++;
   }
   const glued = i < text.length && isAlnumCode(text.charCodeAt(i));
   if (glued && (isDigitCode(text.charCodeAt(i)) || spec.classes[spec.length - 5] !== 1)) return null;
+  // Print form has exactly one separator after each group of four.
+  const at = (k: number) => start + k + (print ? Math.floor(k / 4) : 0);
   const offsets: number[] = [];
   let iban = '';
-  // A group of four is one slice of the text either way; print form leaves out the separators.
   for (let group = 0; group < n; group += 4) {
     const last = Math.min(group + 4, n) - 1;
-    for (let k = group; k <= last; k++) offsets.push(positions[k]!);
-    iban += text.slice(positions[group], positions[last]! + 1);
+    for (let k = group; k <= last; k++) offsets.push(at(k));
+    iban += text.slice(at(group), at(last) + 1);
   }
   return { iban: iban.toUpperCase(), offsets, end: i, glued };
 }

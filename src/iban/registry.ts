@@ -195,6 +195,3 @@ export function countryAt(code0: number, code1: number): CountrySpec | undefined
   if (c0 < 0 || c0 > 25 || c1 < 0 || c1 > 25) return undefined;
   return BY_LETTERS[c0 * 26 + c1];
 }
-
-/** The longest IBAN of any country (ISO 13616 allows 34 characters). */
-export const LONGEST_IBAN = Math.max(...Object.values(COUNTRIES).map((spec) => spec.length));

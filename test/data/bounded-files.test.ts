@@ -231,7 +231,10 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     const mainMs = threadCpuMs(pid, pid) - mainBefore;
     const allMs = processCpuMs(pid) - allBefore;
     // The worker inflated and read 80 MiB; the main thread only answered the checks.
-    assert.ok(allMs - mainMs > 2 * mainMs, `the update's work ran off the main thread: main ${mainMs} ms of ${allMs} ms CPU`);
+    assert.ok(
+      allMs - mainMs > 2 * mainMs,
+      `the update's work ran off the main thread: main ${mainMs} ms of ${allMs} ms CPU`,
+    );
     assert.equal((await fetch(`${svc.url}/healthz`)).status, 200, 'still up after the update');
     assert.equal(svc.child.exitCode, null);
     console.log(
