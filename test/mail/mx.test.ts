@@ -39,7 +39,8 @@ describe('MX look-up of an address domain', () => {
     const started = Date.now();
     assert.equal(await mx.check(MAIL_DOMAINS.silent), 'unknown');
     const took = Date.now() - started;
-    assert.ok(took >= 250 && took < 1500, `took ${took} ms`);
+    // Under the default limit (3 s): this call's 300 ms ended it, with room for a busy machine.
+    assert.ok(took >= 250 && took < 2500, `took ${took} ms`);
     const warning = log.entries().find((e) => e.domain === MAIL_DOMAINS.silent);
     assert.equal(warning?.level, 40);
     assert.equal(warning?.dnsError, 'ETIMEOUT');

@@ -139,7 +139,8 @@ describe('verification mail when the SMTP server is unreachable', () => {
         code: 'verification_unavailable',
       },
     );
-    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+    // Under the default limit's wait for a greeting (5 s): this mailer's 600 ms ended it, with room for a busy machine.
+    assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
     mailer.close();
   });
 
