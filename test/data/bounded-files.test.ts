@@ -165,15 +165,9 @@ test('an oversized download ends with an error at the bound, with or without Con
   assert.match(lines.join('\n'), /gleif-bic-lei from \S+ failed: GET \S+: the file is larger than the 32 MiB bound/);
 });
 
-/** CPU time in ms one thread of a process has used (utime + stime, in ticks of 10 ms), from Linux's /proc. */
-const threadCpuMs = (pid: number, tid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-/** CPU time in ms a whole process has used, from Linux's /proc. */
-const processCpuMs = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU time in ms (utime + stime, in ticks of 10 ms) from a Linux stat file: a process's, or one of its threads'. */
+const cpuMsOf = (statFile: string): number => {
+  const stat = readFileSync(statFile, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
@@ -206,8 +200,10 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     // Which thread did the work is judged by CPU time, not by how fast /healthz answered: a busy
     // machine delays every answer alike, while work on the main thread shows in its CPU time.
     const pid = svc.child.pid!;
-    const mainBefore = threadCpuMs(pid, pid);
-    const allBefore = processCpuMs(pid);
+    const mainThread = `/proc/${pid}/task/${pid}/stat`;
+    const wholeProcess = `/proc/${pid}/stat`;
+    const mainBefore = cpuMsOf(mainThread);
+    const allBefore = cpuMsOf(wholeProcess);
     const started = performance.now();
     let slowest = 0;
     let checks = 0;
@@ -228,8 +224,8 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     assert.match(failures, /gleif-bic-lei from \S+: .*inflates past the 30 MiB its archive declares/);
     assert.match(failures, /eu-fsf from \S+: GET \S+: the file is larger than the 48 MiB bound/);
     assert.match(failures, /ofac-sdn from \S+: /);
-    const mainMs = threadCpuMs(pid, pid) - mainBefore;
-    const allMs = processCpuMs(pid) - allBefore;
+    const mainMs = cpuMsOf(mainThread) - mainBefore;
+    const allMs = cpuMsOf(wholeProcess) - allBefore;
     // The worker inflated and read 80 MiB; the main thread only answered the checks.
     assert.ok(
       allMs - mainMs > 2 * mainMs,
