@@ -11,9 +11,11 @@ import { serverPrefix } from './load.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The server as `npm start` runs it: the bundle of the sources, with the node options of that script. */
 export const SERVER = 'dist/server.js';
-const START = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string;
+const START = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string
+).split(' ');
 /** `node --max-semi-space-size=16 dist/server.js`: what stands between `node` and SERVER. */
-export const SERVER_NODE_OPTIONS = START.split(' ').slice(1, START.split(' ').indexOf(SERVER));
+export const SERVER_NODE_OPTIONS = START.slice(1, START.indexOf(SERVER));
 
 /** Builds SERVER and the `mod97` command (dist/cli.js) from the sources as they are now (scripts/build.mjs). */
 export function buildBundles(): void {

@@ -1,5 +1,5 @@
 /** Downloads of the publishers' files for `mod97 data update` and the daily schedule. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DataUrls } from '../config.ts';
 import type { DatasetStore } from '../store/types.ts';
 import {
@@ -119,7 +119,7 @@ export const fetchAndParse: FetchParsed = async (kind, url, now, asOf, maxBytes)
   const bound = fileBound(kind, maxBytes);
   const file = await download(url, now, bound);
   const importer = importerFor(kind);
-  if (importer.sha512 !== undefined && createHash('sha512').update(file.bytes).digest('base64') !== importer.sha512)
+  if (importer.sha512 !== undefined && hash('sha512', file.bytes, 'base64') !== importer.sha512)
     throw new ImportError(
       `GET ${url}: not the file ${kind} is pinned to (its SHA-512 differs from sha512-${importer.sha512}); nothing changed. To import another version, download it and run \`mod97 data import ${kind} <file>\`.`,
     );
