@@ -10,6 +10,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statS
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuMsOf, residentMib } from '../test/support/proc.ts';
 import { buildBundles, SERVER, seedKeys, startTarget } from './targets.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -53,19 +54,16 @@ function runBatch(input: string, output: string, env: Record<string, string>): P
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let peakKb = 0;
-  let cpuTicks = 0;
+  let peakMib = 0;
+  let cpuMs = 0;
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   child.stdout.resume();
   // VmHWM is the kernel's own high-water mark of the resident set; read until the process ends.
   const poll = setInterval(() => {
     try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpuTicks = Number(fields[11]) + Number(fields[12]);
+      peakMib = Math.max(peakMib, residentMib(child.pid!, 'VmHWM'));
+      cpuMs = cpuMsOf(`/proc/${child.pid}/stat`);
     } catch {
       /* exited */
     }
@@ -77,8 +75,8 @@ function runBatch(input: string, output: string, env: Record<string, string>): P
       if (code !== 0) return reject(new Error(`mod97 batch exited ${code}: ${stderr}`));
       resolve({
         seconds: (performance.now() - started) / 1000,
-        peakRssMb: peakKb / 1024,
-        cpuSeconds: cpuTicks / 100,
+        peakRssMb: peakMib,
+        cpuSeconds: cpuMs / 1000,
       });
     }),
   );

@@ -1,21 +1,17 @@
 /** The systems under load, each in its own child process, and the keys they are loaded with. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { keyedHash, newSecret } from '../src/keys/secret.ts';
 import { openStore } from '../src/store/index.ts';
+import { NPM_START_NODE_OPTIONS } from '../test/support/npm-start.ts';
+import { cpuMsOf, residentMib } from '../test/support/proc.ts';
 import { serverPrefix } from './load.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The server as `npm start` runs it: the bundle of the sources, with the node options of that script. */
 export const SERVER = 'dist/server.js';
-const START = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string
-).split(' ');
-/** `node --max-semi-space-size=16 dist/server.js`: what stands between `node` and SERVER. */
-export const SERVER_NODE_OPTIONS = START.slice(1, START.indexOf(SERVER));
 
 /** Builds SERVER and the `mod97` command (dist/cli.js) from the sources as they are now (scripts/build.mjs). */
 export function buildBundles(): void {
@@ -47,7 +43,7 @@ export async function startTarget(
   // dist/server.js runs as `npm start` runs it (run.ts builds it first); TypeScript through tsx.
   // Pinned to the server's core unless told otherwise (taskset execs node: the pid is node's).
   const [cmd, ...prefix] = [...(opts.pin === false ? [] : serverPrefix()), process.execPath];
-  const options = script === SERVER ? SERVER_NODE_OPTIONS : [];
+  const options = script === SERVER ? NPM_START_NODE_OPTIONS : [];
   const node = [...profile, ...options, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
   const child = spawn(cmd, [...prefix, ...node], {
     cwd: ROOT,
@@ -73,8 +69,8 @@ export async function startTarget(
   return {
     url,
     startMs,
-    cpuMs: () => cpuMsOf(child.pid!),
-    rssMb: () => rssMbOf(child.pid!),
+    cpuMs: () => cpuMsOf(`/proc/${child.pid}/stat`),
+    rssMb: () => Math.round(residentMib(child.pid!)),
     stop: () => stopChild(child),
   };
 }
@@ -109,18 +105,6 @@ export async function seedKeys(databaseUrl: string, count: number): Promise<stri
     await store.close();
   }
   return secrets;
-}
-
-/** utime + stime from /proc (fields 14 and 15, in clock ticks of 10 ms on Linux). */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function rssMbOf(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Math.round(Number(kb) / 1024);
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -1,12 +1,11 @@
 /** `mod97 batch` sends each batch with an Idempotency-Key: a batch whose answer was lost is charged once. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startService } from '../support/app.ts';
+import { loopbackServer } from '../support/loopback.ts';
 import { mod97 } from './run.ts';
 
 test('a batch whose answer was cut off on the way back is sent again with the same key and charged once', async () => {
@@ -20,7 +19,7 @@ test('a batch whose answer was cut off on the way back is sent again with the sa
   // In front of the service: the first batch reaches it and is answered, but the connection is
   // cut before the answer reaches mod97; everything else is forwarded both ways.
   const batchKeys: string[] = [];
-  const front = createServer(async (req, res) => {
+  const url = await loopbackServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const answer = await fetch(svc.url + req.url, {
@@ -36,12 +35,6 @@ test('a batch whose answer was cut off on the way back is sent again with the sa
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(body);
   });
-  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  after(() => {
-    front.closeAllConnections();
-    front.close();
-  });
-  const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
 
   const r = await mod97(['batch', input, '--column', 'iban'], { MOD97_URL: url, MOD97_API_KEY: key });
   assert.equal(r.code, 0, r.stderr);

@@ -8,7 +8,8 @@ import { parse } from 'csv-parse/sync';
 import { importFile } from '../../src/data/importers/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { startService } from '../support/app.ts';
-import { austrianIban, closedPort, creditsKey, mod97 } from './run.ts';
+import { freePort } from '../support/loopback.ts';
+import { austrianIban, creditsKey, mod97 } from './run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-trust-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -230,7 +231,7 @@ test('a file that cannot be read says why; an unreachable service is named with 
   assert.equal(folder.code, 2);
   assert.match(folder.stderr, /^error: cannot read \S+folder\.csv: it is a directory/);
   const input = file('down.csv', `iban\n${austrianIban(1)}\n`);
-  const port = await closedPort();
+  const port = await freePort();
   const down = await mod97(['batch', input, '--out', join(dir, 'down-out.csv')], {
     MOD97_URL: `http://127.0.0.1:${port}`,
     MOD97_API_KEY: key,

@@ -1,14 +1,13 @@
 /** `mod97 batch` as a child process against the real service on 127.0.0.1. */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startService } from '../support/app.ts';
-import { austrianIban, closedPort, creditsKey, finish, mod97, start } from './run.ts';
+import { freePort, loopbackServer } from '../support/loopback.ts';
+import { austrianIban, creditsKey, finish, mod97, start } from './run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -236,7 +235,7 @@ test('a Ctrl-C that comes after the last row is written does not stop the run: i
   const held = new Promise<void>((r) => (release = r));
   let asked = () => {};
   const batchAsked = new Promise<void>((r) => (asked = r));
-  const proxy = createServer(async (req, res) => {
+  const url = await loopbackServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -253,9 +252,6 @@ test('a Ctrl-C that comes after the last row is written does not stop the run: i
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  after(() => new Promise<void>((r) => proxy.close(() => r())));
-  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const child = start(['batch', input, '--out', out], { MOD97_URL: url, MOD97_API_KEY: key });
   const done = finish(child);
   await batchAsked;
@@ -303,7 +299,7 @@ test('a file without the IBAN column, or no key, is a usage error (exit 2) and s
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /needs a key in MOD97_API_KEY/);
   const down = await mod97(['batch', input, '--column', 'account', '--out', join(dir, 'down-out.csv')], {
-    MOD97_URL: `http://127.0.0.1:${await closedPort()}`,
+    MOD97_URL: `http://127.0.0.1:${await freePort()}`,
     MOD97_API_KEY: key,
   });
   assert.equal(down.code, 2, 'a service that cannot be reached is a service error');

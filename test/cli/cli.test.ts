@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { loopbackServer } from '../support/loopback.ts';
 import { SHARED_DATA as shared, skipUnlessShared } from '../support/shared-data.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-'));
@@ -103,36 +102,32 @@ const SCT = 'epc-scheme-register/SepaAdherence.csv';
 const SCT_INST = 'epc-scheme-register/SepaInstAdherence.csv';
 const SDN = 'ofac-sdn/sdn.csv';
 
+/** A publisher on 127.0.0.1 serving the shared files by path, with their Last-Modified where given. */
+const served = new Map<string, { path: string; lastModified?: string }>([
+  ['/six/bankmaster_V3.csv', { path: SIX }],
+  ['/epc/sct/SepaAdherence.csv', { path: SCT, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
+  ['/epc/sct_inst/SepaInstAdherence.csv', { path: SCT_INST, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
+  ['/ofac/sdn.csv', { path: SDN, lastModified: 'Fri, 03 May 2024 18:43:23 GMT' }],
+  ['/undated/sdn.csv', { path: SDN }],
+]);
+const base = await loopbackServer((req, res) => {
+  const hit = served.get(req.url ?? '');
+  if (!hit) return void res.writeHead(404).end('not found');
+  res
+    .writeHead(200, hit.lastModified ? { 'last-modified': hit.lastModified } : {})
+    .end(readFileSync(shared + hit.path));
+});
+
 describe('data update downloads from the configured addresses', {
   skip: skipUnlessShared(SIX, SCT, SCT_INST, SDN),
 }, () => {
-  const served = new Map<string, { path: string; lastModified?: string }>([
-    ['/six/bankmaster_V3.csv', { path: SIX }],
-    ['/epc/sct/SepaAdherence.csv', { path: SCT, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
-    ['/epc/sct_inst/SepaInstAdherence.csv', { path: SCT_INST, lastModified: 'Mon, 08 Sep 2025 10:00:00 GMT' }],
-    ['/ofac/sdn.csv', { path: SDN, lastModified: 'Fri, 03 May 2024 18:43:23 GMT' }],
-    ['/undated/sdn.csv', { path: SDN }],
-  ]);
-  const server = createServer((req, res) => {
-    const hit = served.get(req.url ?? '');
-    if (!hit) return void res.writeHead(404).end('not found');
-    res
-      .writeHead(200, hit.lastModified ? { 'last-modified': hit.lastModified } : {})
-      .end(readFileSync(shared + hit.path));
-  });
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    env = {
-      MOD97_DATABASE_URL: `sqlite:${join(dir, 'update.db')}`,
-      MOD97_DATA_URL_SIX_BANKMASTER: `${base}/six/bankmaster_V3.csv`,
-      MOD97_DATA_URL_EPC_REGISTER: `${base}/epc/sct/SepaAdherence.csv, ${base}/epc/sct_inst/SepaInstAdherence.csv`,
-      MOD97_DATA_URL_OFAC_SDN: `${base}/ofac/sdn.csv`,
-      MOD97_DATA_URL_GLEIF_BIC_LEI: `${base}/missing.zip`,
-    };
-  });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const env: NodeJS.ProcessEnv = {
+    MOD97_DATABASE_URL: `sqlite:${join(dir, 'update.db')}`,
+    MOD97_DATA_URL_SIX_BANKMASTER: `${base}/six/bankmaster_V3.csv`,
+    MOD97_DATA_URL_EPC_REGISTER: `${base}/epc/sct/SepaAdherence.csv, ${base}/epc/sct_inst/SepaInstAdherence.csv`,
+    MOD97_DATA_URL_OFAC_SDN: `${base}/ofac/sdn.csv`,
+    MOD97_DATA_URL_GLEIF_BIC_LEI: `${base}/missing.zip`,
+  };
 
   test('the named kinds are downloaded, dated by Last-Modified and imported', async () => {
     const result = await run(['data', 'update', 'six-bankmaster', 'epc-register', 'ofac-sdn'], env);

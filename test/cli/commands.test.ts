@@ -1,10 +1,9 @@
 /** `mod97 validate`, `keys`, `--help`, `mcp` and the refusal of a key on the command line, as child processes. */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { startService } from '../support/app.ts';
-import { closedPort, finish, mod97, start } from './run.ts';
+import { freePort, loopbackServer } from '../support/loopback.ts';
+import { finish, mod97, start } from './run.ts';
 
 const svc = await startService();
 const at = { MOD97_URL: svc.url };
@@ -48,7 +47,7 @@ test('validate exits 2 on a usage error or when the service cannot be reached', 
   const unknownOption = await mod97(['validate', '--nope', 'DE89'], at);
   assert.equal(unknownOption.code, 2);
   assert.equal(unknownOption.stderr, 'error: unknown option --nope (see mod97 validate --help)\n');
-  const port = await closedPort();
+  const port = await freePort();
   const down = await mod97(['validate', 'DE89370400440532013000'], { MOD97_URL: `http://127.0.0.1:${port}` });
   assert.equal(down.code, 2);
   assert.equal(
@@ -83,13 +82,10 @@ test('keys generate, usage and rotate', async () => {
 
 test('a key on the command line is a usage error: exit 2, nothing sent, the key not echoed', async () => {
   let requests = 0;
-  const recorder = createServer((_req, res) => {
+  const url = await loopbackServer((_req, res) => {
     requests++;
     res.end('{}');
   });
-  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
-  after(() => recorder.close());
-  const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
   const key = `ifk_${'ab12'.repeat(16)}`;
   for (const args of [
     ['validate', 'DE89370400440532013000', '--api-key', key],
@@ -128,12 +124,7 @@ test('--help on every command prints its usage and exits 0', async () => {
 });
 
 test('serve runs the service until SIGTERM', async () => {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  const port = await freePort();
   const child = start(['serve'], {
     PORT: String(port),
     MOD97_DATABASE_URL: 'sqlite::memory:',

@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startService } from '../support/app.ts';
+import { loopbackServer } from '../support/loopback.ts';
 import { finish, mod97, start } from './run.ts';
 
 const svc = await startService();
@@ -48,13 +47,10 @@ test('a reader that stops early ends the command quietly: no stack trace, exit 0
 
 test('a key variable a header cannot carry is refused naming the variable; the key is never printed, nothing sent', async () => {
   let requests = 0;
-  const recorder = createServer((_req, res) => {
+  const url = await loopbackServer((_req, res) => {
     requests++;
     res.end('{}');
   });
-  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
-  after(() => recorder.close());
-  const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
   const key = `ifk_${'cd34'.repeat(16)}`;
   for (const [value, what] of [
     [`${key}\n`, 'a line break'],

@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { openStore } from '../../src/store/index.ts';
 import { startService, testClock } from '../support/app.ts';
+import { freePort } from '../support/loopback.ts';
 import { pgUrl, throwawaySchema } from '../support/pg.ts';
 
 const skip = !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set';
@@ -137,8 +138,7 @@ test('an unreachable target is named with host and port, never the password', as
   after(() => rmSync(dir, { recursive: true, force: true }));
   const sqlite = `sqlite:${join(dir, 'mod97.db')}`;
   await (await openStore(sqlite)).close();
-  const { closedPort } = await import('./run.ts');
-  const port = await closedPort();
+  const port = await freePort();
   const ran = await cli(['migrate-to', `postgres://mod97:hunter2-secret@127.0.0.1:${port}/mod97`], {
     MOD97_DATABASE_URL: sqlite,
   });

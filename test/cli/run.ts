@@ -53,14 +53,3 @@ export function austrianIban(n: number): string {
   const check = 98 - Number(BigInt(`${bban}102900`) % 97n);
   return `AT${String(check).padStart(2, '0')}${bban}`;
 }
-
-/** A port on 127.0.0.1 that nothing listens on (a closed one, not one fetch refuses to try, as 9 is). */
-export async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as import('node:net').AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}

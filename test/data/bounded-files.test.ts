@@ -6,10 +6,8 @@
  * answering. Generated bombs are small on disk (about 1 KiB per MiB inflated).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -18,6 +16,8 @@ import { download } from '../../src/data/download.ts';
 import { ImportError, importerFor } from '../../src/data/importers/index.ts';
 import { startProcess } from '../multiprocess/processes.ts';
 import { entryOf, zipBomb, zipOf } from '../support/data/zip.ts';
+import { loopbackServer } from '../support/loopback.ts';
+import { cpuMsOf, residentMib } from '../support/proc.ts';
 
 const MIB = 1 << 20;
 const dir = mkdtempSync(join(tmpdir(), 'mod97-bounded-'));
@@ -38,18 +38,13 @@ async function publisher(
   routes: Record<string, (res: ServerResponse) => void>,
 ): Promise<{ url: string; closed: string[] }> {
   const closed: string[] = [];
-  const server = createServer((req, res) => {
+  const url = await loopbackServer((req, res) => {
     res.on('close', () => closed.push(req.url ?? ''));
     const route = routes[req.url ?? ''];
     if (!route) return res.writeHead(404).end();
     route(res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((r) => server.close(() => r()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed };
+  return { url, closed };
 }
 
 /** Writes 64 KiB chunks, without a Content-Length, for as long as the client reads. */
@@ -165,17 +160,6 @@ test('an oversized download ends with an error at the bound, with or without Con
   assert.match(lines.join('\n'), /gleif-bic-lei from \S+ failed: GET \S+: the file is larger than the 32 MiB bound/);
 });
 
-/** CPU time in ms (utime + stime, in ticks of 10 ms) from a Linux stat file: a process's, or one of its threads'. */
-const cpuMsOf = (statFile: string): number => {
-  const stat = readFileSync(statFile, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
-/** The peak resident memory of a process, from Linux's /proc. */
-const peakMib = (pid: number): number =>
-  Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-
 test('the service keeps answering /healthz while its daily update meets a ZIP bomb and an endless download', async () => {
   const bomb = await zipBomb('BIC-LEI-20261101.csv', 1200, 30 * MIB);
   const honest = await zipBomb('sdn.csv', 1200);
@@ -234,7 +218,7 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
     assert.equal((await fetch(`${svc.url}/healthz`)).status, 200, 'still up after the update');
     assert.equal(svc.child.exitCode, null);
     console.log(
-      `# figures: daily update with bombs done in ${Math.round(performance.now() - started)} ms; /healthz ${checks} checks, slowest ${Math.round(slowest)} ms; main thread ${mainMs} of ${allMs} ms CPU; service peak RSS ${peakMib(svc.child.pid!)} MiB`,
+      `# figures: daily update with bombs done in ${Math.round(performance.now() - started)} ms; /healthz ${checks} checks, slowest ${Math.round(slowest)} ms; main thread ${mainMs} of ${allMs} ms CPU; service peak RSS ${Math.round(residentMib(svc.child.pid!, 'VmHWM'))} MiB`,
     );
   } finally {
     await svc.stop('SIGKILL');

@@ -7,8 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -16,6 +14,7 @@ import { readConfig } from '../../src/config.ts';
 import { runCli } from '../../src/cli/run.ts';
 import { LiveDataPlane, loadDataPlane } from '../../src/data/index.ts';
 import { openStore } from '../../src/store/index.ts';
+import { loopbackServer } from '../support/loopback.ts';
 import { pgUrl, throwawaySchema } from '../support/pg.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-guard-'));
@@ -76,15 +75,12 @@ async function counts(databaseUrl: string): Promise<Record<string, number>> {
 }
 
 /** A publisher on 127.0.0.1 serving one body per path. */
-async function publisher(files: Record<string, string>): Promise<string> {
-  const server = createServer((req, res) => {
+function publisher(files: Record<string, string>): Promise<string> {
+  return loopbackServer((req, res) => {
     const body = files[req.url ?? ''];
     if (body === undefined) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/csv' }).end(Buffer.from(body, 'latin1'));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  after(() => new Promise<void>((r) => server.close(() => r())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 function suite(engine: string, databaseUrl: () => string, skip: string | false) {

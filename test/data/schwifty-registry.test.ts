@@ -6,17 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { SCHWIFTY_IMPORT_FILES } from '../../src/data/bundle/terms.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { staleDataWarnings } from '../../src/ops/startup.ts';
 import { sourcesOf } from '../../src/data/snapshot.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { loopbackServer } from '../support/loopback.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-schwifty-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,17 +44,11 @@ async function run(args: string[], env: Record<string, string>) {
 }
 
 const requested: string[] = [];
-const server = createServer((req, res) => {
+const base = await loopbackServer((req, res) => {
   requested.push(req.url ?? '');
   if (req.url === '/registry/generated_nl.json') res.writeHead(200, { 'content-type': 'application/json' }).end(DUTCH);
   else res.writeHead(404).end();
 });
-let base = '';
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 test('a schwifty file is imported by name: its country from the name, its publisher in the source', async () => {
   const env = { MOD97_DATABASE_URL: `sqlite:${join(dir, 'import.db')}` };

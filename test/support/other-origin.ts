@@ -3,11 +3,10 @@
  * another 127.0.0.1 port serving fixed files, and a headless chromium that opens it. Unlike
  * test/web/browser.ts, the browser may reach the service, which is the point.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM } from '../web/browser.ts';
+import { loopbackServer } from './loopback.ts';
 
 export interface OtherOrigin {
   /** `http://127.0.0.1:PORT`, not the service's origin. */
@@ -23,22 +22,16 @@ export async function openOtherOrigin(files: Record<string, [string, string]>): 
     '/': ['text/html; charset=utf-8', '<!doctype html><html lang="en"><title>another site</title><p>another site</p>'],
     ...files,
   };
-  const server = createServer((req, res) => {
+  const origin = await loopbackServer((req, res) => {
     const file = pages[new URL(req.url ?? '/', 'http://x').pathname];
     res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' }).end(file?.[1] ?? 'not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
-  after(async () => {
-    await browser.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  after(() => browser.close());
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
