@@ -45,7 +45,7 @@ interface Peer {
 export type NetworkResolver = (
   peer: string | undefined,
   forwardedFor: string | string[] | undefined,
-  connection?: object,
+  connection: object,
 ) => string;
 
 /**
@@ -77,8 +77,7 @@ export function createNetworkResolver(
 
   // A connection's peer never changes: it is judged once per connection, not once per request.
   const byConnection = new WeakMap<object, Peer>();
-  const peerOn = (peer: string | undefined, connection: object | undefined): Peer => {
-    if (!connection) return peerOf(peer ?? '');
+  const peerOn = (peer: string | undefined, connection: object): Peer => {
     let known = byConnection.get(connection);
     if (!known) byConnection.set(connection, (known = peerOf(peer ?? '')));
     return known;

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createNetworkResolver } from '../../src/http/network.ts';
+import { createNetworkResolver, type NetworkResolver } from '../../src/http/network.ts';
+
+/** Each call on a connection of its own, as a caller's first request. */
+const onNewConnections =
+  (resolve: NetworkResolver) =>
+  (peer: string, forwardedFor: string | undefined): string =>
+    resolve(peer, forwardedFor, {});
 
 describe('the caller network', () => {
-  const direct = createNetworkResolver([]);
+  const direct = onNewConnections(createNetworkResolver([]));
   test('an IPv4 peer is its own network', () => assert.equal(direct('203.0.113.7', undefined), '203.0.113.7'));
   test('IPv4-mapped IPv6 counts as IPv4', () => assert.equal(direct('::ffff:203.0.113.7', undefined), '203.0.113.7'));
   test('an IPv6 peer counts by its /64', () => {
@@ -14,7 +20,7 @@ describe('the caller network', () => {
   test('X-Forwarded-For from an untrusted peer is ignored', () =>
     assert.equal(direct('198.51.100.1', '203.0.113.9'), '198.51.100.1'));
 
-  const behindProxy = createNetworkResolver(['10.0.0.0/8', '192.0.2.1']);
+  const behindProxy = onNewConnections(createNetworkResolver(['10.0.0.0/8', '192.0.2.1']));
   test('behind a trusted proxy the right-most untrusted hop is the caller', () => {
     assert.equal(behindProxy('192.0.2.1', '203.0.113.9, 198.51.100.4, 10.1.1.1'), '198.51.100.4');
   });
