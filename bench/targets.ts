@@ -1,10 +1,10 @@
 /** The systems under load, each in its own child process, and the keys they are loaded with. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { keyedHash, newSecret } from '../src/keys/secret.ts';
 import { openStore } from '../src/store/index.ts';
+import { freePort } from '../test/support/loopback.ts';
 import { NPM_START_NODE_OPTIONS } from '../test/support/npm-start.ts';
 import { cpuMsOf, residentMib } from '../test/support/proc.ts';
 import { serverPrefix } from './load.ts';
@@ -120,16 +120,5 @@ function stopChild(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
   });
 }
