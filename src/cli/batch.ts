@@ -24,6 +24,7 @@ import {
   UsageError,
   type CliIo,
 } from './io.ts';
+import { LastRows } from './last-rows.ts';
 import { Progress } from './progress.ts';
 import { isRecord } from '../is-record.ts';
 
@@ -171,8 +172,8 @@ class BatchRun {
   private readonly progress: Progress;
   /** Answers of IBANs sent, by key, until the last row holding each is written. */
   private readonly answers = new Map<string, string[]>();
-  /** For each key still to send, the number of the last row that holds it (from the first reading). */
-  private lastRowOf = new Map<string, number>();
+  /** For each key to come, the number of the last row that holds it (from the first reading). */
+  private lastRowOf = new LastRows();
   private columns: Columns = { iban: -1, bic: -1 };
   /** The columns of the output's header (--resume), found once. */
   private writtenColumns: Columns | null = null;
@@ -231,7 +232,7 @@ class BatchRun {
     let header: string[] | null = null;
     let rows = 0;
     let tooLong = 0;
-    const lastRowOf = new Map<string, number>();
+    const lastRowOf = new LastRows();
     for await (const { cells } of readInput(this.input, this.dialect.delimiter)) {
       if (!header) {
         header = [...cells, ...this.addedColumns()];
@@ -304,9 +305,9 @@ class BatchRun {
     }
     this.remaining = usage.remaining;
     const say = (line: string) => (this.options.dryRun ? this.io.out(line) : this.io.err(line));
-    // IBANs the output already answers (--resume) are copied, not sent
-    let requests = 0;
-    for (const key of this.lastRowOf.keys()) if (!this.answers.has(key)) requests++;
+    // IBANs the output already answers (--resume) are copied, not sent: the answers kept by now
+    // are those of IBANs still to come (go())
+    const requests = this.lastRowOf.size - this.answers.size;
     const rows = plan.rows - skip;
     say(
       `${this.input}: ${rows} rows${skip ? ` after the ${skip} already in ${this.output}` : ''}, ${this.lastRowOf.size} distinct IBANs: ${requests} requests${requests < this.lastRowOf.size ? ` (${this.lastRowOf.size - requests} answered in ${this.output} already: copied, not sent)` : ''}${plan.tooLong ? ` (${plan.tooLong} cells over ${IBAN_MAX_CHARS} characters answered invalid without sending)` : ''}`,
@@ -442,7 +443,6 @@ class BatchRun {
       if (key !== null && this.lastRowOf.get(key) === number) {
         // no later row holds this IBAN: its answer is not kept
         this.answers.delete(key);
-        this.lastRowOf.delete(key);
       }
       this.sent[added[0] === 'true' ? 'valid' : 'invalid']++;
       const matches =

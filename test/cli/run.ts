@@ -1,6 +1,7 @@
 /** The `mod97` command as a user runs it: bin/mod97.js in a child process, with only the environment given. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { computeCheckDigits } from '../../src/iban/mod97.ts';
 import type { TestService } from '../support/app.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
@@ -50,6 +51,5 @@ export async function creditsKey(svc: TestService, balance: number): Promise<str
  */
 export function austrianIban(n: number): string {
   const bban = `19043${String(n).padStart(11, '0')}`;
-  const check = 98 - Number(BigInt(`${bban}102900`) % 97n);
-  return `AT${String(check).padStart(2, '0')}${bban}`;
+  return `AT${computeCheckDigits('AT', bban)}${bban}`;
 }
