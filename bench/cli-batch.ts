@@ -11,7 +11,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statS
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { computeCheckDigits } from '../src/iban/mod97.ts';
+import { austrianIban } from '../test/cli/run.ts';
 import { cpuMsOf, residentMib } from '../test/support/proc.ts';
 import { buildBundles, SERVER, seedKeys, startTarget } from './targets.ts';
 
@@ -26,8 +26,7 @@ const SIZES = [10_000, 100_000, ...(process.env.CLI_BENCH_MILLION ? [1_000_000] 
  */
 function ibanCell(i: number): string {
   if (i % 10 === 6) return '';
-  const bban = `19043${String(i).padStart(11, '0')}`;
-  const iban = `AT${computeCheckDigits('AT', bban)}${bban}`;
+  const iban = austrianIban(i);
   const typed = i % 10 === 4 || i % 10 === 9 ? `${iban.slice(0, -1)}${(Number(iban.at(-1)) + 1) % 10}` : iban;
   return i % 3 === 0 ? typed.replace(/(.{4})(?!$)/g, '$1 ') : typed;
 }

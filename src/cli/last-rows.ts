@@ -18,6 +18,8 @@ export class LastRows {
   /** Distinct hashes set so far: the file's distinct IBANs. */
   size = 0;
   private slots = 1 << 12;
+  /** `slots - 1`, as the hashes' type: a hash's first slot is its low bits. */
+  private mask = BigInt(this.slots - 1);
   private hashes = new BigUint64Array(this.slots);
   /** Row numbers start at 1, so 0 marks a free slot. */
   private rows = new Uint32Array(this.slots);
@@ -45,7 +47,7 @@ export class LastRows {
   /** The slot of hash `h`: where it is, or the free slot where it goes (linear probing). */
   private find(h: bigint): number {
     const mask = this.slots - 1;
-    let at = Number(h & BigInt(mask));
+    let at = Number(h & this.mask);
     while (this.rows[at] !== EMPTY && this.hashes[at] !== h) at = (at + 1) & mask;
     return at;
   }
@@ -53,6 +55,7 @@ export class LastRows {
   private grow(): void {
     const { hashes, rows } = this;
     this.slots *= 2;
+    this.mask = BigInt(this.slots - 1);
     this.hashes = new BigUint64Array(this.slots);
     this.rows = new Uint32Array(this.slots);
     for (let i = 0; i < rows.length; i++) {
