@@ -146,17 +146,14 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
       try {
         // A route whose answers are all declared without a key secret (no-store.ts) is not scanned.
         const mayCarrySecret = req.routeOptions.config.mayAnswerSecret !== false;
-        if (
-          status >= 200 &&
-          status < 300 &&
-          typeof payload === 'string' &&
-          !(mayCarrySecret && carriesSecret(payload))
-        ) {
+        // A long answer may go out as a Buffer (json-in-parts.ts): the same text.
+        const text = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : undefined;
+        if (status >= 200 && status < 300 && text !== undefined && !(mayCarrySecret && carriesSecret(String(text)))) {
           const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
           const answer =
-            Buffer.byteLength(payload) > MAX_KEPT_ANSWER_BYTES
+            Buffer.byteLength(text) > MAX_KEPT_ANSWER_BYTES
               ? { status, contentType: null, body: null }
-              : { status, contentType, body: payload };
+              : { status, contentType, body: String(text) };
           if (await store.completeIdempotency(scope, key, token, answer)) return;
         }
         // A refused call was refunded: its retry is judged afresh.

@@ -293,6 +293,27 @@ for (const [engine, skip] of [
       assert.equal(replay.text, kept.text);
     });
 
+    test('a batch of 1,000, whose answer goes out as a Buffer, is charged once: its retry is 409 idempotency_answer_not_kept', async () => {
+      const svc = await startService({ databaseUrl: databaseUrl() });
+      const key = await svc.makePro(await svc.newKey());
+      const json = { ibans: Array.from({ length: 1000 }, () => IBAN) };
+      const first = await svc.call('/v1/iban/batch', { json, ...withKey('batch-1000', key) });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.body.count, 1000);
+      assert.equal(await used(svc, key), 1000);
+      const retry = await svc.call('/v1/iban/batch', { json, ...withKey('batch-1000', key) });
+      assert.equal(retry.status, 409, retry.text);
+      assert.equal(retry.body.error, 'idempotency_answer_not_kept');
+      assert.equal(await used(svc, key), 1000, 'the retry was not charged');
+      // A shorter batch's answer, one string under 64 KiB, is kept and given again, byte for byte.
+      const small = { ibans: Array.from({ length: 70 }, () => IBAN) };
+      const kept = await svc.call('/v1/iban/batch', { json: small, ...withKey('batch-70', key) });
+      const replay = await svc.call('/v1/iban/batch', { json: small, ...withKey('batch-70', key) });
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.text, kept.text);
+      assert.equal(await used(svc, key), 1070);
+    });
+
     test('1,000 extract calls with Idempotency-Keys store at most 64 MiB', async () => {
       const db = databaseUrl();
       const svc = await startService({ databaseUrl: db });
