@@ -237,10 +237,8 @@ const rows: Row[] = [
   },
 ];
 
-const round = (x: number | null) => (x === null ? null : Math.round(x));
-const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
-/** The batch figures are compared with each other: two decimals, so that the verdict can be read from them. */
-const round2 = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
+/** `x` to `decimals` places; the batch figures are compared with each other, so they get two. */
+const rounded = (x: number | null, decimals: number) => (x === null ? null : Number(x.toFixed(decimals)));
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 const idempotent = f.get('sqlite idempotency key')!;
 const referenceValidate = f.get('sqlite reference validate')!;
@@ -264,19 +262,19 @@ const results = {
   postgres_two_vs_one: twoVsOne === null ? null : ratio(twoVsOne, 1),
   idempotent_validate_vs_validate: ratio(idempotent.reqPerSec, sqliteMany.reqPerSec),
   reference_validate_vs_validate: ratio(referenceValidate.reqPerSec, sqliteMany.reqPerSec),
-  batch_us_per_iban_1000: round2(usPerIban1000),
-  batch_us_per_iban_100: round2(usPerIban100),
-  extract_us_per_kb: round1(extractUsPerKb),
+  batch_us_per_iban_1000: rounded(usPerIban1000, 2),
+  batch_us_per_iban_100: rounded(usPerIban100, 2),
+  extract_us_per_kb: rounded(extractUsPerKb, 1),
   // The start-up figures are bench/startup.ts's, `rss_mb` its RSS at start.
   startup_ms: startup.startup_ms,
   rss_mb: startup.rss_start_mb,
   rss_after_load_mb: rssAfterLoad,
   cpu_us_per_req: {
-    baseline: round(base.cpuUsPerReq),
-    sqlite_validate: round(sqliteMany.cpuUsPerReq),
-    sqlite_idempotent_validate: round(idempotent.cpuUsPerReq),
-    sqlite_reference_validate: round(referenceValidate.cpuUsPerReq),
-    postgres_validate: round(pgOneFigures?.cpuUsPerReq ?? null),
+    baseline: rounded(base.cpuUsPerReq, 0),
+    sqlite_validate: rounded(sqliteMany.cpuUsPerReq, 0),
+    sqlite_idempotent_validate: rounded(idempotent.cpuUsPerReq, 0),
+    sqlite_reference_validate: rounded(referenceValidate.cpuUsPerReq, 0),
+    postgres_validate: rounded(pgOneFigures?.cpuUsPerReq ?? null, 0),
   },
 };
 if (quick) {
@@ -287,8 +285,7 @@ writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
 const pct = (a: number, b: number) => `${Math.round((a / b) * 100)} %`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
-const fmt1 = (x: number | null) => (x === null ? '–' : x.toFixed(1));
-const fmt2 = (x: number | null) => (x === null ? '–' : x.toFixed(2));
+const fixed = (x: number | null, decimals: number) => (x === null ? '–' : x.toFixed(decimals));
 const pgMet = pgRuns ? pgRuns.filter((r) => r >= 0.6).length : 0;
 const cpuOf = (x: Figures) => x.cpuUsPerReq ?? Number.NaN;
 const targets = [
@@ -296,10 +293,10 @@ const targets = [
   pgOneFigures && pgRuns
     ? `- PostgreSQL, one process ≥ 60 % of SQLite's req/s, pinned, in at least two thirds of the rounds (4 of 5): ${pct(pgOneFigures.reqPerSec, sqliteMany.reqPerSec)} (median), round by round ${pgRuns.map((r) => `${Math.round(r * 100)} %`).join(', ')}: ${pgMet} of ${pgRuns.length}, ${verdict(pgMet >= Math.min(2, pgRuns.length) && pgMet * 3 >= pgRuns.length * 2)} (server CPU ${Math.round(cpuOf(pgOneFigures))} µs/req against SQLite's ${Math.round(cpuOf(sqliteMany))}).`
     : '- PostgreSQL: not measured in this run.',
-  `- Batch: server CPU per IBAN ≤ 5 µs at 1000 per call, and not above 100 per call: ${fmt2(usPerIban1000)} µs at 1000, ${fmt2(usPerIban100)} µs at 100 per call, ${verdict(usPerIban1000 !== null && usPerIban100 !== null && usPerIban1000 <= 5 && usPerIban1000 <= usPerIban100)}.`,
+  `- Batch: server CPU per IBAN ≤ 5 µs at 1000 per call, and not above 100 per call: ${fixed(usPerIban1000, 2)} µs at 1000, ${fixed(usPerIban100, 2)} µs at 100 per call, ${verdict(usPerIban1000 !== null && usPerIban100 !== null && usPerIban1000 <= 5 && usPerIban1000 <= usPerIban100)}.`,
   `- Idempotency-Key costs ≤ 10 % of a validate: with a fresh key per request, ${pct(idempotent.reqPerSec, sqliteMany.reqPerSec)} of the plain validate's req/s, server CPU ${Math.round(cpuOf(idempotent))} µs/req against ${Math.round(cpuOf(sqliteMany))} (+${Math.round((cpuOf(idempotent) / cpuOf(sqliteMany) - 1) * 100)} %), ${verdict(idempotent.reqPerSec * 1.1 >= sqliteMany.reqPerSec)}.`,
   `- Reference validate against IBAN validate (both metered on the same key set, in the same rounds): ${pct(referenceValidate.reqPerSec, sqliteMany.reqPerSec)} of its req/s, server CPU ${Math.round(cpuOf(referenceValidate))} µs/req against ${Math.round(cpuOf(sqliteMany))}.`,
-  `- Extract: ${fmt1(extractUsPerKb)} µs of server CPU per 1,000 characters of text (the whole call, at the ${EXTRACT_TEXT.length.toLocaleString('en-US')}-character limit).`,
+  `- Extract: ${fixed(extractUsPerKb, 1)} µs of server CPU per 1,000 characters of text (the whole call, at the ${EXTRACT_TEXT.length.toLocaleString('en-US')}-character limit).`,
   `- RSS after the load ≤ 200 MB: ${rssAfterLoad} MB after all the SQLite runs above (50 batches of 1000 in flight included), ${verdict(rssAfterLoad <= 200)}.`,
   startup.startup_ms !== null
     ? `- Start-up (\`npm run bench:startup\`, ${previous.startup_measured_at ?? 'undated'}): ${startup.startup_ms} ms to the first /healthz answer against ${startup.bare_startup_ms} ms for a bare Fastify server (${startup.startup_vs_bare}×), RSS ${startup.rss_start_mb} MB at start.`
