@@ -1,7 +1,7 @@
 /** Who is calling and what the call was charged, attached to each request. */
 import type { RouteAccess } from '../api/declaration.ts';
 import type { EffectivePlan } from '../quota/plan.ts';
-import type { CounterRef } from '../store/types.ts';
+import type { CounterRef, IdempotencyHold } from '../store/types.ts';
 import type { KeyRow } from '../records.ts';
 
 export interface Caller {
@@ -15,6 +15,12 @@ export interface Caller {
   trialUsed: number | null;
   /** Paid per call by x402: draws no quota and owes no attribution. */
   paidByX402: boolean;
+  /**
+   * The Idempotency-Key this call holds (idempotency.ts), written with its charge; `resumed`: it
+   * retries the same request left unanswered (its process died), which may have been charged,
+   * so this one is not.
+   */
+  idempotency: { hold: IdempotencyHold; resumed: boolean } | null;
 }
 
 declare module 'fastify' {

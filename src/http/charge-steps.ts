@@ -42,10 +42,13 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
         caller.paidByX402 = true;
         return;
       }
+      // A retry of a request left unanswered, which may have been charged: not charged again.
+      if (caller.idempotency?.resumed) return;
       const body = parsedBody(req.body);
+      const hold = caller.idempotency?.hold;
       if (caller.key) {
         const cost = routeMeter.cost(body);
-        const admission = await meter.admitKey(caller.key, cost);
+        const admission = await meter.admitKey(caller.key, cost, hold);
         caller.balance = admission;
         if (!admission.admitted) {
           reply.header('X-Quota-Exhausted', 'true');
@@ -55,7 +58,7 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
         return;
       }
       if (!routeMeter.trial) throw keyOrPaymentRequired(refusalContext(services, routeMeter, body));
-      const trial = await meter.admitTrial(caller.network);
+      const trial = await meter.admitTrial(caller.network, hold);
       if (!trial.admitted) {
         setTrialRateLimit(reply, trial.used, clock());
         throw trialExhausted(refusalContext(services, routeMeter, body), trial.counter.period);

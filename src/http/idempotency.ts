@@ -5,6 +5,8 @@
  * is still being answered, 409. Two steps of the pipeline (pipeline.ts): 3a judges the key
  * after credentials and before any charge, so a replay is never charged; 11a keeps a 2xx answer
  * (never one carrying a key secret) once its status is final, or frees the key for a retry.
+ * Between them, step 4 makes the key's entry durable with the charge: a retry of a request whose
+ * process died before its answer was kept is answered again without a second charge.
  *
  * What is stored is bounded (docs/api.md, "Safe retries (Idempotency-Key)"): the Idempotency-Key only as its keyed hash (a client
  * may send a secret as one; an API key is refused outright), and an answer only up to 64 KiB.
@@ -34,19 +36,7 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 const sha256 = (text: string) => hash('sha256', text);
 const EMPTY_BODY = sha256('');
 
-const HELD = Symbol('idempotency_held');
-
-interface Held {
-  scope: string;
-  /** The keyed hash of the Idempotency-Key. */
-  key: string;
-  token: string;
-}
-
 declare module 'fastify' {
-  interface FastifyRequest {
-    [HELD]?: Held;
-  }
   interface FastifyContextConfig {
     /** The route takes an Idempotency-Key (its declaration says so: every metered POST). */
     idempotent?: boolean;
@@ -104,7 +94,9 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
       });
       switch (claim.state) {
         case 'reserved':
-          req[HELD] = { scope, key: hashed, token };
+        case 'resumed':
+          // Step 4 writes the entry with the charge, or skips the charge of a resumed request.
+          caller.idempotency = { hold: { scope, key: hashed, token }, resumed: claim.state === 'resumed' };
           return false;
         case 'in_progress':
           throw new DomainError(
@@ -133,15 +125,15 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
 
     /** This request holds its Idempotency-Key: step 11a has its answer to keep, or the key to free. */
     holds(req: FastifyRequest): boolean {
-      return req[HELD] !== undefined;
+      return req.caller?.idempotency != null;
     },
 
     /** Step 11a: keeps the final answer when it is a 2xx without a key secret; otherwise frees the key. */
     async settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
-      const held = req[HELD];
+      const held = req.caller?.idempotency;
       if (!held) return;
-      req[HELD] = undefined;
-      const { scope, key, token } = held;
+      req.caller.idempotency = null;
+      const { scope, key, token } = held.hold;
       const status = reply.statusCode;
       try {
         // A route whose answers are all declared without a key secret (no-store.ts) is not scanned.
@@ -159,9 +151,9 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
         // A refused call was refunded: its retry is judged afresh.
         await store.releaseIdempotency(scope, key, token);
       } catch (err) {
-        // The answer still goes out; the reservation lapses after STALE_AFTER_MS.
+        // The answer still goes out. The entry stays unanswered, so a retry is resumed without a
+        // second charge (at once on SQLite, after STALE_AFTER_MS on PostgreSQL).
         req.log.warn({ err }, 'idempotency: the answer could not be kept');
-        await store.releaseIdempotency(scope, key, token).catch(() => {});
       }
     },
   };

@@ -170,6 +170,7 @@ const newCaller = (network: string): Caller => ({
   charge: null,
   trialUsed: null,
   paidByX402: false,
+  idempotency: null,
 });
 
 /** A key-shaped value in the URL, as sent or percent-decoded (decoding only when there is a %). */

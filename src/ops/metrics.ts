@@ -77,8 +77,8 @@ export class Metrics {
       child.inc();
     };
     const { admit, refund, admitAll, refundAll } = store;
-    store.admit = (ref, cost, limit) =>
-      admit.call(store, ref, cost, limit).then((used) => {
+    store.admit = (ref, cost, limit, hold) =>
+      admit.call(store, ref, cost, limit, hold).then((used) => {
         admitted(ref.scope, used);
         return used;
       });
@@ -88,8 +88,8 @@ export class Metrics {
         return used;
       });
     // Linked counters (a key born in an alert also counts in its month) count once, by the governing one.
-    store.admitAll = (parts, cost) =>
-      admitAll.call(store, parts, cost).then((used) => {
+    store.admitAll = (parts, cost, hold) =>
+      admitAll.call(store, parts, cost, hold).then((used) => {
         if (parts[0]) admitted(parts[0].ref.scope, used);
         return used;
       });

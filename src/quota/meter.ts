@@ -5,7 +5,7 @@
 import { dayOf, type Clock } from '../clock.ts';
 import type { CreationAlert } from '../keys/alert.ts';
 import { LIMITS } from '../plans.ts';
-import type { CounterRef, Store } from '../store/types.ts';
+import type { CounterRef, IdempotencyHold, Store } from '../store/types.ts';
 import type { KeyRow } from '../records.ts';
 import { effectivePlan, type EffectivePlan, type KeyCounter } from './plan.ts';
 
@@ -31,13 +31,14 @@ export class Meter {
     return effectivePlan(key, this.clock(), birthAlertOn);
   }
 
-  async admitKey(key: KeyRow, cost: number): Promise<Admission> {
+  /** `hold`: the Idempotency-Key the call holds, made durable with its charge (store/types.ts). */
+  async admitKey(key: KeyRow, cost: number, hold?: IdempotencyHold): Promise<Admission> {
     const plan = await this.planFor(key);
     const { alsoCounts } = plan.counter;
     // Both counters in one transaction: the call fits both caps or is counted in neither.
     const used = alsoCounts
-      ? ((await this.store.admitAll([{ ref: plan.counter, limit: plan.limit }, alsoCounts], cost))?.[0] ?? null)
-      : await this.store.admit(plan.counter, cost, plan.limit);
+      ? ((await this.store.admitAll([{ ref: plan.counter, limit: plan.limit }, alsoCounts], cost, hold))?.[0] ?? null)
+      : await this.store.admit(plan.counter, cost, plan.limit, hold);
     if (used !== null) return { admitted: true, plan, used };
     return { admitted: false, plan, used: await this.store.read(plan.counter) };
   }
@@ -59,9 +60,12 @@ export class Meter {
   }
 
   /** One no-key validate call: 25 per network per UTC day. */
-  async admitTrial(network: string): Promise<{ admitted: boolean; used: number; counter: CounterRef }> {
+  async admitTrial(
+    network: string,
+    hold?: IdempotencyHold,
+  ): Promise<{ admitted: boolean; used: number; counter: CounterRef }> {
     const counter = this.trialCounter(network);
-    const used = await this.store.admit(counter, 1, LIMITS.trialPerDay);
+    const used = await this.store.admit(counter, 1, LIMITS.trialPerDay, hold);
     if (used !== null) return { admitted: true, used, counter };
     return { admitted: false, used: await this.store.read(counter), counter };
   }

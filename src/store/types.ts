@@ -59,17 +59,20 @@ export interface CounterRef {
 export interface CounterStore {
   /**
    * Adds `cost` only if the result stays within `limit`, in one atomic statement.
-   * Returns the new count, or null when refused (nothing is added).
+   * Returns the new count, or null when refused (nothing is added). With `hold`, the charge is
+   * for a request holding that Idempotency-Key: its entry is durable once the charge is, so a
+   * retry after a crash is not charged again (SQLite writes it in the charge's commit;
+   * PostgreSQL wrote it when reserving).
    */
-  admit(ref: CounterRef, cost: number, limit: number): Promise<number | null>;
+  admit(ref: CounterRef, cost: number, limit: number, hold?: IdempotencyHold): Promise<number | null>;
   /** Takes `cost` back (never below zero). Returns the new count. */
   refund(ref: CounterRef, cost: number): Promise<number>;
   read(ref: CounterRef): Promise<number>;
   /**
    * Adds `cost` to every counter, each within its own limit, in one transaction: all or none.
-   * Returns the new counts in the order given, or null when any one refuses.
+   * Returns the new counts in the order given, or null when any one refuses. `hold` as in admit.
    */
-  admitAll(parts: CounterLimit[], cost: number): Promise<number[] | null>;
+  admitAll(parts: CounterLimit[], cost: number, hold?: IdempotencyHold): Promise<number[] | null>;
   /** Takes `cost` back from every counter (never below zero) in one transaction; new counts in order. */
   refundAll(refs: CounterRef[], cost: number): Promise<number[]>;
 }
@@ -287,8 +290,20 @@ export interface IdempotencyReservation {
   staleBefore: number;
 }
 
+/** The Idempotency-Key a request holds (its reservation's scope, keyed hash and token). */
+export interface IdempotencyHold {
+  scope: string;
+  key: string;
+  token: string;
+}
+
 export type IdempotencyClaim =
   | { state: 'reserved' }
+  /**
+   * Reserved, taking over the same request's entry that was never answered (its process died,
+   * or it hung past the stale time): that first request may have been charged, so this one is not.
+   */
+  | { state: 'resumed' }
   | { state: 'in_progress' }
   | { state: 'mismatch' }
   | { state: 'done'; answer: IdempotentAnswer }
@@ -297,11 +312,12 @@ export type IdempotencyClaim =
 
 export interface IdempotencyStore {
   /**
-   * Reserves the key for this request when it is free, expired or left stale; otherwise says
+   * Reserves the key for this request when it is free, expired or left stale (`resumed` when
+   * the entry left is this same request's, unanswered); otherwise says
    * who holds it (the same request answered, still in progress, or another request). Racing
    * callers get exactly one `reserved`: on PostgreSQL, on any number of processes, by one
    * conditional write; on SQLite, whose file serves one process, in that process's memory,
-   * without a write (the entry is written once, by completeIdempotency).
+   * without a write (the entry is written with the charge, then completed with the answer).
    */
   reserveIdempotency(reservation: IdempotencyReservation): Promise<IdempotencyClaim>;
   /** Keeps the answer (or that one too large was given) under the reservation, only while `token` still holds it. */

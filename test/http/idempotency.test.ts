@@ -266,6 +266,43 @@ for (const [engine, skip] of [
       assert.ok(stored.text.includes(svc.services.keys.hash(idem)), 'its keyed hash stands for it');
     });
 
+    test('a retry after the process died between the charge and keeping the answer is answered, and not charged again', async () => {
+      const db = databaseUrl();
+      const clock = testClock();
+      const first = await startService({ databaseUrl: db, clock });
+      const key = await first.newKey();
+      // The first process charges the call, then dies before its answer is kept: the keeping never ends.
+      let charged!: () => void;
+      const reachedKeeping = new Promise<void>((resolve) => (charged = resolve));
+      let end!: (kept: boolean) => void;
+      first.services.store.completeIdempotency = () => {
+        charged();
+        return new Promise<boolean>((resolve) => (end = resolve));
+      };
+      const lost = first.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey('died-1', key) });
+      await reachedKeeping;
+      assert.equal(await used(first, key), 1);
+
+      // The client retries against the process started in its place (a minute on: PostgreSQL
+      // waits that long before it takes over an entry left unanswered).
+      clock.advance(61_000);
+      const second = await startService({ databaseUrl: db, clock });
+      const retry = await second.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey('died-1', key) });
+      assert.equal(retry.status, 200, retry.text);
+      assert.equal(retry.body.valid, true);
+      assert.equal(retry.headers['x-quota-used'], '1');
+      assert.equal(await used(second, key), 1, 'the retry was not charged again');
+      const replay = await second.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey('died-1', key) });
+      assert.equal(replay.headers['idempotent-replayed'], 'true', 'its answer is kept for the next retry');
+      assert.equal(replay.text, retry.text);
+      // Another request under that key is still a reuse.
+      const reused = await second.call('/v1/iban/validate', { json: { iban: OTHER }, ...withKey('died-1', key) });
+      assert.equal(reused.body.error, 'idempotency_key_reused');
+      assert.equal(await used(second, key), 1);
+      end(false);
+      await lost;
+    });
+
     test('an answer over 64 KiB is not kept: its retry is 409 idempotency_answer_not_kept, uncharged; without the key it is a new call', async () => {
       const db = databaseUrl();
       const svc = await startService({ databaseUrl: db });

@@ -80,7 +80,7 @@ export function idempotencyContract(current: () => Store): void {
     assert.equal(await store.completeIdempotency(first.scope, first.key, first.token, ANSWER), false);
   });
 
-  test('idempotency: an expired entry, or a reservation left stale, may be taken by a new request', async () => {
+  test('idempotency: an expired entry, or one left stale, may be taken: by the same request resumed, by another reserved', async () => {
     const store = current();
     const done = reservation();
     await store.reserveIdempotency(done);
@@ -94,7 +94,38 @@ export function idempotencyContract(current: () => Store): void {
     const soon = { ...left, token: randomUUID(), now: left.now + 1_000 };
     assert.deepEqual(await store.reserveIdempotency(soon), { state: 'in_progress' });
     const stale = { ...soon, now: left.now + 61_000, staleBefore: left.now + 1_000 };
-    assert.deepEqual(await store.reserveIdempotency(stale), { state: 'reserved' });
+    // The same request, left unanswered: it may have been charged, so its retry is resumed.
+    assert.deepEqual(await store.reserveIdempotency(stale), { state: 'resumed' });
+
+    const other = reservation();
+    await store.reserveIdempotency(other);
+    const another = { ...other, token: randomUUID(), fingerprint: 'other body', now: other.now + 61_000 };
+    assert.deepEqual(await store.reserveIdempotency({ ...another, staleBefore: other.now + 1_000 }), {
+      state: 'reserved',
+    });
+  });
+
+  test('idempotency: an entry charged and then refunded is freed by its release; one charged and unanswered is resumed', async () => {
+    const store = current();
+    const counter = { scope: 'key' as const, subject: randomUUID(), period: '2027-01' };
+    const refunded = reservation();
+    await store.reserveIdempotency(refunded);
+    assert.equal(await store.admit(counter, 1, 10, refunded), 1);
+    await store.refund(counter, 1);
+    await store.releaseIdempotency(refunded.scope, refunded.key, refunded.token);
+    const again = { ...refunded, token: randomUUID(), now: refunded.now + 61_000, staleBefore: refunded.now + 1_000 };
+    assert.deepEqual(await store.reserveIdempotency(again), { state: 'reserved' });
+
+    const charged = reservation();
+    await store.reserveIdempotency(charged);
+    assert.deepEqual(await store.admitAll([{ ref: counter, limit: 10 }], 1, charged), [1]);
+    const retry = { ...charged, token: randomUUID(), now: charged.now + 61_000, staleBefore: charged.now + 1_000 };
+    assert.deepEqual(await store.reserveIdempotency(retry), { state: 'resumed' });
+    assert.equal(await store.completeIdempotency(retry.scope, retry.key, retry.token, ANSWER), true);
+    assert.deepEqual(await store.reserveIdempotency({ ...retry, token: randomUUID() }), {
+      state: 'done',
+      answer: ANSWER,
+    });
   });
 
   test('idempotency: purge deletes the expired entries and keeps the others', async () => {

@@ -1,9 +1,14 @@
 import type { Database } from 'better-sqlite3';
 import { Refused, unlessRefused } from '../refused.ts';
-import type { CounterLimit, CounterRef, CounterStore } from '../types.ts';
+import type { CounterLimit, CounterRef, CounterStore, IdempotencyHold } from '../types.ts';
 import type { TurnCommit } from './turn-commit.ts';
 
-export function sqliteCounters(db: Database, inTurn: TurnCommit): CounterStore {
+/** `writeHold` writes a held Idempotency-Key's entry (idempotency.ts), in the transaction of the charge it is for. */
+export function sqliteCounters(
+  db: Database,
+  inTurn: TurnCommit,
+  writeHold: (hold: IdempotencyHold) => void,
+): CounterStore {
   // The common case, a period's row that exists and has room, is one plain update by primary
   // key (cheaper than the upsert's conflict path). When it changes nothing, one statement both
   // creates the period's row and admits against the limit; the WHERE of the upsert refuses
@@ -46,13 +51,14 @@ export function sqliteCounters(db: Database, inTurn: TurnCommit): CounterStore {
   // conditional statement.
   // Several counters charged together (a key reduced by a creation alert also counts in its
   // month): each is the same conditional statement, and a refusal rolls every one back.
-  const admitAllTx = db.transaction((parts: CounterLimit[], cost: number): number[] => {
+  const admitAllTx = db.transaction((parts: CounterLimit[], cost: number, hold?: IdempotencyHold): number[] => {
     const counts: number[] = [];
     for (const { ref, limit } of parts) {
       const used = admitted(ref, cost, limit);
       if (used === null) throw new Refused();
       counts.push(used);
     }
+    if (hold) writeHold(hold);
     return counts;
   });
   const refundAllTx = db.transaction((refs: CounterRef[], cost: number) =>
@@ -60,14 +66,19 @@ export function sqliteCounters(db: Database, inTurn: TurnCommit): CounterStore {
   );
 
   return {
-    admitAll(parts, cost) {
-      return unlessRefused(() => admitAllTx.immediate(parts, cost));
+    admitAll(parts, cost, hold) {
+      return unlessRefused(() => admitAllTx.immediate(parts, cost, hold));
     },
     async refundAll(refs, cost) {
       return refundAllTx.immediate(refs, cost);
     },
-    admit(ref, cost, limit) {
-      return inTurn(() => admitted(ref, cost, limit));
+    admit(ref, cost, limit, hold) {
+      if (!hold) return inTurn(() => admitted(ref, cost, limit));
+      return inTurn(() => {
+        const used = admitted(ref, cost, limit);
+        if (used !== null) writeHold(hold);
+        return used;
+      });
     },
     async refund(ref, cost) {
       const rows = refund.all({ ...ref, cost });

@@ -31,19 +31,20 @@ export function openSqliteStore(url: string): Store {
   const durably = durableWrites(db);
   const keys = sqliteKeys(db, durably);
   const inTurn = turnCommit(db);
+  const idempotency = sqliteIdempotency(db, inTurn);
   return guardStore(
     {
       engine: 'sqlite',
       ...keys.keys,
       ...sqlitePayments(db, keys.forget, durably),
-      ...sqliteCounters(db, inTurn),
+      ...sqliteCounters(db, inTurn, idempotency.writeHold),
       ...sqliteDatasets(db),
       ...sqliteSettings(db, durably),
       ...sqliteCheckouts(db, durably),
       ...sqliteMailbox(db, keys.forget, durably),
       ...sqliteAlert(db),
       ...sqliteDaily(db),
-      ...sqliteIdempotency(db, inTurn),
+      ...idempotency.store,
       async ping() {
         db.prepare('SELECT 1').get();
       },
