@@ -106,6 +106,9 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     // The same key claimed on /claim, with the code from the real SMTP server.
     const email = `claim-${Date.now()}@${MAIL_DOMAINS.deliverable}`;
     await b.page.goto(`${origin}/claim`);
+    // The page carries this tab's key in once it has asked whether the key can be claimed; typing
+    // before that answer races it on a slow machine.
+    await b.page.getByText('is filled in', { exact: false }).waitFor();
     await name('textbox', 'API key').fill(secret);
     await name('textbox', 'E-mail address').fill(email);
     await name('button', 'Send code').click();
@@ -177,6 +180,8 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await checkPage(b, origin, 'home-keyed');
     const email = `first-${Date.now()}@${MAIL_DOMAINS.deliverable}`;
     await b.page.getByRole('link', { name: 'Claim it' }).click();
+    // The click only starts the navigation: typing before /claim is there types into the home page.
+    await b.page.waitForURL(`${origin}/claim`);
     await name('textbox', 'API key').fill(key);
     await name('textbox', 'E-mail address').fill(email);
     await name('button', 'Send code').click();
