@@ -44,7 +44,7 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
       status = excluded.status, content_type = excluded.content_type, body = excluded.body,
       created_at = excluded.created_at, expires_at = excluded.expires_at
     WHERE idempotency_keys.expires_at <= excluded.created_at OR idempotency_keys.status IS NULL`);
-  const unanswered = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND idem_key = ? AND status IS NULL');
+  const dropUnanswered = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND idem_key = ? AND status IS NULL');
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
 
   function claim(r: IdempotencyReservation): IdempotencyClaim {
@@ -90,7 +90,7 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
       if (!holding(scope, key, token)) return;
       held.delete(id(scope, key));
       // The entry written with a charge since refunded (or one resumed and refused): the key is free again.
-      unanswered.run(scope, key);
+      dropUnanswered.run(scope, key);
     },
     async purgeIdempotency(now) {
       // A request that never settled (it cannot, unless a step before it threw) is let go with its day.
