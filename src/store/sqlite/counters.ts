@@ -73,10 +73,9 @@ export function sqliteCounters(
       return refundAllTx.immediate(refs, cost);
     },
     admit(ref, cost, limit, hold) {
-      if (!hold) return inTurn(() => admitted(ref, cost, limit));
       return inTurn(() => {
         const used = admitted(ref, cost, limit);
-        if (used !== null) writeHold(hold);
+        if (used !== null && hold) writeHold(hold);
         return used;
       });
     },
