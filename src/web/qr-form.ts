@@ -31,6 +31,7 @@ export const QR_FORM_FIELDS = [
     field: 'currency',
     label: 'Currency',
     half: true,
+    hint: 'CHF for a CH or LI IBAN, else EUR (always for EPC), until you pick one.',
     options: [
       ['EUR', 'EUR'],
       ['CHF', 'CHF'],

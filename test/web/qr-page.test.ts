@@ -30,6 +30,7 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     await field('API key').fill(key);
     await field('Paid to (name)').fill('ACME GmbH');
     await field('IBAN').fill('DE89 3704 0044 0532 0130 00');
+    assert.equal(await b.page.getByLabel('Currency').inputValue(), 'EUR');
     await b.page.getByLabel('Amount', { exact: false }).fill('149.90');
     await b.page.getByText('EPC QR code, ready to scan').waitFor();
     const payload = await b.page.locator('#qr-payload').textContent();
@@ -80,7 +81,12 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     await field('Postal code').fill('2501');
     await field('Town').fill('Biel');
     await field('Country').fill('CH');
-    await b.page.getByLabel('Currency').selectOption('CHF');
+    // The currency followed the Swiss IBAN: nobody picked CHF.
+    assert.equal(await b.page.getByLabel('Currency').inputValue(), 'CHF');
+    await b.page.getByLabel('Standard').selectOption('epc');
+    assert.equal(await b.page.getByLabel('Currency').inputValue(), 'EUR', 'an EPC code is in euros');
+    await b.page.getByLabel('Standard').selectOption('');
+    assert.equal(await b.page.getByLabel('Currency').inputValue(), 'CHF');
     await b.page.getByLabel('Reference', { exact: false }).fill('21 00000 00003 13947 14300 09017');
     await b.page.getByRole('button', { name: 'Draw the code' }).click();
     await b.page.getByText('Swiss QR-bill code, ready to scan').waitFor();
@@ -88,5 +94,10 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     assert.equal(await field('IBAN').getAttribute('aria-invalid'), null);
     assert.match((await b.page.locator('#qr-payload').textContent()) ?? '', /^SPC\n0200\n1\nCH4431999123000889012\n/);
     await checkPage(b, origin, 'qr-swiss');
+
+    // A currency the person picked stays, whatever IBAN is typed next.
+    await b.page.getByLabel('Currency').selectOption('EUR');
+    await field('IBAN').fill('CH44 3199 9123 0008 8901 2 ');
+    assert.equal(await b.page.getByLabel('Currency').inputValue(), 'EUR');
   });
 });

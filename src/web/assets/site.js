@@ -810,6 +810,20 @@ function qrPage() {
   let timer = 0;
   let current = null;
 
+  // The currency follows the IBAN (CHF for CH or LI, EUR otherwise, as `mod97 qr` does; EUR
+  // for an EPC code) until the person picks one: a Swiss payee's code is right at first sight.
+  let currencyPicked = false;
+  $('qr-currency').addEventListener('change', () => {
+    currencyPicked = true;
+  });
+  const followIban = () => {
+    if (currencyPicked) return;
+    const swiss = $('qr-standard').value !== 'epc' && /^\s*(CH|LI)/i.test($('qr-iban').value);
+    $('qr-currency').value = swiss ? 'CHF' : 'EUR';
+  };
+  $('qr-iban').addEventListener('input', followIban);
+  $('qr-standard').addEventListener('change', followIban);
+
   const body = () => {
     const payment = { creditor: {}, currency: $('qr-currency').value };
     const address = {};
