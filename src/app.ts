@@ -1,7 +1,7 @@
 /** Assembles Fastify: settings, the pipeline (src/http/pipeline.ts) and the routes. No logic of its own. */
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { errorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_ROUTES } from './api/index.ts';
 import { addPreflights, registerCors } from './http/cors.ts';
@@ -21,6 +21,7 @@ import { ibanRoutes } from './routes/iban.ts';
 import { paymentQrRoutes } from './routes/payment-qr.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { lookupRoutes } from './routes/lookups.ts';
+import { notFound } from './routes/not-found.ts';
 import { paymentRoutes } from './routes/payment.ts';
 import { referenceRoutes } from './routes/references.ts';
 import { siteRoutes } from './routes/site.ts';
@@ -63,7 +64,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerCors(app);
   registerServerLimits(app, limits);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(notFound(API_ROUTES));
   // The reference data loads on the first call other than the liveness probe (src/data/live.ts):
   // /healthz answers without it; /readyz and every other call wait until it is loaded.
   app.addHook('onRequest', (request, _reply, done) => {

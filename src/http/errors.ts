@@ -268,7 +268,3 @@ export function logFailure(req: FastifyRequest, err: unknown, status: number): v
   if (err instanceof DomainError) req.log.warn({ error: err.code, status }, err.message);
   else req.log.error({ err }, 'request failed');
 }
-
-export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
-  sendError(req, reply, new DomainError('not_found', `No route for ${req.method} at this path; see /openapi.json.`));
-}

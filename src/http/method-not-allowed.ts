@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { isDataRoute, type RouteDeclaration } from '../api/declaration.ts';
 import { DomainError } from '../errors.ts';
 import { hasPreflight } from './cors.ts';
+import { documentedPath } from './nearest-route.ts';
 
 /** The methods Fastify routes; a data route answers one of them, the others get the 405. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -35,7 +36,10 @@ export function addMethodNotAllowed(app: FastifyInstance, routes: readonly Route
       exposeHeadRoute: false,
       handler: async (req, reply) => {
         reply.header('allow', allow);
-        throw new DomainError('method_not_allowed', `${req.method} is not served on ${url}: send ${allow}.`);
+        throw new DomainError(
+          'method_not_allowed',
+          `${req.method} is not served on ${documentedPath(url)}: send ${allow}.`,
+        );
       },
     });
   }

@@ -3,7 +3,8 @@
  * /pricing, /keys/new, /claim, /usage, /qr, /docs and /terms, plus the pages' own static assets.
  * Every page is rendered on the server; the small script talks to the API on the same origin.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { prefersHtml } from '../http/accept.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 import { apiReference, openApiDoc } from '../web/api-reference.ts';
@@ -70,20 +71,3 @@ export const siteRoutes =
         .send(asset.body);
     });
   };
-
-/** HTML only when Accept ranks text/html strictly above application/json (q-values, wildcards). */
-function prefersHtml(req: FastifyRequest): boolean {
-  const accept = req.headers.accept;
-  if (!accept) return false;
-  const ranges = accept.split(',').map((part) => {
-    const [range, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return { range: range.trim(), q: q ? Number(q.slice(2)) || 0 : 1 };
-  });
-  const quality = (type: string) => {
-    const [major] = type.split('/');
-    const exact = ranges.find((r) => r.range === type) ?? ranges.find((r) => r.range === `${major}/*`);
-    return (exact ?? ranges.find((r) => r.range === '*/*'))?.q ?? 0;
-  };
-  return quality('text/html') > quality('application/json');
-}

@@ -24,8 +24,18 @@ export const KEY_SHAPE = {
   keyShape: KEY_SHAPE_TEXT,
 };
 
+/** The pages of the main navigation, in its order. */
+export const NAV = [
+  { href: '/pricing', label: 'Pricing' },
+  { href: '/keys/new', label: 'Get a key' },
+  { href: '/claim', label: 'Claim' },
+  { href: '/usage', label: 'Usage' },
+  { href: '/qr', label: 'QR codes' },
+  { href: '/docs', label: 'API reference' },
+] as const;
+
 export function sendPage(reply: FastifyReply, template: string, data: Record<string, unknown>): FastifyReply {
-  const html = eta.render(`./${template}`, { ...KEY_SHAPE, ...data });
+  const html = eta.render(`./${template}`, { ...KEY_SHAPE, nav: NAV, ...data });
   return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
 }
 

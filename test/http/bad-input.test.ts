@@ -121,6 +121,31 @@ describe('bad input gets a clear 4xx and is not charged', () => {
 
   test('an unknown route is a JSON 404', async () => {
     const svc = await startService();
-    await expectClientError(await svc.call('/v1/nope'), 404, 'not_found');
+    const r = await svc.call('/v1/nope');
+    await expectClientError(r, 404, 'not_found');
+    assert.equal(r.body.message, 'No route for GET at this path. Every route is in /openapi.json.');
+  });
+
+  test("a 404 names the route a path typed from memory meant, and a 405 the route's path as documented", async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const json = { iban: 'DE89370400440532013000' };
+    const meant = async (path: string, method = 'POST') => {
+      const r = await svc.call(path, { method, key, ...(method === 'POST' && { json }) });
+      await expectClientError(r, 404, 'not_found');
+      return /Did you mean (.*)\?/.exec(r.body.message)?.[1];
+    };
+    assert.equal(await meant('/v1/iban/valdiate'), 'POST /v1/iban/validate');
+    assert.equal(await meant('/v1/IBAN/validate/'), 'POST /v1/iban/validate');
+    assert.equal(await meant('/iban/validate'), 'POST /v1/iban/validate');
+    assert.equal(await meant('/v1/validate'), 'POST /v1/iban/validate or POST /v1/reference/validate');
+    assert.equal(await meant('/v1/bic', 'GET'), 'GET /v1/bic/{code}');
+    assert.equal(await meant('/v1/keys/usag', 'GET'), 'GET /v1/keys/usage');
+    assert.equal(await meant('/v1/weather'), undefined, 'nothing named from afar');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'a 404 costs nothing');
+
+    const wrongMethod = await svc.call('/v1/bic/COBADEFF', { method: 'POST', key, json: {} });
+    await expectClientError(wrongMethod, 405, 'method_not_allowed');
+    assert.equal(wrongMethod.body.message, 'POST is not served on /v1/bic/{code}: send GET.');
   });
 });

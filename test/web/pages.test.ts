@@ -53,6 +53,42 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     assert.match(html.text, /<!doctype html>/);
   });
 
+  test('a mistyped address shows a page naming the page meant, with the others; a program gets the JSON 404', async () => {
+    const visit = await b.page.goto(`${origin}/keys/nwe`);
+    assert.equal(visit?.status(), 404);
+    assert.match(String(visit?.headers()['content-type']), /^text\/html/);
+    await b.page.getByRole('heading', { name: 'There is no page here' }).waitFor();
+    // Chromium logs the page's own 404 as a console error; that status is this page's point.
+    const dropOwn404 = (path: string) => {
+      const own = `console: Failed to load resource: the server responded with a status of 404 (Not Found) (${origin}${path})`;
+      assert.deepEqual(b.problems.splice(b.problems.indexOf(own), 1), [own]);
+    };
+    dropOwn404('/keys/nwe');
+    assert.equal(
+      await b.page.getByRole('main').getByRole('link', { name: 'Get a key' }).count(),
+      2,
+      'named and listed',
+    );
+    await checkPage(b, origin, 'not-found');
+    await b.page.getByRole('main').getByRole('link', { name: 'Get a key' }).first().click();
+    await b.page.waitForURL(`${origin}/keys/new`);
+
+    await b.page.goto(`${origin}/nothing-like-any-page`);
+    dropOwn404('/nothing-like-any-page');
+    assertClean(b, origin);
+    assert.match((await b.page.getByRole('main').textContent()) ?? '', /mistyped/);
+    assert.equal(await b.page.getByRole('main').getByRole('link', { name: 'QR codes' }).count(), 1);
+    const program = await mail.svc.call('/keys/nwe');
+    assert.equal(program.status, 404);
+    assert.equal(program.body.error, 'not_found');
+    // A path of the API answers JSON even to a browser, naming the route meant.
+    await b.page.goto(`${origin}/v1/bic`);
+    assert.match(
+      (await b.page.textContent('body')) ?? '',
+      /"error":"not_found".*Did you mean GET \/v1\/bic\/\{code\}\?/,
+    );
+  });
+
   test('home: an IBAN is validated live through the trial, with the keyboard', async () => {
     await b.page.goto(`${origin}/`);
     await name('textbox', 'IBAN').focus();
