@@ -38,8 +38,12 @@ function filled(route: string[], request: string[]): string[] {
 /** How far the request is from the route, or undefined when it is too far to name it. */
 function remoteness(request: string[], route: string[]): number | undefined {
   const typed = request.join('/');
-  const edits = distance(typed, filled(route, request).join('/'));
-  if (edits <= editsAllowed(typed)) return edits;
+  const wanted = filled(route, request).join('/');
+  // The distance is at least the difference in length: a long path is not compared at all.
+  if (Math.abs(typed.length - wanted.length) <= editsAllowed(typed)) {
+    const edits = distance(typed, wanted);
+    if (edits <= editsAllowed(typed)) return edits;
+  }
   const last = route.at(-1) ?? '';
   // `/v1/validate` for `/v1/iban/validate`: the route's own last word, with its group left out.
   if (request.length === 1 && !last.startsWith(':') && request[0] === last) return BY_RULE;
@@ -53,15 +57,12 @@ function remoteness(request: string[], route: string[]): number | undefined {
 export function nearestRoutes<R extends RouteAddress>(method: string, path: string, routes: readonly R[]): R[] {
   const request = comparable(path);
   if (request.length === 0) return [];
-  const named = new Map<string, { route: R; rank: number }>();
+  const named: { route: R; rank: number }[] = [];
   for (const route of routes) {
     const away = remoteness(request, comparable(route.url));
-    if (away === undefined) continue;
-    const rank = away * 2 + (route.method === method ? 0 : 1);
-    const id = `${route.method} ${route.url}`;
-    if ((named.get(id)?.rank ?? Number.POSITIVE_INFINITY) > rank) named.set(id, { route, rank });
+    if (away !== undefined) named.push({ route, rank: away * 2 + (route.method === method ? 0 : 1) });
   }
-  return [...named.values()]
+  return named
     .sort((a, b) => a.rank - b.rank)
     .slice(0, MAX_NAMED)
     .map(({ route }) => route);
