@@ -15,10 +15,17 @@ export interface RouteAddress {
 /** At most this many routes are named. */
 const MAX_NAMED = 3;
 /**
- * Typing slips tolerated in a whole path (a letter wrong, missing or extra): two in a path of 6
- * characters or more, one in a shorter one, where two would reach unrelated words.
+ * The typing slips (a letter wrong, missing or extra) between what was typed and a name it may
+ * have meant, or undefined past those tolerated: two in a name of 6 characters or more, one in a
+ * shorter one, where two would reach unrelated words. The distance is at least the difference in
+ * length, so a long input is not compared at all.
  */
-const editsAllowed = (path: string): number => (path.length >= 6 ? 2 : 1);
+export function slipsBetween(typed: string, wanted: string): number | undefined {
+  const allowed = typed.length >= 6 ? 2 : 1;
+  if (Math.abs(typed.length - wanted.length) > allowed) return undefined;
+  const edits = distance(typed, wanted);
+  return edits <= allowed ? edits : undefined;
+}
 /** Rank of a route named by a rule below rather than by typing slips. */
 const BY_RULE = 3;
 
@@ -37,13 +44,8 @@ function filled(route: string[], request: string[]): string[] {
 
 /** How far the request is from the route, or undefined when it is too far to name it. */
 function remoteness(request: string[], route: string[]): number | undefined {
-  const typed = request.join('/');
-  const wanted = filled(route, request).join('/');
-  // The distance is at least the difference in length: a long path is not compared at all.
-  if (Math.abs(typed.length - wanted.length) <= editsAllowed(typed)) {
-    const edits = distance(typed, wanted);
-    if (edits <= editsAllowed(typed)) return edits;
-  }
+  const edits = slipsBetween(request.join('/'), filled(route, request).join('/'));
+  if (edits !== undefined) return edits;
   const last = route.at(-1) ?? '';
   // `/v1/validate` for `/v1/iban/validate`: the route's own last word, with its group left out.
   if (request.length === 1 && !last.startsWith(':') && request[0] === last) return BY_RULE;

@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { KEY_META } from '../http/body.ts';
 import { httpError } from '../http/errors.ts';
+import { slipsBetween } from '../http/nearest-route.ts';
 import { isRecord } from '../is-record.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
@@ -155,6 +156,16 @@ export const mcpRoutes =
       return tools;
     };
 
+    /** What an agent that named no tool of ours reads: the tool it most likely meant, if one is close. */
+    const unknownTool = (name: string) => {
+      const meant = toolList()
+        .map((t) => ({ name: t.name, slips: slipsBetween(name.toLowerCase(), t.name) ?? Number.NaN }))
+        .filter((t) => !Number.isNaN(t.slips))
+        .sort((a, b) => a.slips - b.slips)
+        .map((t) => t.name);
+      return `Unknown tool: ${name}.${meant.length ? ` Did you mean ${meant.join(' or ')}?` : ''} tools/list names every tool.`;
+    };
+
     async function toolResult(
       req: FastifyRequest,
       res: ServerResponse,
@@ -218,7 +229,7 @@ export const mcpRoutes =
       }));
       server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
         const result = await toolResult(req, reply.raw, params.name, params.arguments ?? {}, params._meta);
-        if (!result) throw new types.McpError(types.ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+        if (!result) throw new types.McpError(types.ErrorCode.InvalidParams, unknownTool(params.name));
         return result;
       });
 

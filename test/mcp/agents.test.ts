@@ -121,6 +121,25 @@ describe('MCP for agents', () => {
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was charged');
   });
 
+  test('a tool name with a typing slip is refused naming the tool meant; one far from any names none', async () => {
+    const svc = await startService();
+    const { client } = await connectMcp(svc.url, { from: '127.0.8.6' });
+    const refusal = async (name: string) => {
+      const error = await client.callTool({ name, arguments: {} }).then(
+        () => assert.fail(`${name} was called`),
+        (e: Error) => e,
+      );
+      return error.message;
+    };
+    assert.match(
+      await refusal('validate_ibn'),
+      /Unknown tool: validate_ibn\. Did you mean validate_iban or validate_ibans\? tools\/list names every tool\./,
+      'the nearest first',
+    );
+    assert.match(await refusal('validateIbans'), /Did you mean validate_ibans or validate_iban\?/);
+    assert.doesNotMatch(await refusal('get_weather'), /Did you mean/);
+  });
+
   test('X-Quota-Exhausted is on the answer when any call of a JSON-RPC batch was refused for quota', async () => {
     const svc = await startService();
     const key = await svc.makePro(await svc.newKey('127.0.8.6'), 3);
