@@ -7,7 +7,7 @@ import { updatableKinds, urlVariable } from '../data/download.ts';
 import { checkFileSize, datedWords, IMPORTERS, ImportError, importerFor } from '../data/importers/index.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore } from '../store/index.ts';
-import { EXIT, UsageError, type CliIo } from './io.ts';
+import { didYouMean, EXIT, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';
 
 /** The kinds an update that names none leaves out until imported once (download.ts, defaultKinds). */
@@ -45,8 +45,9 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
   const asOf = values['as-of'];
   if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf))
     throw new UsageError('--as-of takes a date YYYY-MM-DD', DATA_USAGE);
-  if (!['list', 'import', 'update'].includes(command))
-    throw new UsageError(`unknown data command "${command}"`, DATA_USAGE);
+  const commands = ['list', 'import', 'update'];
+  if (!commands.includes(command))
+    throw new UsageError(`unknown data command "${command}"${didYouMean(command, commands)}`, DATA_USAGE);
   if (command === 'import' && (rest.length !== 2 || !rest[0] || !rest[1]))
     throw new UsageError('data import takes <kind> <file>', DATA_USAGE);
   if (command === 'list') return list(settings.databaseUrl, io);

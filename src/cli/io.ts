@@ -3,6 +3,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import type { CliConfig } from '../config.ts';
 import { codeOf, messageOf } from '../thrown.ts';
 import { Mod97, Mod97Error } from '../../clients/typescript/src/index.ts';
+import { nearestNames } from '../typing-slips.ts';
 
 export interface CliIo {
   out(line: string): void;
@@ -25,6 +26,12 @@ export class UsageError extends Error {
   ) {
     super(message);
   }
+}
+
+/** `; did you mean …?` naming the commands or options within typing slips of `typed`, or nothing. */
+export function didYouMean(typed: string, names: readonly string[]): string {
+  const near = nearestNames(typed, names);
+  return near.length ? `; did you mean ${near.join(' or ')}?` : '';
 }
 
 /** A command that cannot go on for a reason the user can fix (a file, a column): `error: message`, exit 2, no help text. */

@@ -1,7 +1,7 @@
 /** `mod97 keys generate|usage|rotate|claim`: the key routes, printed for people. */
 import type { CliConfig } from '../config.ts';
 import { parseArgs } from 'node:util';
-import { clientFor, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
+import { clientFor, didYouMean, EXIT, requireKey, serviceError, UsageError, type CliIo } from './io.ts';
 
 export const KEYS_USAGE = `usage:
   mod97 keys generate [--email ADDRESS [--code CODE]] [--source TEXT]
@@ -85,7 +85,10 @@ export async function keysCommand(argv: string[], settings: CliConfig, io: CliIo
         return EXIT.ok;
       }
       default:
-        throw new UsageError(`unknown keys command "${command}"`, KEYS_USAGE);
+        throw new UsageError(
+          `unknown keys command "${command}"${didYouMean(command, ['generate', 'usage', 'rotate', 'claim'])}`,
+          KEYS_USAGE,
+        );
     }
   } catch (e) {
     if (e instanceof UsageError) throw e;

@@ -4,7 +4,7 @@ import { BACKUP_USAGE, backupCommand } from './backup.ts';
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
 import { EXTRACT_USAGE, extractCommand } from './extract.ts';
-import { DEFAULT_URL, EXIT, Refusal, refuseUnsendableKey, UsageError, type CliIo } from './io.ts';
+import { DEFAULT_URL, didYouMean, EXIT, Refusal, refuseUnsendableKey, UsageError, type CliIo } from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { MIGRATE_TO_USAGE, migrateToCommand } from './migrate-to.ts';
 import { QR_USAGE, qrCommand } from './qr.ts';
@@ -86,7 +86,7 @@ export async function runCli(argv: string[], env: Env, io: CliIo, now: () => num
       case 'migrate-to':
         return await migrateToCommand(rest, settings, io);
       default:
-        throw new UsageError(`unknown command "${group}"`, USAGE);
+        throw new UsageError(`unknown command "${group}"${didYouMean(group, Object.keys(USAGES))}`, USAGE);
     }
   } catch (e) {
     if (e instanceof Refusal) {
@@ -98,7 +98,7 @@ export async function runCli(argv: string[], env: Env, io: CliIo, now: () => num
       io.err(`error: ${messageOf(e)}`);
       return EXIT.failed;
     }
-    const message = shortParseError(e);
+    const message = shortParseError(e, group);
     // Nothing to complain about (a bare `mod97`, `mod97 keys`): the help itself; else one line that points to it.
     if (!message) io.err((e instanceof UsageError ? e.usage : undefined) ?? usageOf(group));
     else {
@@ -110,12 +110,19 @@ export async function runCli(argv: string[], env: Env, io: CliIo, now: () => num
   }
 }
 
-/** node:util's parseArgs explains at length how to pass a value starting with '-'; one clause is enough here. */
-/** `e` is a UsageError or one of node's ERR_PARSE_ARGS errors. */
-function shortParseError(e: unknown): string {
+/**
+ * node:util's parseArgs explains at length how to pass a value starting with '-'; one clause is
+ * enough here. `e` is a UsageError or one of node's ERR_PARSE_ARGS errors; an unknown option is
+ * matched against the options the command's usage names.
+ */
+function shortParseError(e: unknown, group: string | undefined): string {
   const code = codeOf(e);
   const message = messageOf(e);
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${/'([^']+)'/.exec(message)?.[1] ?? ''}`.trim();
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'([^']+)'/.exec(message)?.[1] ?? '';
+    const options = [...new Set(usageOf(group).match(/--[a-z][a-z-]*/g))];
+    return `unknown option ${option}${didYouMean(option, options)}`.trim();
+  }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
     return `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`.trim();
   return message.split('\n')[0];

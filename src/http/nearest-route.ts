@@ -4,7 +4,7 @@
  * a trailing slash away from a real one. Nothing is guessed from afar: a route is named only
  * when it is that close, so a 404 never points a caller somewhere unrelated.
  */
-import { distance } from 'fastest-levenshtein';
+import { slipsBetween } from '../typing-slips.ts';
 
 export interface RouteAddress {
   method: string;
@@ -14,18 +14,6 @@ export interface RouteAddress {
 
 /** At most this many routes are named. */
 const MAX_NAMED = 3;
-/**
- * The typing slips (a letter wrong, missing or extra) between what was typed and a name it may
- * have meant, or undefined past those tolerated: two in a name of 6 characters or more, one in a
- * shorter one, where two would reach unrelated words. The distance is at least the difference in
- * length, so a long input is not compared at all.
- */
-export function slipsBetween(typed: string, wanted: string): number | undefined {
-  const allowed = typed.length >= 6 ? 2 : 1;
-  if (Math.abs(typed.length - wanted.length) > allowed) return undefined;
-  const edits = distance(typed, wanted);
-  return edits <= allowed ? edits : undefined;
-}
 /** Rank of a route named by a rule below rather than by typing slips. */
 const BY_RULE = 3;
 

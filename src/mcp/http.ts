@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { KEY_META } from '../http/body.ts';
 import { httpError } from '../http/errors.ts';
-import { slipsBetween } from '../http/nearest-route.ts';
+import { nearestNames } from '../typing-slips.ts';
 import { isRecord } from '../is-record.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
@@ -158,11 +158,10 @@ export const mcpRoutes =
 
     /** What an agent that named no tool of ours reads: the tool it most likely meant, if one is close. */
     const unknownTool = (name: string) => {
-      const meant = toolList()
-        .map((t) => ({ name: t.name, slips: slipsBetween(name.toLowerCase(), t.name) ?? Number.NaN }))
-        .filter((t) => !Number.isNaN(t.slips))
-        .sort((a, b) => a.slips - b.slips)
-        .map((t) => t.name);
+      const meant = nearestNames(
+        name.toLowerCase(),
+        toolList().map((t) => t.name),
+      );
       return `Unknown tool: ${name}.${meant.length ? ` Did you mean ${meant.join(' or ')}?` : ''} tools/list names every tool.`;
     };
 

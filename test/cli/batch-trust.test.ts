@@ -246,9 +246,19 @@ test('a file that cannot be read says why; an unreachable service is named with 
 test('a usage error is one line that points to the help, not the whole help', async () => {
   for (const [args, line] of [
     [['batch'], 'error: give a CSV file (see mod97 batch --help)'],
-    [['batch', 'a.csv', '--colum', 'x'], 'error: unknown option --colum (see mod97 batch --help)'],
+    [
+      ['batch', 'a.csv', '--colum', 'x'],
+      'error: unknown option --colum; did you mean --column? (see mod97 batch --help)',
+    ],
+    [['batch', 'a.csv', '--nope'], 'error: unknown option --nope (see mod97 batch --help)'],
     [['validate'], 'error: give at least one IBAN (see mod97 validate --help)'],
     [['nonsense'], 'error: unknown command "nonsense" (see mod97 --help)'],
+    [['valdiate', 'DE89'], 'error: unknown command "valdiate"; did you mean validate? (see mod97 --help)'],
+    [['keys', 'generat'], 'error: unknown keys command "generat"; did you mean generate? (see mod97 keys --help)'],
+    [
+      ['data', 'improt', 'x', 'y'],
+      'error: unknown data command "improt"; did you mean import? (see mod97 data --help)',
+    ],
   ] as const) {
     const r = await mod97([...args], { MOD97_URL: svc.url });
     assert.equal(r.code, 2, args.join(' '));
