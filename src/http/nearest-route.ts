@@ -1,7 +1,7 @@
 /**
  * The routes a request for an unknown path most likely meant, for the 404's message: a path
  * typed from memory is often one edit, a missing `/v1` or group (`/v1/validate`), a capital or
- * a trailing slash away from a real one. Nothing is guessed from afar: a route is named only
+ * a trailing slash away from a real one, or stops one segment short (`/v1/iban`). Nothing is guessed from afar: a route is named only
  * when it is that close, so a 404 never points a caller somewhere unrelated.
  */
 import { slipsBetween } from '../typing-slips.ts';
@@ -37,9 +37,8 @@ function remoteness(request: string[], route: string[]): number | undefined {
   const last = route.at(-1) ?? '';
   // `/v1/validate` for `/v1/iban/validate`: the route's own last word, with its group left out.
   if (request.length === 1 && !last.startsWith(':') && request[0] === last) return BY_RULE;
-  // `/v1/bic` for `/v1/bic/{code}`: the route without its last parameter.
-  if (last.startsWith(':') && route.length === request.length + 1 && request.every((s, i) => s === route[i]))
-    return BY_RULE;
+  // `/v1/bic` for `/v1/bic/{code}`, `/v1/iban` for `/v1/iban/validate`: the route without its last segment.
+  if (route.length === request.length + 1 && request.every((s, i) => s === route[i])) return BY_RULE;
   return undefined;
 }
 

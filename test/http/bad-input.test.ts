@@ -140,6 +140,10 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     assert.equal(await meant('/iban/validate'), 'POST /v1/iban/validate');
     assert.equal(await meant('/v1/validate'), 'POST /v1/iban/validate or POST /v1/reference/validate');
     assert.equal(await meant('/v1/bic', 'GET'), 'GET /v1/bic/{code}');
+    assert.equal(
+      await meant('/v1/iban'),
+      'POST /v1/iban/validate or POST /v1/iban/batch or POST /v1/iban/from-account',
+    );
     assert.equal(await meant('/v1/keys/usag', 'GET'), 'GET /v1/keys/usage');
     assert.equal(await meant('/v1/weather'), undefined, 'nothing named from afar');
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'a 404 costs nothing');
