@@ -1,8 +1,9 @@
 /**
  * The routes a request for an unknown path most likely meant, for the 404's message: a path
  * typed from memory is often one edit, a missing `/v1` or group (`/v1/validate`), a capital or
- * a trailing slash away from a real one, or stops one segment short (`/v1/iban`). Nothing is guessed from afar: a route is named only
- * when it is that close, so a 404 never points a caller somewhere unrelated.
+ * a trailing slash away from a real one, or stops one segment short (`/v1/iban`). Nothing is
+ * guessed from afar: a route is named only when it is that close, so a 404 never points a
+ * caller somewhere unrelated.
  */
 import { slipsBetween } from '../typing-slips.ts';
 
