@@ -22,3 +22,8 @@ export function nearestNames(typed: string, names: readonly string[]): string[] 
     .sort((a, b) => a.slips - b.slips)
     .map((n) => n.name);
 }
+
+/** ` Did you mean A or B?` for the sentence of a refusal, or nothing when nothing is near. */
+export function askIfMeant(near: readonly string[]): string {
+  return near.length ? ` Did you mean ${near.join(' or ')}?` : '';
+}

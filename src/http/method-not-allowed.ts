@@ -7,10 +7,9 @@
  * its CORS preflight (cors.ts), answered 204, not refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { isDataRoute, type RouteDeclaration } from '../api/declaration.ts';
+import { documentedPath, isDataRoute, type RouteDeclaration } from '../api/declaration.ts';
 import { DomainError } from '../errors.ts';
 import { hasPreflight } from './cors.ts';
-import { documentedPath } from './nearest-route.ts';
 
 /** The methods Fastify routes; a data route answers one of them, the others get the 405. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;

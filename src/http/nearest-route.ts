@@ -57,8 +57,3 @@ export function nearestRoutes<R extends RouteAddress>(method: string, path: stri
     .slice(0, MAX_NAMED)
     .map(({ route }) => route);
 }
-
-/** `/v1/bic/:code` as the OpenAPI document and docs write it: `/v1/bic/{code}`. */
-export function documentedPath(url: string): string {
-  return url.replace(/:(\w+)/g, '{$1}');
-}

@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { KEY_META } from '../http/body.ts';
 import { httpError } from '../http/errors.ts';
-import { nearestNames } from '../typing-slips.ts';
+import { askIfMeant, nearestNames } from '../typing-slips.ts';
 import { isRecord } from '../is-record.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
@@ -162,7 +162,7 @@ export const mcpRoutes =
         name.toLowerCase(),
         toolList().map((t) => t.name),
       );
-      return `Unknown tool: ${name}.${meant.length ? ` Did you mean ${meant.join(' or ')}?` : ''} tools/list names every tool.`;
+      return `Unknown tool: ${name}.${askIfMeant(meant)} tools/list names every tool.`;
     };
 
     async function toolResult(

@@ -8,7 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 import { prefersHtml } from '../http/accept.ts';
 import { sendError } from '../http/errors.ts';
-import { documentedPath, nearestRoutes, type RouteAddress } from '../http/nearest-route.ts';
+import { documentedPath } from '../api/declaration.ts';
+import { nearestRoutes, type RouteAddress } from '../http/nearest-route.ts';
+import { askIfMeant } from '../typing-slips.ts';
 import { NAV, sendPage } from '../web/render.ts';
 
 const PAGES = [...NAV, { href: '/terms', label: 'Terms of use' }].map((p) => ({ ...p, method: 'GET', url: p.href }));
@@ -22,11 +24,7 @@ export function notFound(routes: readonly RouteAddress[]) {
       return sendPage(reply, 'not-found', { path: '', page: 'not-found', title: 'Page not found', near, pages: PAGES });
     }
     const near = nearestRoutes(req.method, req.url, routes).map((r) => `${r.method} ${documentedPath(r.url)}`);
-    const meant = near.length ? ` Did you mean ${near.join(' or ')}?` : '';
-    return sendError(
-      req,
-      reply,
-      new DomainError('not_found', `No route for ${req.method} at this path.${meant} Every route is in /openapi.json.`),
-    );
+    const message = `No route for ${req.method} at this path.${askIfMeant(near)} Every route is in /openapi.json.`;
+    return sendError(req, reply, new DomainError('not_found', message));
   };
 }

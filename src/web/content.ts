@@ -1,5 +1,6 @@
 /** What the pages say, derived from the one price table (src/plans.ts): never a second copy of a number. */
 import { costOf } from '../api/catalogue.ts';
+import { documentedPath } from '../api/declaration.ts';
 import { API_ROUTES } from '../api/index.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import { thousands } from '../thousands.ts';
@@ -17,13 +18,10 @@ export const FREE = {
 /** The metered data routes, in their declarations' order (src/api/index.ts). */
 const METERED = API_ROUTES.filter((route) => route.access.meter !== undefined);
 
-/** `/v1/bic/:code` as people read it: `/v1/bic/{code}`. */
-const pathOf = (url: string) => url.replace(/:(\w+)/g, '{$1}');
-
 /** The data routes the home page lists, each described by its declaration's purpose. */
 export const ROUTES = METERED.map((route) => ({
   method: route.method,
-  path: pathOf(route.url),
+  path: documentedPath(route.url),
   what: route.guide.purpose ?? '',
 }));
 
@@ -31,7 +29,7 @@ export const ROUTES = METERED.map((route) => ({
 const X402_ROUTES = METERED.map((route) => {
   const cost = costOf(route);
   return {
-    route: `${route.method} ${pathOf(route.url)}${cost.perIban ? ' (per IBAN)' : ''}`,
+    route: `${route.method} ${documentedPath(route.url)}${cost.perIban ? ' (per IBAN)' : ''}`,
     price: cost.x402Usd ?? 0,
   };
 });
