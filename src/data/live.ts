@@ -44,6 +44,8 @@ export async function loadDataPlane(store: DatasetStore, opts: DataPlaneOptions 
 export class LiveDataPlane implements DataPlane {
   private timers: NodeJS.Timeout[] = [];
   private reloading: Promise<boolean> | null = null;
+  /** The reload that follows the running one, shared by the calls made while it runs. */
+  private nextReload: Promise<boolean> | null = null;
   private firstLoad: Promise<void> | null = null;
   private current: DataPlane | null = null;
   private signature = '';
@@ -116,7 +118,9 @@ export class LiveDataPlane implements DataPlane {
 
   /**
    * Reloads when the stored datasets differ from the loaded ones; true when a new load is in
-   * use. A failed reload keeps the current one. Concurrent calls share one reload.
+   * use. A failed reload keeps the current one. A reload already running may have read the
+   * store before the caller's change (an import), so calls made meanwhile share one more
+   * reload, after it.
    */
   refresh(): Promise<boolean> {
     // Before the first load there is nothing to replace: that load reads what is stored then.
@@ -124,10 +128,22 @@ export class LiveDataPlane implements DataPlane {
   }
 
   private reloadOnce(): Promise<boolean> {
-    this.reloading ??= this.reload().finally(() => {
-      this.reloading = null;
+    if (!this.reloading) return this.startReload();
+    this.nextReload ??= this.reloading
+      .catch(() => false)
+      .then((earlier) => {
+        this.nextReload = null;
+        return this.startReload().then((now) => earlier || now);
+      });
+    return this.nextReload;
+  }
+
+  private startReload(): Promise<boolean> {
+    const run: Promise<boolean> = this.reload().finally(() => {
+      if (this.reloading === run) this.reloading = null;
     });
-    return this.reloading;
+    this.reloading = run;
+    return run;
   }
 
   private async reload(): Promise<boolean> {

@@ -68,9 +68,13 @@ async function importRegister(databaseUrl: string, file: string, asOf: string): 
   assert.equal(code, 0, lines.join('\n'));
 }
 
-/** Waits for the service to load what the store now holds (the poll would, within seconds). */
-async function reloaded(svc: TestService): Promise<void> {
-  assert.equal(await svc.services.data.refresh(), true, 'the service loaded the imported register');
+/**
+ * Waits for the service to load what the store now holds (the poll would, within seconds, and
+ * may already have: the data must differ from `before`, whichever reload swapped it).
+ */
+async function reloaded(svc: TestService, before: string): Promise<void> {
+  await svc.services.data.refresh();
+  assert.notEqual(svc.services.data.dataVersion(), before, 'the service loaded the imported register');
 }
 
 async function answersPerBank(databaseUrl: string): Promise<void> {
@@ -83,6 +87,7 @@ async function answersPerBank(databaseUrl: string): Promise<void> {
       return r.body;
     };
     assert.equal((await validate(COMMERZBANK_IBAN)).sepa.basis, 'country', 'nothing imported yet');
+    const before = svc.services.data.dataVersion();
 
     const files = Object.entries(REGISTER).map(([name, lines]) => {
       const file = join(dir, `${Math.random().toString(36).slice(2)}-${name}`);
@@ -92,7 +97,7 @@ async function answersPerBank(databaseUrl: string): Promise<void> {
     await importRegister(databaseUrl, files[0]!, '2026-11-02');
     await importRegister(databaseUrl, files[1]!, '2026-11-05');
     await importRegister(databaseUrl, files[2]!, '2026-11-10');
-    await reloaded(svc);
+    await reloaded(svc, before);
 
     // a BIC11 in the register: that bank's schemes and VOP
     const commerzbank = await validate(COMMERZBANK_IBAN);
@@ -174,8 +179,9 @@ test("the EPC's own register files, imported into a running service, answer for 
   const databaseUrl = `sqlite:${join(dir, 'real.db')}`;
   const svc = await startService({ databaseUrl });
   try {
+    const before = (await svc.services.data.ready(), svc.services.data.dataVersion());
     for (const path of REAL) await importRegister(databaseUrl, SHARED_DATA + path, '2025-09-08');
-    await reloaded(svc);
+    await reloaded(svc, before);
     const key = await svc.makePro(await svc.newKey());
     const everyScheme = {
       member: true,

@@ -125,6 +125,35 @@ test('a failed look at the store keeps the loaded data and shows the error in th
   assert.equal(plane.bankForIban('DE', '37040044')?.bic, 'COBADEFFXXX', 'the loaded data still answers');
 });
 
+test('a refresh asked while a reload runs reads the store again after it, so it sees what changed meanwhile', async () => {
+  const store = openSqliteStore('sqlite::memory:');
+  let hold: Promise<void> | null = null;
+  const seen: number[] = [];
+  const slow: DatasetStore = {
+    putDataset: (meta, records) => store.putDataset(meta, records),
+    getDataset: (kind) => store.getDataset(kind),
+    listDatasets: async () => {
+      const list = await store.listDatasets();
+      if (hold) await hold;
+      seen.push(list.length);
+      return list;
+    },
+  };
+  const plane = await LiveDataPlane.load(slow);
+  const before = (await store.listDatasets()).length;
+  let release!: () => void;
+  hold = new Promise((resolve) => (release = resolve));
+  const running = plane.refresh(); // the poll's reload: it has read the store and is still busy
+  const meta = { kind: 'test', source: 'test', asOf: '2026-11-01', asOfBasis: null, importedAt: 1, count: 1 };
+  await store.putDataset(meta, [{ bic: 'TESTDEFFXXX' }]); // an import, after that read
+  const asked = plane.refresh(); // the importer's own refresh
+  hold = null;
+  release();
+  await running;
+  await asked;
+  assert.equal(seen.at(-1), before + 1, 'the refresh asked after the import read the store after it');
+});
+
 test('a scheduled update whose downloads fail changes nothing, and says so in the status', async () => {
   const store = openSqliteStore('sqlite::memory:');
   const plane = await LiveDataPlane.load(store);
