@@ -38,6 +38,20 @@ export interface KeyRow {
   planRev: number;
 }
 
+/** A key's charge period meaning "the month of each call" (chargePeriodOf). */
+export const MONTH_OF_CALL = 'month';
+
+/**
+ * The counter period a key's calls are charged to, from its basis alone: the month of each call
+ * (MONTH_OF_CALL) for a monthly key, else its lifetime or credits counter. quota/plan.ts charges
+ * every key by it; PostgreSQL's store also keeps it on the key row, so that one statement can look
+ * a key up and charge it (store/postgres/key-admissions.ts). A key born in a creation alert is
+ * charged by quota/plan.ts alone: its plan also depends on the alert.
+ */
+export function chargePeriodOf(plan: { basis: Basis; lifetimePeriod: string | null }): string {
+  return plan.basis === 'monthly' ? MONTH_OF_CALL : (plan.lifetimePeriod ?? plan.basis);
+}
+
 /**
  * A free key's plan kept while it is Pro. Basis, cap and lifetime counter are kept with the
  * tier because a claim by payment is `lifetime` 200 once: rebuilt from the tier alone it would

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteMeter } from '../api/declaration.ts';
 import { DomainError } from '../errors.ts';
 import type { KeyService } from '../keys/service.ts';
+import type { Admission } from '../quota/meter.ts';
 import { keyOrPaymentRequired, quotaExhausted, trialExhausted } from '../payments/refusals.ts';
 import { hasPayment } from '../payments/x402/header.ts';
 import { parsedBody } from './body.ts';
@@ -17,8 +18,12 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
   const { keys, meter, clock, store } = services;
 
   return {
-    /** Step 3: the key presented, if any (401 when it is unknown, or missing where one is required). */
-    async authenticate(req: FastifyRequest): Promise<void> {
+    /**
+     * Step 3: the key presented, if any (401 when it is unknown, or missing where one is
+     * required). Given `routeMeter`, the key's charge of step 4 is made with the lookup where the
+     * store does both at once (Meter.authenticateAndAdmit), and returned for step 4.
+     */
+    async authenticate(req: FastifyRequest, routeMeter?: RouteMeter): Promise<Admission | undefined> {
       const credential = readCredential(req.headers);
       if (credential.kind === 'none') {
         if (req.routeOptions.config.access?.auth !== 'key') return;
@@ -29,13 +34,35 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
       }
       if (credential.kind === 'refused') throw new DomainError('invalid_api_key', credential.message);
       const hash = keys.presentedHash(credential.secret);
-      const key = hash === null ? null : await store.keyByHash(hash);
+      const { key, admission } =
+        hash === null
+          ? { key: null }
+          : routeMeter
+            ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
+            : { key: await store.keyByHash(hash) };
       if (!key) throw new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.unknown);
       req.caller.key = key;
+      return admission;
     },
 
-    /** Step 4: a payment presented (judged in step 6), else the whole cost admitted, or 402. */
-    async payOrAdmit(req: FastifyRequest, reply: FastifyReply, routeMeter: RouteMeter): Promise<void> {
+    /**
+     * Step 3 charges the key with its lookup where the store can, and nothing between steps 3 and
+     * 4 may stop the call: no Idempotency-Key to judge (3a), no payment that draws no quota.
+     */
+    chargesWithLookup(req: FastifyRequest, keyed: boolean): boolean {
+      return meter.admitsWithLookup && !keyed && !(x402On && hasPayment(req.headers));
+    },
+
+    /**
+     * Step 4: a payment presented (judged in step 6), else the whole cost admitted, or 402.
+     * `admitted`: the key's admission, when step 3 made it with the lookup.
+     */
+    async payOrAdmit(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      routeMeter: RouteMeter,
+      admitted?: Admission,
+    ): Promise<void> {
       const { caller } = req;
       // A paid call draws on no quota; its payment is verified in step 6 and settled in step 11.
       if (x402On && hasPayment(req.headers)) {
@@ -48,7 +75,7 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
       const hold = caller.idempotency?.hold;
       if (caller.key) {
         const cost = routeMeter.cost(body);
-        const admission = await meter.admitKey(caller.key, cost, hold);
+        const admission = admitted ?? (await meter.admitKey(caller.key, cost, hold));
         caller.balance = admission;
         if (!admission.admitted) {
           reply.header('X-Quota-Exhausted', 'true');

@@ -111,11 +111,12 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
     const { access, x402Required, idempotent } = req.routeOptions.config;
     if (access) {
       if (req[KEY_IN_BODY]) throw keyInBodyError(); // 2
-      if (access.auth !== 'none') await charge.authenticate(req); // 3
       // Most calls send no Idempotency-Key: they skip step 3a without awaiting it.
-      if (idempotent && req.headers['idempotency-key'] !== undefined && (await idempotency.judge(req, reply)))
-        return reply; // 3a: a replay, answered
-      if (access.meter) await charge.payOrAdmit(req, reply, access.meter); // 4
+      const keyed = idempotent === true && req.headers['idempotency-key'] !== undefined;
+      const chargeNow = access.meter && charge.chargesWithLookup(req, keyed) ? access.meter : undefined;
+      const admitted = access.auth !== 'none' ? await charge.authenticate(req, chargeNow) : undefined; // 3
+      if (keyed && (await idempotency.judge(req, reply))) return reply; // 3a: a replay, answered
+      if (access.meter) await charge.payOrAdmit(req, reply, access.meter, admitted); // 4
     }
     // The body was left unread on the socket: close it rather than drain it.
     if (req.body === UNSUPPORTED_MEDIA) reply.header('connection', 'close');

@@ -2,7 +2,7 @@
  * Metering: admit the whole cost or nothing, in one atomic store step; refund on failure.
  * The trial and the keys share the same counter primitive.
  */
-import { dayOf, type Clock } from '../clock.ts';
+import { dayOf, monthOf, type Clock } from '../clock.ts';
 import type { CreationAlert } from '../keys/alert.ts';
 import { LIMITS } from '../plans.ts';
 import type { CounterRef, IdempotencyHold, Store } from '../store/types.ts';
@@ -25,6 +25,11 @@ export class Meter {
     private readonly alert: CreationAlert,
   ) {}
 
+  /** The store charges a key with its lookup (authenticateAndAdmit): PostgreSQL. */
+  get admitsWithLookup(): boolean {
+    return this.store.keyByHashAdmitting !== undefined;
+  }
+
   async planFor(key: KeyRow): Promise<EffectivePlan> {
     // Only the alert the key was born in reduces it; the store is asked only for such keys.
     const birthAlertOn = key.alertBorn && key.tier === 'anonymous' ? await this.alert.isStillOn(key.alertId) : false;
@@ -41,6 +46,29 @@ export class Meter {
       : await this.store.admit(plan.counter, cost, plan.limit, hold);
     if (used !== null) return { admitted: true, plan, used };
     return { admitted: false, plan, used: await this.store.read(plan.counter) };
+  }
+
+  /**
+   * The key of `keyHash` and `cost` charged to it in the same store call where the engine offers
+   * it (admitsWithLookup); without `admission`, the caller admits with admitKey as usual.
+   */
+  async authenticateAndAdmit(keyHash: string, cost: number): Promise<{ key: KeyRow | null; admission?: Admission }> {
+    const now = this.clock();
+    const found = await this.store.keyByHashAdmitting?.(keyHash, cost, monthOf(now));
+    if (!found) return { key: await this.store.keyByHash(keyHash) };
+    const { key, charged } = found;
+    if (!key || !charged) return { key };
+    // The store charges only keys not born in a creation alert, whose plan the alert leaves alone.
+    const plan = effectivePlan(key, now, false);
+    const { counter } = plan;
+    if (charged.period !== counter.period) {
+      // The period stored on the row is not the one this plan charges (a plan written without
+      // it): the charge is given back and the call admitted as every other.
+      if (charged.used !== null) await this.store.refund({ ...counter, period: charged.period }, cost);
+      return { key };
+    }
+    if (charged.used !== null) return { key, admission: { admitted: true, plan, used: charged.used } };
+    return { key, admission: { admitted: false, plan, used: await this.store.read(counter) } };
   }
 
   async balance(key: KeyRow): Promise<Balance> {

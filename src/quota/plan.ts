@@ -5,7 +5,7 @@
 import { monthOf } from '../clock.ts';
 import { LIMITS, PLAN } from '../plans.ts';
 import type { CounterLimit, CounterRef } from '../store/types.ts';
-import type { Basis, KeyRow } from '../records.ts';
+import { type Basis, chargePeriodOf, type KeyRow, MONTH_OF_CALL } from '../records.ts';
 
 /**
  * The counter a call is charged to. A key reduced by a creation alert also counts each call in
@@ -41,9 +41,7 @@ export function effectivePlan(key: KeyRow, now: number, birthAlertOn: boolean): 
     }
     return { basis: 'monthly', limit: PLAN.anonymous.limit, counter: month, reduced: false };
   }
-  if (key.basis === 'monthly') {
-    return { basis: 'monthly', limit: key.limit, counter: month, reduced: false };
-  }
-  const period = key.lifetimePeriod ?? key.basis;
-  return { basis: key.basis, limit: key.limit, counter: { scope: 'key', subject, period }, reduced: false };
+  const period = chargePeriodOf(key);
+  const counter: CounterRef = period === MONTH_OF_CALL ? month : { scope: 'key', subject, period };
+  return { basis: key.basis, limit: key.limit, counter, reduced: false };
 }

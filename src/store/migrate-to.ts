@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DomainError } from '../errors.ts';
 import { openPostgresStore, postgresSettings } from './postgres/index.ts';
+import { fillChargePeriods } from './postgres/keys.ts';
 import { createPool, type Sql } from './postgres/sql.ts';
 import { openSqliteStore } from './sqlite/index.ts';
 
@@ -78,6 +79,7 @@ export async function copySqliteToPostgres(
       await emptyTarget(tx, tables, opts.replace === true);
       const counts: TableCopy[] = [];
       for (const table of tables) counts.push(await copyTable(db, tx, table));
+      await fillChargePeriods(tx); // SQLite leaves the column empty (migrations.ts, version 20)
       const differing = counts.filter((c) => c.source !== c.target);
       if (differing.length > 0)
         throw new Error(

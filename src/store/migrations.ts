@@ -222,4 +222,12 @@ CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
     // next 24 hours of a call made before the upgrade is judged afresh.
     sql: `DELETE FROM idempotency_keys;`,
   },
+  {
+    version: 20,
+    name: 'the charge period on the key row',
+    // records.ts's chargePeriodOf, written with every plan by PostgreSQL's store, which fills the
+    // rows without one when it opens (its one-statement lookup and charge reads it; a row without
+    // one is charged as before). SQLite does not use it and leaves it empty.
+    sql: `ALTER TABLE api_keys ADD COLUMN charge_period TEXT;`,
+  },
 ];

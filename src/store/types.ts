@@ -22,9 +22,26 @@ export interface PlanChange {
   alertBorn?: boolean;
 }
 
+/**
+ * A key found by keyByHashAdmitting, and the charge made with the lookup: on the counter of
+ * `period`, `used` the count after it, or null when refused (nothing charged). Without `charged`
+ * nothing was tried: the caller admits as usual.
+ */
+export interface KeyAdmission {
+  key: KeyRow | null;
+  charged?: { period: string; used: number | null };
+}
+
 export interface KeyStore {
   insertKey(key: NewKey): Promise<void>;
   keyByHash(keyHash: string): Promise<KeyRow | null>;
+  /**
+   * The key of `keyHash` and, in the same statement, `cost` charged to the counter of the charge
+   * period stored on its row (records.ts's chargePeriodOf; `month` stands for the month of the
+   * call), up to its cap, when that counter row exists and the key was not born in a creation
+   * alert. PostgreSQL only, where it saves a round trip; callers use keyByHash without it.
+   */
+  keyByHashAdmitting?(keyHash: string, cost: number, month: string): Promise<KeyAdmission>;
   keyById(id: string): Promise<KeyRow | null>;
   /** Replaces the secret only if `oldHash` is still current. */
   rotateKey(id: string, oldHash: string, newHash: string, newPrefix: string): Promise<boolean>;

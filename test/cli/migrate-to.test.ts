@@ -13,7 +13,7 @@ import { runCli } from '../../src/cli/run.ts';
 import { openStore } from '../../src/store/index.ts';
 import { startService, testClock } from '../support/app.ts';
 import { freePort } from '../support/loopback.ts';
-import { pgUrl, throwawaySchema } from '../support/pg.ts';
+import { pgAdmin, pgUrl, throwawaySchema } from '../support/pg.ts';
 
 const skip = !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set';
 
@@ -44,7 +44,7 @@ test('a SQLite database moves to PostgreSQL: the key authenticates, usage is equ
   const dir = mkdtempSync(join(tmpdir(), 'mod97-migrate-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const sqlite = `sqlite:${join(dir, 'mod97.db')}`;
-  const { url: postgres } = throwawaySchema('mod97_migrate');
+  const { url: postgres, schema } = throwawaySchema('mod97_migrate');
   const clock = testClock('2026-11-20T10:00:00Z');
 
   // The service on SQLite, used: a key with three charged calls, a payment, an imported dataset.
@@ -86,16 +86,19 @@ test('a SQLite database moves to PostgreSQL: the key authenticates, usage is equ
   const settings = countsOf(ran.out, 'settings');
   assert.ok(settings[0] > 0 && settings[0] === settings[1], 'the pepper kept in settings came along');
   assert.match(ran.out, /done: \d+ tables copied, every count equal/);
+  // SQLite leaves the key's charge period empty; the copy writes it, for the one-statement charge.
+  assert.ok(pgUrl);
+  const admin = await pgAdmin(pgUrl);
+  after(() => admin.end());
+  assert.deepEqual(await admin.unsafe(`SELECT charge_period FROM ${schema}.api_keys`), [{ charge_period: 'month' }]);
 
   // The service on PostgreSQL: the same key, the same usage, the same payment and data.
   const afterMove = await startService({ databaseUrl: postgres, clock });
   assert.deepEqual(counted((await afterMove.call('/v1/keys/usage', { key })).body), counted(usage.body));
   assert.equal(await afterMove.services.store.hasPayment('pay-1'), true);
   assert.equal((await afterMove.services.store.listDatasets())[0]?.kind, 'gleif-bic-lei');
-  assert.equal(
-    (await afterMove.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } })).status,
-    200,
-  );
+  const fourth = await afterMove.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } });
+  assert.deepEqual([fourth.status, fourth.headers['x-quota-used']], [200, '4']);
   await afterMove.close();
 
   // Again into the now non-empty target: refused, and nothing changed there.

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { chargePeriodOf } from '../../src/records.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../support/pg.ts';
@@ -26,6 +27,19 @@ if (!url) {
   });
 
   storeContract('postgres', () => openPostgresStore(inSchema(newSchema())));
+
+  test('every key the contract wrote, inserted or changed, stores the charge period of its plan', async () => {
+    const rows = [];
+    for (const schema of schemas)
+      rows.push(
+        ...(await admin.unsafe(
+          `SELECT basis, lifetime_period AS "lifetimePeriod", charge_period AS "chargePeriod" FROM ${schema}.api_keys`,
+        )),
+      );
+    assert.ok(rows.length >= 10, `${rows.length} keys`);
+    const wrong = rows.filter((r) => r.chargePeriod !== chargePeriodOf(r as Parameters<typeof chargePeriodOf>[0]));
+    assert.deepEqual(wrong, []);
+  });
 
   test('four processes starting at once on an empty schema apply each migration once', async () => {
     const schema = newSchema();

@@ -7,7 +7,8 @@ import type { Store } from '../types.ts';
 import { pgAlert } from './alert.ts';
 import { pgCheckouts } from './checkouts.ts';
 import { pgCounters } from './counters.ts';
-import { pgKeys } from './keys.ts';
+import { pgKeyAdmissions } from './key-admissions.ts';
+import { fillChargePeriods, pgKeys } from './keys.ts';
 import { pgMailbox } from './mailbox.ts';
 import { pgDatasets, pgSettings } from './meta.ts';
 import { pgPayments } from './payments.ts';
@@ -58,6 +59,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     {
       engine: 'postgres',
       ...pgKeys(pg),
+      ...pgKeyAdmissions(pg),
       ...pgPayments(pg),
       ...pgCounters(pg),
       ...pgDatasets(pg),
@@ -81,7 +83,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
 /**
  * Applies missing migrations in one transaction holding an advisory lock, so several
  * processes starting together apply each version once and none sees a half-made schema.
- * The whole transaction rolls back on failure, which makes it safe to retry.
+ * The whole transaction rolls back on failure, which makes it safe to retry. Rows left without
+ * a charge period get theirs (keys.ts, fillChargePeriods).
  */
 async function migrate(sql: Sql, schema: string | null): Promise<void> {
   await sql.begin(async (tx) => {
@@ -96,5 +99,6 @@ async function migrate(sql: Sql, schema: string | null): Promise<void> {
       await tx.exec(m.sql);
       await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}::integer, ${m.name}, ${Date.now()}::bigint)`;
     }
+    await fillChargePeriods(tx);
   });
 }

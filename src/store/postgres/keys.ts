@@ -1,7 +1,9 @@
+import { type Basis, chargePeriodOf } from '../../records.ts';
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyStore, NewKey, PlanChange } from '../types.ts';
 import { Batches } from './batches.ts';
 import type { Pg } from './pg.ts';
+import type { Sql } from './sql.ts';
 
 /** Lookups sent together at most: one statement, one round trip. */
 const MAX_LOOKUPS = 256;
@@ -38,9 +40,9 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
   return {
     async insertKey(key: NewKey) {
       await once(
-        () => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period,
+        () => sql`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, lifetime_period, charge_period,
         email_hash, network, created_at, alert_born, alert_id) VALUES (${key.id}, ${key.keyHash}, ${key.keyPrefix}, ${key.tier},
-        ${key.basis}, ${key.limit}::bigint, ${key.lifetimePeriod}, ${key.emailHash}, ${key.network},
+        ${key.basis}, ${key.limit}::bigint, ${key.lifetimePeriod}, ${chargePeriodOf(key)}, ${key.emailHash}, ${key.network},
         ${key.createdAt}::bigint, ${key.alertBorn ? 1 : 0}::integer, ${key.alertId ?? null}::bigint)`,
       );
     },
@@ -68,7 +70,7 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       const alertBorn = change.alertBorn === undefined ? null : change.alertBorn ? 1 : 0;
       const result = await once(
         () => sql`UPDATE api_keys SET tier = ${change.tier}, basis = ${change.basis},
-        cap = ${change.limit}::bigint, lifetime_period = ${change.lifetimePeriod},
+        cap = ${change.limit}::bigint, lifetime_period = ${change.lifetimePeriod}, charge_period = ${chargePeriodOf(change)},
         email_hash = COALESCE(${change.emailHash ?? null}::text, email_hash),
         fallback_tier = CASE WHEN ${setFallback}::boolean THEN ${fallback?.tier ?? null}::text ELSE fallback_tier END,
         fallback_basis = CASE WHEN ${setFallback}::boolean THEN ${fallback?.basis ?? null}::text ELSE fallback_basis END,
@@ -93,4 +95,20 @@ export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
       return result.count === 1;
     },
   };
+}
+
+/**
+ * Writes the charge period (records.ts's chargePeriodOf) of the key rows that have none: rows
+ * from before the column, or copied in by `mod97 migrate-to` from SQLite, which leaves it empty.
+ * Run with the migrations, at every open; a row whose plan changed meanwhile is left to the
+ * change, which wrote its own.
+ */
+export async function fillChargePeriods(tx: Sql): Promise<void> {
+  const rows = await tx<{ id: string; basis: Basis; lifetimePeriod: string | null; planRev: number }[]>`SELECT id,
+    basis, lifetime_period AS "lifetimePeriod", plan_rev AS "planRev" FROM api_keys WHERE charge_period IS NULL`;
+  if (rows.length === 0) return;
+  await tx`UPDATE api_keys a SET charge_period = u.period
+    FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map(chargePeriodOf)}::text[], ${rows.map((r) => r.planRev)}::integer[])
+      AS u(id, period, rev)
+    WHERE a.id = u.id AND a.plan_rev = u.rev`;
 }

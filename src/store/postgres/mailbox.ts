@@ -1,4 +1,5 @@
 import { ADDRESS_TIER_LIST, FREE_TIER_LIST } from '../../plans.ts';
+import { chargePeriodOf } from '../../records.ts';
 import { sqlList } from '../sql-list.ts';
 import type { CodeCheck, MailboxStore, ReleasedKey } from '../types.ts';
 import type { Pg } from './pg.ts';
@@ -72,7 +73,8 @@ export function pgMailbox({ sql, idempotent, once }: Pg): MailboxStore {
       return idempotent(() =>
         sql.begin(async (tx) => {
           const released = await tx<ReleasedKey[]>`UPDATE api_keys SET tier = ${plan.tier}, basis = ${plan.basis},
-          cap = ${plan.limit}::bigint, lifetime_period = NULL, email_hash = NULL, plan_rev = plan_rev + 1
+          cap = ${plan.limit}::bigint, lifetime_period = NULL,
+          charge_period = ${chargePeriodOf({ basis: plan.basis, lifetimePeriod: null })}, email_hash = NULL, plan_rev = plan_rev + 1
           WHERE email_hash = ${emailHash} AND revoked_at IS NULL AND tier = 'email'
           AND NOT EXISTS (SELECT 1 FROM email_bindings b WHERE b.key_id = api_keys.id AND b.email_hash = ${emailHash}
             AND b.proved = 1)

@@ -1,0 +1,91 @@
+import { MONTH_OF_CALL } from '../../records.ts';
+import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
+import type { KeyAdmission, KeyStore } from '../types.ts';
+import { Batches } from './batches.ts';
+import type { Pg } from './pg.ts';
+
+/** Calls sent together at most: one statement, one round trip. */
+const MAX_CALLS = 64;
+/**
+ * Statements in flight at once: the next batch goes out while one waits for its commit. Two rows
+ * locked by both wait for each other in one order (below), so nothing can be charged twice or
+ * deadlock; measured against one in flight in docs/benchmarks.md (the admissions' own groups,
+ * counters.ts, lost throughput with two).
+ */
+const IN_FLIGHT = 2;
+
+interface Call {
+  hash: string;
+  cost: number;
+  month: string;
+  resolve: (answer: KeyAdmission) => void;
+  reject: (err: unknown) => void;
+}
+
+type Row = RawKeyRow & { n: number; period: string | null; used: number | null; decided: boolean };
+
+/**
+ * keyByHashAdmitting (types.ts): the key lookups of the calls waiting together (batches.ts) and
+ * their charges in one statement, so that a metered call makes one round trip to PostgreSQL
+ * rather than two. The statement derives nothing: it charges the counter of the period stored
+ * on the key row (`charge_period`, records.ts's chargePeriodOf, written with every plan), the
+ * month of the call where that period is the month, up to the key's stored cap; the caller
+ * checks the period against quota/plan.ts (Meter.authenticateAndAdmit).
+ *
+ * A charge is tried only for the first call of a key in the statement, on a counter row that
+ * exists, for a key with a stored period and not born in a creation alert; every other call is
+ * left to the caller's admission (counters.ts), which creates rows and walks repeats. The counter
+ * rows are locked in the order every admission locks them (scope, subject, period), so that no
+ * two statements can deadlock, and the refusing WHERE is the one of counters.ts.
+ */
+export function pgKeyAdmissions({ sql, once }: Pg): Required<Pick<KeyStore, 'keyByHashAdmitting'>> {
+  const cols = sql.unsafe(KEY_COLUMNS);
+  const calls = new Batches<Call>(
+    async (batch) => {
+      const seen = new Set<string>();
+      const firstOfKey = batch.map((c) => !seen.has(c.hash) && Boolean(seen.add(c.hash)));
+      try {
+        const rows = await once(
+          () => sql<Row[]>`WITH
+      req AS (SELECT h, cost, m, tried, n::integer AS n
+        FROM unnest(${batch.map((c) => c.hash)}::text[], ${batch.map((c) => c.cost)}::bigint[],
+          ${batch.map((c) => c.month)}::text[], ${firstOfKey}::boolean[]) WITH ORDINALITY AS r(h, cost, m, tried, n)),
+      found AS (SELECT r.n, r.cost, r.m, r.tried, k.* FROM req r CROSS JOIN LATERAL
+        (SELECT ${cols}, charge_period FROM api_keys WHERE key_hash = r.h AND revoked_at IS NULL LIMIT 1) k),
+      charge AS (SELECT n, cost, id, "limit" AS lim,
+          CASE WHEN charge_period = ${MONTH_OF_CALL} THEN m ELSE charge_period END AS period
+        FROM found WHERE tried AND charge_period IS NOT NULL AND "alertBorn" = 0),
+      locked AS (SELECT c.subject, c.period, c.used
+        FROM (SELECT id, period FROM charge ORDER BY id COLLATE "C", period COLLATE "C") o
+        CROSS JOIN LATERAL (SELECT subject, period, used FROM counters
+          WHERE scope = 'key' AND subject = o.id AND period = o.period FOR UPDATE) c),
+      written AS (UPDATE counters c SET used = l.used + p.cost FROM charge p
+          JOIN locked l ON l.subject = p.id AND l.period = p.period
+        WHERE c.scope = 'key' AND c.subject = p.id AND c.period = p.period AND l.used + p.cost <= p.lim
+        RETURNING c.subject, c.period, c.used)
+      SELECT f.*, p.period, w.used, (l.subject IS NOT NULL) AS decided FROM found f
+        LEFT JOIN charge p ON p.n = f.n
+        LEFT JOIN locked l ON l.subject = p.id AND l.period = p.period
+        LEFT JOIN written w ON w.subject = p.id AND w.period = p.period`,
+        );
+        const byCall = new Map(rows.map((row) => [row.n, row]));
+        for (const [i, c] of batch.entries()) {
+          const row = byCall.get(i + 1);
+          const key = toKeyRow(row);
+          c.resolve(
+            row?.decided && row.period !== null ? { key, charged: { period: row.period, used: row.used } } : { key },
+          );
+        }
+      } catch (err) {
+        for (const c of batch) c.reject(err);
+      }
+    },
+    MAX_CALLS,
+    IN_FLIGHT,
+  );
+
+  return {
+    keyByHashAdmitting: (hash, cost, month) =>
+      new Promise((resolve, reject) => calls.add({ hash, cost, month, resolve, reject })),
+  };
+}
