@@ -8,12 +8,15 @@ export interface IdempotencyRow {
   status: number | null;
   contentType: string | null;
   body: string | null;
+  /** PostgreSQL: 1 when this entry's reservation took over the same request's unanswered one. */
+  resumed?: number;
 }
 
 /** Whoever holds the key, seen by the request that asked for `reservation`. */
 export function claimOf(row: IdempotencyRow, reservation: IdempotencyReservation): IdempotencyClaim {
-  // Our own reservation, met again when a statement is sent twice across a lost connection.
-  if (row.token === reservation.token) return { state: 'reserved' };
+  // Our own reservation, met again when a statement is sent twice across a lost connection:
+  // as it was made, resumed or not.
+  if (row.token === reservation.token) return { state: row.resumed === 1 ? 'resumed' : 'reserved' };
   if (row.fingerprint !== reservation.fingerprint) return { state: 'mismatch' };
   if (row.status === null) return { state: 'in_progress' };
   if (row.body === null) return { state: 'not_kept' };

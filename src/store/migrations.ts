@@ -224,10 +224,14 @@ CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
   },
   {
     version: 20,
-    name: 'the charge period on the key row',
-    // records.ts's chargePeriodOf, written with every plan by PostgreSQL's store, which fills the
-    // rows without one when it opens (its one-statement lookup and charge reads it; a row without
-    // one is charged as before). SQLite does not use it and leaves it empty.
-    sql: `ALTER TABLE api_keys ADD COLUMN charge_period TEXT;`,
+    name: 'the charge period on the key row; a taken-over Idempotency-Key entry marked',
+    // charge_period: records.ts's chargePeriodOf, written with every plan by PostgreSQL's store,
+    // which fills the rows without one when it opens (its one-statement lookup and charge reads
+    // it; a row without one is charged as before).
+    // resumed: 1 on an entry whose reservation took over the same request's unanswered one, so
+    // that the reservation sent again across a lost connection still reads as resumed.
+    // Both PostgreSQL only: SQLite leaves them empty.
+    sql: `ALTER TABLE api_keys ADD COLUMN charge_period TEXT;
+ALTER TABLE idempotency_keys ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;`,
   },
 ];

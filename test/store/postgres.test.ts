@@ -3,6 +3,7 @@
  * in schemas of its own, dropped afterwards, so runs never collide.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { chargePeriodOf } from '../../src/records.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
@@ -77,6 +78,29 @@ if (!url) {
     await store.putChallenge({ ...challenge, expiresAt: now - 1 });
     assert.equal(await store.tryCode('claim', 'key-1', 'mail-1', 'right', now, 5), 'expired');
     assert.equal(await store.tryCode('claim', 'key-1', 'other-mail', 'right', now, 5), 'no_challenge');
+  });
+
+  test("a reservation that took over the same request's unanswered entry, sent again across a lost connection, is still resumed", async () => {
+    const store = await openPostgresStore(inSchema(newSchema()));
+    after(() => store.close());
+    const left = {
+      scope: 'key:1',
+      key: 'idem-1',
+      fingerprint: 'POST /v1/iban/validate body',
+      token: randomUUID(),
+      now: 1_000_000,
+      expiresAt: 1_000_000 + 86_400_000,
+      staleBefore: 0,
+    };
+    assert.deepEqual(await store.reserveIdempotency(left), { state: 'reserved' });
+    const retry = { ...left, token: randomUUID(), now: left.now + 61_000, staleBefore: left.now + 1_000 };
+    assert.deepEqual(await store.reserveIdempotency(retry), { state: 'resumed' });
+    // The takeover committed but its answer was lost: the driver sends the same statement again.
+    assert.deepEqual(await store.reserveIdempotency(retry), { state: 'resumed' });
+    // A reservation made afresh and sent again stays reserved.
+    const fresh = { ...left, key: 'idem-2', token: randomUUID() };
+    assert.deepEqual(await store.reserveIdempotency(fresh), { state: 'reserved' });
+    assert.deepEqual(await store.reserveIdempotency(fresh), { state: 'reserved' });
   });
 
   test('a schema name that is not a plain SQL name is refused', async () => {

@@ -6,10 +6,14 @@ import type { Pg } from './pg.ts';
  * Takes the key when no entry holds it, or when the one that does has expired or was left by a
  * request that never finished (a process that died mid-answer). Never a read followed by a write.
  * The entry is written before the charge, so once a call is charged its entry is durable.
+ * `resumed` marks a takeover of the same request's entry left unanswered (the SET reads the
+ * entry as it was, locked): that request may have been charged, so this one is not.
  */
 const RESERVE_WHEN_FREE = `ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint,
   token = excluded.token, status = NULL, content_type = NULL, body = NULL, created_at = excluded.created_at,
-  expires_at = excluded.expires_at
+  expires_at = excluded.expires_at,
+  resumed = CASE WHEN idempotency_keys.status IS NULL AND idempotency_keys.expires_at > excluded.created_at
+    AND idempotency_keys.fingerprint = excluded.fingerprint THEN 1 ELSE 0 END
   WHERE idempotency_keys.expires_at <= excluded.created_at
     OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at <= `;
 
@@ -27,20 +31,16 @@ export function pgIdempotency({ sql, idempotent }: Pg): IdempotencyStore {
   return {
     async reserveIdempotency(r) {
       for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
-        // `resumed`: the entry taken over was this same request's, left unanswered (read as the
-        // statement began; the takeover itself re-checks the entry as it is now).
         const taken = await idempotent(
-          () => sql<{ resumed: boolean | null }[]>`WITH left_before AS (
-            SELECT fingerprint, status, expires_at FROM idempotency_keys WHERE scope = ${r.scope} AND idem_key = ${r.key})
-          INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, created_at, expires_at)
+          () => sql<{ resumed: number }[]>`INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token,
+            created_at, expires_at)
           VALUES (${r.scope}, ${r.key}, ${r.fingerprint}, ${r.token}, ${r.now}::bigint, ${r.expiresAt}::bigint)
           ${whenFree}${r.staleBefore}::bigint)
-          RETURNING (SELECT status IS NULL AND expires_at > ${r.now}::bigint AND fingerprint = ${r.fingerprint}
-            FROM left_before) AS resumed`,
+          RETURNING resumed`,
         );
-        if (taken.count === 1) return { state: taken[0].resumed ? 'resumed' : 'reserved' };
+        if (taken.count === 1) return { state: taken[0].resumed === 1 ? 'resumed' : 'reserved' };
         const rows = await idempotent(
-          () => sql<IdempotencyRow[]>`SELECT fingerprint, token, status, content_type AS "contentType", body
+          () => sql<IdempotencyRow[]>`SELECT fingerprint, token, status, content_type AS "contentType", body, resumed
           FROM idempotency_keys WHERE scope = ${r.scope} AND idem_key = ${r.key}`,
         );
         if (rows.length) return claimOf(rows[0], r);
