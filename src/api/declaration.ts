@@ -126,8 +126,8 @@ export const defineRoute = <const S extends RouteSchemas>(declaration: RouteDecl
 export const isCorsRoute = (route: RouteDeclaration): boolean =>
   !route.crossSite && (route.cors === true || route.access.meter !== undefined);
 
-/** A route that meters or sells a call: its path answers 405 to the methods it does not serve. */
 /** A declared path as people and the OpenAPI document read it: `/v1/bic/:code` is `/v1/bic/{code}`. */
 export const documentedPath = (url: string): string => url.replace(/:(\w+)/g, '{$1}');
 
+/** A route that meters or sells a call: its path answers 405 to the methods it does not serve. */
 export const isDataRoute = (route: RouteDeclaration): boolean => route.access.meter !== undefined || !!route.pack;

@@ -16,6 +16,9 @@ claim:    raises an anonymous key to 200 a month: without --code a code is maile
           again with --code
 The key is read from MOD97_API_KEY only, never from the command line. Add --json for the answer as JSON.`;
 
+/** The keys commands, as the usage names them. */
+const KEYS_COMMANDS = [...KEYS_USAGE.matchAll(/^ {2}mod97 keys (\w+)/gm)].map((m) => m[1]);
+
 export async function keysCommand(argv: string[], settings: CliConfig, io: CliIo): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -85,10 +88,7 @@ export async function keysCommand(argv: string[], settings: CliConfig, io: CliIo
         return EXIT.ok;
       }
       default:
-        throw new UsageError(
-          `unknown keys command "${command}"${didYouMean(command, ['generate', 'usage', 'rotate', 'claim'])}`,
-          KEYS_USAGE,
-        );
+        throw new UsageError(`unknown keys command "${command}"${didYouMean(command, KEYS_COMMANDS)}`, KEYS_USAGE);
     }
   } catch (e) {
     if (e instanceof UsageError) throw e;

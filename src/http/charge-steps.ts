@@ -14,6 +14,8 @@ import { CREDENTIAL_MESSAGES, readCredential } from './credentials.ts';
 import { type PaymentServices, refusalContext } from './payment-gate.ts';
 import { setTrialRateLimit } from './rate-headers.ts';
 
+const unknownKey = () => new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.unknown);
+
 export function chargeSteps(services: PaymentServices & { keys: KeyService }, x402On: boolean) {
   const { keys, meter, clock, store } = services;
 
@@ -34,13 +36,11 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
       }
       if (credential.kind === 'refused') throw new DomainError('invalid_api_key', credential.message);
       const hash = keys.presentedHash(credential.secret);
-      const { key, admission } =
-        hash === null
-          ? { key: null }
-          : routeMeter
-            ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
-            : { key: await store.keyByHash(hash) };
-      if (!key) throw new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.unknown);
+      if (hash === null) throw unknownKey();
+      const { key, admission } = routeMeter
+        ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
+        : { key: await store.keyByHash(hash), admission: undefined };
+      if (!key) throw unknownKey();
       req.caller.key = key;
       return admission;
     },

@@ -42,8 +42,13 @@ export function pgKeyAdmissions({ sql, once }: Pg): Required<Pick<KeyStore, 'key
   const cols = sql.unsafe(KEY_COLUMNS);
   const calls = new Batches<Call>(
     async (batch) => {
+      // Only a key's first call in the batch is tried; its later ones go to the usual admission.
       const seen = new Set<string>();
-      const firstOfKey = batch.map((c) => !seen.has(c.hash) && Boolean(seen.add(c.hash)));
+      const firstOfKey = batch.map((c) => {
+        if (seen.has(c.hash)) return false;
+        seen.add(c.hash);
+        return true;
+      });
       try {
         const rows = await once(
           () => sql<Row[]>`WITH
