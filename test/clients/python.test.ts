@@ -1,55 +1,19 @@
 /**
  * The Python client (clients/python) against the real service: its pytest suite on SQLite and, for
- * the tests marked `engines` (quota, 402, idempotent replay), on PostgreSQL; mypy --strict on the
- * package, its example and its tests; and `pip install` into a fresh virtual environment, offline,
- * whose Python then runs the example. Debian's python3 with python3-httpx, -pytest and -mypy runs
+ * the tests marked `engines` (quota, 402, idempotent replay), on PostgreSQL; and `pip install` into
+ * a fresh virtual environment, offline, whose Python then runs the example (its types:
+ * python-types.test.ts, a file of its own so that the two run side by side). Debian's python3 with python3-httpx, -pytest and -mypy runs
  * it (.ci/run installs them); without them the tests skip, saying so.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { STATUS } from '../../src/http/errors.ts';
 import { startService, type TestService } from '../support/app.ts';
 import { pgUrl, throwawaySchema } from '../support/pg.ts';
-
-const PYTHON = '/usr/bin/python3';
-const ROOT = join(import.meta.dirname, '../..');
-const PACKAGE = join(ROOT, 'clients/python');
-
-interface Run {
-  code: number | null;
-  out: string;
-}
-
-/** A command run to its end without blocking this process, whose service it calls. */
-function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  // The caller's own settings never leak into the client under test.
-  const { MOD97_URL, MOD97_API_KEY, PYTHONPATH, ...inherited } = process.env;
-  return new Promise<Run>((resolve) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? ROOT,
-      env: { ...inherited, PYTHONDONTWRITEBYTECODE: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('error', (error) => resolve({ code: null, out: String(error) }));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-// ensurepip's wheels (Debian: python3-venv) seed the virtual environment pip installs into.
-const probe = await run(PYTHON, [
-  '-c',
-  'import httpx, pytest, mypy, setuptools, wheel, ensurepip; ensurepip.version()',
-]);
-const missing =
-  probe.code !== 0 &&
-  `${PYTHON} lacks httpx, pytest, mypy, setuptools, wheel or ensurepip (Debian: apt-get install python3-httpx python3-pytest python3-mypy python3-setuptools python3-wheel python3-venv)`;
+import { missing, PACKAGE, PYTHON, run } from '../support/python.ts';
 
 /** The pytest suite against `svc`; fails unless it ran tests and all of them passed. */
 async function pytest(svc: TestService, ...args: string[]): Promise<string> {
@@ -83,87 +47,6 @@ describe('the Python client', { skip: missing }, () => {
   }, async () => {
     const svc = await startService({ databaseUrl: throwawaySchema('mod97_python').url });
     await pytest(svc, '-m', 'engines');
-  });
-
-  describe('mypy --strict', () => {
-    let cache: string;
-    before(() => {
-      cache = mkdtempSync(join(tmpdir(), 'mod97-mypy-'));
-    });
-    after(() => rmSync(cache, { recursive: true, force: true }));
-    const mypy = (...files: string[]) =>
-      run(PYTHON, ['-m', 'mypy', '--strict', '--cache-dir', cache, ...files], {
-        cwd: PACKAGE,
-        env: { MYPYPATH: `${join(PACKAGE, 'src')}:${join(PACKAGE, 'tests')}` },
-      });
-
-    test('accepts the package, its example and its tests', async () => {
-      const result = await mypy('src/mod97', 'examples', 'tests');
-      assert.equal(result.code, 0, result.out);
-      assert.match(result.out, /^Success: no issues found in \d+ source files/m);
-    });
-
-    test('refuses a program that misreads an answer or misses a refusal', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mod97-consumer-'));
-      after(() => rmSync(dir, { recursive: true, force: true }));
-      const consumer = join(dir, 'consumer.py');
-      writeFileSync(
-        consumer,
-        [
-          'from mod97 import Mod97, Mod97Error',
-          'with Mod97() as mod97:',
-          '    answer = mod97.validate("DE89370400440532013000")',
-          '    print(answer["valdi"])',
-          '    print(answer["bank"]["bic"])',
-          '    mod97.batch([42])',
-          'def status(error: Mod97Error) -> str:',
-          '    return error.status',
-          '',
-        ].join('\n'),
-      );
-      const result = await mypy(consumer);
-      assert.equal(result.code, 1, result.out);
-      assert.match(result.out, /consumer\.py:4: error: TypedDict "Validation" has no key "valdi"/);
-      assert.match(
-        result.out,
-        /consumer\.py:5: error: Value of type "(Optional\[BankByCode\]|BankByCode \| None)" is not indexable/,
-      );
-      assert.match(result.out, /consumer\.py:6: error: List item 0 has incompatible type "int"/);
-      assert.match(result.out, /consumer\.py:8: error: Incompatible return value type \(got "int", expected "str"\)/);
-    });
-
-    test('the Python samples of /docs pass mypy --strict and run against the service', async () => {
-      const svc = await startService();
-      const doc = (await svc.call('/openapi.json')).body as {
-        paths: Record<
-          string,
-          Record<string, { operationId: string; 'x-codeSamples': { lang: string; source: string }[] }>
-        >;
-      };
-      const dir = mkdtempSync(join(tmpdir(), 'mod97-samples-'));
-      after(() => rmSync(dir, { recursive: true, force: true }));
-      const samples = Object.values(doc.paths)
-        .flatMap((methods) => Object.values(methods))
-        .map((op) => ({
-          id: op.operationId,
-          source: op['x-codeSamples'].find((s) => s.lang === 'Python')?.source ?? '',
-        }))
-        .filter((sample) => sample.source.startsWith('from mod97 import Mod97'));
-      assert.ok(samples.length >= 15, `client samples: ${samples.map((s) => s.id)}`);
-      for (const sample of samples) writeFileSync(join(dir, `${sample.id}.py`), sample.source);
-      const checked = await mypy(...samples.map((s) => join(dir, `${s.id}.py`)));
-      assert.equal(checked.code, 0, checked.out);
-      // Each runs with a key of its own; the claim sample mails a code, which needs a mail server.
-      let n = 0;
-      for (const sample of samples.filter((s) => s.id !== 'claimKey')) {
-        const key = await svc.newKey(`127.0.36.${++n}`);
-        const ran = await run(PYTHON, [join(dir, `${sample.id}.py`)], {
-          env: { PYTHONPATH: join(PACKAGE, 'src'), MOD97_API_KEY: key },
-        });
-        assert.equal(ran.code, 0, `${sample.id}:\n${sample.source}\n${ran.out}`);
-        assert.match(ran.out, /^\{'/, `${sample.id} prints its answer: ${ran.out}`);
-      }
-    });
   });
 
   test('pip installs it offline into a fresh virtual environment, whose Python runs the example', async () => {
