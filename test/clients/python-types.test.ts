@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { startService } from '../support/app.ts';
 import { missing, PACKAGE, PYTHON, run } from '../support/python.ts';
 
-describe('the Python client', { skip: missing }, () => {
+describe("the Python client's types", { skip: missing }, () => {
   describe('mypy --strict', () => {
     let cache: string;
     before(() => {

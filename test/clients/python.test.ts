@@ -1,9 +1,10 @@
 /**
  * The Python client (clients/python) against the real service: its pytest suite on SQLite and, for
  * the tests marked `engines` (quota, 402, idempotent replay), on PostgreSQL; and `pip install` into
- * a fresh virtual environment, offline, whose Python then runs the example (its types:
- * python-types.test.ts, a file of its own so that the two run side by side). Debian's python3 with python3-httpx, -pytest and -mypy runs
- * it (.ci/run installs them); without them the tests skip, saying so.
+ * a fresh virtual environment, offline, whose Python then runs the example. Its types are checked
+ * in python-types.test.ts, a file of its own so that the two run side by side. Debian's python3
+ * with python3-httpx, -pytest and -mypy runs it (.ci/run installs them); without them the tests
+ * skip, saying so.
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
