@@ -44,6 +44,11 @@ export class Meter {
     const used = alsoCounts
       ? ((await this.store.admitAll([{ ref: plan.counter, limit: plan.limit }, alsoCounts], cost, hold))?.[0] ?? null)
       : await this.store.admit(plan.counter, cost, plan.limit, hold);
+    return this.admissionOf(plan, used);
+  }
+
+  /** `used` after a charge, or null when refused: then the balance it was refused at. */
+  private async admissionOf(plan: EffectivePlan, used: number | null): Promise<Admission> {
     if (used !== null) return { admitted: true, plan, used };
     return { admitted: false, plan, used: await this.store.read(plan.counter) };
   }
@@ -60,15 +65,11 @@ export class Meter {
     if (!key || !charged) return { key };
     // The store charges only keys not born in a creation alert, whose plan the alert leaves alone.
     const plan = effectivePlan(key, now, false);
-    const { counter } = plan;
-    if (charged.period !== counter.period) {
-      // The period stored on the row is not the one this plan charges (a plan written without
-      // it): the charge is given back and the call admitted as every other.
-      if (charged.used !== null) await this.store.refund({ ...counter, period: charged.period }, cost);
-      return { key };
-    }
-    if (charged.used !== null) return { key, admission: { admitted: true, plan, used: charged.used } };
-    return { key, admission: { admitted: false, plan, used: await this.store.read(counter) } };
+    if (charged.period === plan.counter.period) return { key, admission: await this.admissionOf(plan, charged.used) };
+    // The period stored on the row is not the one this plan charges (a plan written without it):
+    // the charge is given back and the call admitted as every other.
+    if (charged.used !== null) await this.store.refund({ ...plan.counter, period: charged.period }, cost);
+    return { key };
   }
 
   async balance(key: KeyRow): Promise<Balance> {

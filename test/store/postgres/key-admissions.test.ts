@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CreationAlert } from '../../../src/keys/alert.ts';
 import { Meter } from '../../../src/quota/meter.ts';
-import { chargePeriodOf } from '../../../src/records.ts';
+import { chargePeriodOf, MONTH_OF_CALL } from '../../../src/records.ts';
 import { openPostgresStore } from '../../../src/store/postgres/index.ts';
 import type { KeyAdmission, NewKey, Store } from '../../../src/store/types.ts';
 import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../../support/pg.ts';
@@ -41,7 +41,8 @@ describe('a key looked up and charged in one statement (postgres)', {
   async function keyAt(used: number, overrides: Partial<NewKey> = {}) {
     const row = newKeyRow(overrides);
     await store.insertKey(row);
-    const period = row.basis === 'monthly' ? MONTH : (row.lifetimePeriod ?? row.basis);
+    const stored = chargePeriodOf(row);
+    const period = stored === MONTH_OF_CALL ? MONTH : stored;
     const ref = { scope: 'key' as const, subject: row.id, period };
     await store.admit(ref, used, used);
     return { row, ref };
