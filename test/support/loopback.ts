@@ -4,6 +4,7 @@
  * server is stopped when the test, suite or file that started it ends.
  */
 import { createServer, type RequestListener } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after } from 'node:test';
 
@@ -19,13 +20,36 @@ export async function loopbackServer(handle: RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A port on 127.0.0.1 the system gave out as free and nothing listens on now (one fetch will try, unlike 9). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
+/**
+ * A port on 127.0.0.1 that nothing listens on now (one fetch will try, unlike 9), for a server
+ * started after it is chosen. It is drawn below the kernel's range of ephemeral ports: a port the
+ * system gives out for port 0 comes from that range, and so does the local port of every
+ * outgoing connection, so one of those (to PostgreSQL, to another test's server) could take it
+ * before the server listens (EADDRINUSE). Below the range only another free port can.
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralStart();
+  for (;;) {
+    const port = below - 1 - Math.floor(Math.random() * (below - MIN_PORT));
+    if (await bindable(port)) return port;
+  }
+}
+
+const MIN_PORT = 10_000;
+
+/** Where the kernel's ephemeral ports start (Linux: /proc; 32768 elsewhere, and Linux's default). */
+function ephemeralStart(): number {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return start > MIN_PORT + 1000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createNetServer().once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
