@@ -117,10 +117,19 @@ async function emptyTarget(tx: Sql, tables: string[], replace: boolean): Promise
 }
 
 async function copyTable(db: Database.Database, tx: Sql, table: string): Promise<TableCopy> {
+  const inTarget = new Set(
+    (
+      await tx<{ name: string }[]>`SELECT column_name AS name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = ${table}`
+    ).map((c) => c.name),
+  );
+  // A column only SQLite has stays behind: the order its Idempotency-Key entries were written in
+  // (idempotency_keys.seq, migrations.ts version 21), which PostgreSQL looks up by key instead.
   const columns = db
     .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
     .all()
-    .map((c) => c.name);
+    .map((c) => c.name)
+    .filter((name) => inTarget.has(name));
   const unusual = columns.find((name) => !SQL_NAME.test(name));
   if (unusual !== undefined) throw new Error(`unexpected column name in ${table}: ${unusual}`);
   const list = columns.join(', ');

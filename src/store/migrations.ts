@@ -1,12 +1,18 @@
 /**
  * Versioned schema, shared by every engine: the SQL below is written to mean the same in
- * SQLite and PostgreSQL (BIGINT for epoch milliseconds, INTEGER 0/1 for flags).
+ * SQLite and PostgreSQL (BIGINT for epoch milliseconds, INTEGER 0/1 for flags), except where a
+ * version gives each engine its own (a table laid out for how that engine looks it up).
  * Append new versions; never edit a released one.
  */
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  sql: string | { sqlite: string; postgres: string };
+}
+
+/** The SQL `engine` runs for `migration` (empty when that engine has nothing to change). */
+export function migrationSql(migration: Migration, engine: 'sqlite' | 'postgres'): string {
+  return typeof migration.sql === 'string' ? migration.sql : migration.sql[engine];
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -233,5 +239,36 @@ CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
     // Both PostgreSQL only: SQLite leaves them empty.
     sql: `ALTER TABLE api_keys ADD COLUMN charge_period TEXT;
 ALTER TABLE idempotency_keys ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;`,
+  },
+  {
+    version: 21,
+    name: 'SQLite: Idempotency-Key entries in the order they were written',
+    // SQLite looks an entry up through an index it keeps in memory (the file serves one process,
+    // store/sqlite/idempotency.ts), so its table drops the primary key on (scope, idem_key):
+    // every key is a random hash, and inserting it into that index dirtied a page of its own in
+    // each commit, most of what a first request with an Idempotency-Key cost. Rows are now
+    // appended (seq), a few to a page. PostgreSQL, shared by several processes, keeps its table.
+    sql: {
+      sqlite: `
+ALTER TABLE idempotency_keys RENAME TO idempotency_keys_v20;
+CREATE TABLE idempotency_keys (
+  seq INTEGER PRIMARY KEY,
+  scope TEXT NOT NULL,
+  idem_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  token TEXT NOT NULL,
+  status INTEGER,
+  content_type TEXT,
+  body TEXT,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, status, content_type, body, created_at, expires_at)
+  SELECT scope, idem_key, fingerprint, token, status, content_type, body, created_at, expires_at
+  FROM idempotency_keys_v20 ORDER BY created_at;
+DROP TABLE idempotency_keys_v20;
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
+      postgres: '',
+    },
   },
 ];

@@ -47,11 +47,15 @@ test('a SQLite database moves to PostgreSQL: the key authenticates, usage is equ
   const { url: postgres, schema } = throwawaySchema('mod97_migrate');
   const clock = testClock('2026-11-20T10:00:00Z');
 
-  // The service on SQLite, used: a key with three charged calls, a payment, an imported dataset.
+  // The service on SQLite, used: a key with three charged calls (the last with an
+  // Idempotency-Key), a payment, an imported dataset.
   const before = await startService({ databaseUrl: sqlite, clock });
   const key = await before.newKey();
-  for (const iban of ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606'])
+  for (const iban of ['DE89370400440532013000', 'GB82WEST12345698765432'])
     assert.equal((await before.call('/v1/iban/validate', { key, json: { iban } })).status, 200);
+  const kept = { key, json: { iban: 'FR1420041010050500013M02606' }, headers: { 'idempotency-key': 'order-9' } };
+  const answered = await before.call('/v1/iban/validate', kept);
+  assert.equal(answered.status, 200);
   const usage = await before.call('/v1/keys/usage', { key });
   assert.equal(usage.status, 200);
   const row = await before.services.keys.authenticate(key);
@@ -81,6 +85,7 @@ test('a SQLite database moves to PostgreSQL: the key authenticates, usage is equ
   assert.deepEqual(keys, [1, 1]);
   assert.deepEqual(countsOf(ran.out, 'payments'), [1, 1]);
   assert.deepEqual(countsOf(ran.out, 'datasets'), [1, 1]);
+  assert.deepEqual(countsOf(ran.out, 'idempotency_keys'), [1, 1]);
   const counters = countsOf(ran.out, 'counters');
   assert.ok(counters[0] > 0 && counters[0] === counters[1], `counters ${counters}`);
   const settings = countsOf(ran.out, 'settings');
@@ -97,6 +102,9 @@ test('a SQLite database moves to PostgreSQL: the key authenticates, usage is equ
   assert.deepEqual(counted((await afterMove.call('/v1/keys/usage', { key })).body), counted(usage.body));
   assert.equal(await afterMove.services.store.hasPayment('pay-1'), true);
   assert.equal((await afterMove.services.store.listDatasets())[0]?.kind, 'gleif-bic-lei');
+  // The Idempotency-Key's answer came along: its retry is the same answer, not charged.
+  const retried = await afterMove.call('/v1/iban/validate', kept);
+  assert.deepEqual([retried.headers['idempotent-replayed'], retried.text], ['true', answered.text]);
   const fourth = await afterMove.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } });
   assert.deepEqual([fourth.status, fourth.headers['x-quota-used']], [200, '4']);
   await afterMove.close();

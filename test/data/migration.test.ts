@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { MIGRATIONS, migrationSql } from '../../src/store/migrations.ts';
 
 const OLD_ROWS = [
   ['ofac-sdn', "OFAC SDN list (sdn.csv) [as_of is the download's Last-Modified date; the file states no date]"],
@@ -26,9 +26,9 @@ const insert =
 
 test('SQLite: migration 11 takes the caveat out of the source name', () => {
   const db = new Database(':memory:');
-  for (const m of before11) db.exec(m.sql);
+  for (const m of before11) db.exec(migrationSql(m, 'sqlite'));
   for (const [kind, source] of OLD_ROWS) db.prepare(insert.replace('$1', '?').replace('$2', '?')).run(kind, source);
-  db.exec(v11.sql);
+  db.exec(migrationSql(v11, 'sqlite'));
   assert.deepEqual(db.prepare('SELECT kind, source, as_of_basis FROM datasets ORDER BY kind').all(), EXPECTED);
   db.close();
 });
@@ -42,9 +42,9 @@ test('PostgreSQL: migration 11 takes the caveat out of the source name', {
   try {
     await sql.unsafe(`CREATE SCHEMA ${schema}`);
     await sql.unsafe(`SET search_path TO ${schema}`);
-    for (const m of before11) await sql.unsafe(m.sql);
+    for (const m of before11) await sql.unsafe(migrationSql(m, 'postgres'));
     for (const [kind, source] of OLD_ROWS) await sql.unsafe(insert, [kind!, source!]);
-    await sql.unsafe(v11.sql);
+    await sql.unsafe(migrationSql(v11, 'postgres'));
     const rows = await sql.unsafe('SELECT kind, source, as_of_basis FROM datasets ORDER BY kind');
     assert.deepEqual(
       rows.map((r) => ({ ...r })),

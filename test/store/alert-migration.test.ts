@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { CreationAlert } from '../../src/keys/alert.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { MIGRATIONS, migrationSql } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { newKeyRow } from './contract.ts';
 
@@ -26,7 +26,7 @@ test('an alert in progress before version 6 keeps going, and keys born in it sta
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
   );
   for (const m of MIGRATIONS.filter((m) => m.version < 6)) {
-    old.exec(m.sql);
+    old.exec(migrationSql(m, 'sqlite'));
     old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, now);
   }
   old.prepare("INSERT INTO settings (name, value) VALUES ('alert_until', ?)").run(String(until));

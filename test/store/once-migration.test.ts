@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { MIGRATIONS, migrationSql } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 
 test('card-rail steps marked before version 7 stay done; one given back stays undone', async () => {
@@ -20,7 +20,7 @@ test('card-rail steps marked before version 7 stay done; one given back stays un
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
   );
   for (const m of MIGRATIONS.filter((m) => m.version < 7)) {
-    old.exec(m.sql);
+    old.exec(migrationSql(m, 'sqlite'));
     old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 0);
   }
   const counter = old.prepare('INSERT INTO counters (scope, subject, period, used) VALUES (?, ?, ?, ?)');

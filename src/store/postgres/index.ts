@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.ts';
 import { pgDaily } from './daily.ts';
 import { pgIdempotency } from './idempotency.ts';
-import { MIGRATIONS } from '../migrations.ts';
+import { MIGRATIONS, migrationSql } from '../migrations.ts';
 import { guardStore } from '../guard.ts';
 import type { Store } from '../types.ts';
 import { pgAlert } from './alert.ts';
@@ -96,7 +96,8 @@ async function migrate(sql: Sql, schema: string | null): Promise<void> {
     );
     for (const m of MIGRATIONS) {
       if (applied.has(m.version)) continue;
-      await tx.exec(m.sql);
+      const sql = migrationSql(m, 'postgres');
+      if (sql) await tx.exec(sql);
       await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}::integer, ${m.name}, ${Date.now()}::bigint)`;
     }
     await fillChargePeriods(tx);

@@ -1,6 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { claimOf, type IdempotencyRow } from '../idempotency.ts';
-import type { IdempotencyClaim, IdempotencyHold, IdempotencyReservation, IdempotencyStore } from '../types.ts';
+import type {
+  AnswerNotKept,
+  IdempotencyClaim,
+  IdempotencyHold,
+  IdempotencyReservation,
+  IdempotencyStore,
+  IdempotentAnswer,
+} from '../types.ts';
 import type { TurnCommit } from './turn-commit.ts';
 
 /** A request being answered, held in this process's memory. */
@@ -9,56 +16,81 @@ interface Held {
   token: string;
   createdAt: number;
   expiresAt: number;
+  /** The row of the entry this request replaces (expired, or left unanswered), deleted when it writes its own. */
+  replaces: number | undefined;
+  /** This request's row, once written. */
+  seq?: number;
+}
+
+interface Entry extends IdempotencyRow {
+  scope: string;
+  key: string;
+  expiresAt: number;
 }
 
 const UNANSWERED = { status: null, contentType: null, body: null };
+type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
 
 /**
  * A SQLite file serves one process (docs/operations.md, "Several processes on PostgreSQL"), so
- * the requests still being answered are all in this process: they are held here, in memory.
+ * the whole index of its entries is in this process's memory: the requests still being answered,
+ * and where each written entry's row is (its `seq`, read back from the table when the store
+ * opens). A first request reads nothing; only a retry reads its row. The table is appended to:
+ * every key is a random hash, and a B-tree on it dirtied a page of its own in each commit, most
+ * of what an Idempotency-Key cost (docs/benchmarks.md, "Idempotency-Key entries appended").
+ *
  * The database is written twice per first request, each time inside a commit made anyway: the
  * entry, unanswered, in the commit of the request's charge (`writeHold`, called by the counters),
  * then its answer, in the group commit of its turn (turn-commit.ts). So once a call is charged
  * its entry is on disk: an unanswered entry that no request here holds was left by a process
  * that died mid-answer, and its retry is `resumed`, not charged again.
- *
- * Why not a reservation row written before the charge, as on PostgreSQL: every row is keyed by
- * a random hash, so each write dirties a page of the key index that no other write of a commit
- * shares; a commit of its own for it was most of what an Idempotency-Key cost
- * (docs/benchmarks.md, "Idempotency-Key").
  */
 export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
   const held = new Map<string, Held>();
   const id = (scope: string, key: string) => `${scope}\n${key}`;
-  const read = db.prepare<
-    [string, string],
-    IdempotencyRow & { expiresAt: number }
-  >(`SELECT fingerprint, token, status, content_type AS contentType, body, expires_at AS expiresAt
-    FROM idempotency_keys WHERE scope = ? AND idem_key = ?`);
-  // An expired entry not yet purged is replaced, and so is an unanswered one: only the request
-  // holding the key in memory writes it. An answered live entry never is.
-  const write = db.prepare(`INSERT INTO idempotency_keys
+  const rows = new RowIndex();
+
+  const read = db.prepare<[number], Entry>(`SELECT scope, idem_key AS key, fingerprint, token, status,
+    content_type AS contentType, body, expires_at AS expiresAt FROM idempotency_keys WHERE seq = ?`);
+  const insert = db.prepare(`INSERT INTO idempotency_keys
     (scope, idem_key, fingerprint, token, status, content_type, body, created_at, expires_at)
-    VALUES (@scope, @key, @fingerprint, @token, @status, @contentType, @body, @createdAt, @expiresAt)
-    ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, token = excluded.token,
-      status = excluded.status, content_type = excluded.content_type, body = excluded.body,
-      created_at = excluded.created_at, expires_at = excluded.expires_at
-    WHERE idempotency_keys.expires_at <= excluded.created_at OR idempotency_keys.status IS NULL`);
-  const dropUnanswered = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND idem_key = ? AND status IS NULL');
-  const purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
+    VALUES (@scope, @key, @fingerprint, @token, @status, @contentType, @body, @createdAt, @expiresAt)`);
+  const answer = db.prepare(`UPDATE idempotency_keys SET status = @status, content_type = @contentType, body = @body
+    WHERE seq = @seq AND token = @token`);
+  // An answered live entry is never replaced: a request takes over only one expired or left unanswered.
+  const replace = db.prepare('DELETE FROM idempotency_keys WHERE seq = ? AND (status IS NULL OR expires_at <= ?)');
+  const dropUnanswered = db.prepare('DELETE FROM idempotency_keys WHERE seq = ? AND status IS NULL');
+  const purge = db.prepare<[number], { seq: number; scope: string; key: string }>(
+    'DELETE FROM idempotency_keys WHERE expires_at <= ? RETURNING seq, scope, idem_key AS key',
+  );
+
+  // Expired rows too, until purged: each reservation judges expiry by its own clock.
+  const written = db.prepare<[], { seq: number; scope: string; key: string }>(
+    'SELECT seq, scope, idem_key AS key FROM idempotency_keys ORDER BY seq',
+  );
+  for (const row of written.iterate()) rows.set(row.scope, row.key, row.seq);
+
+  /** The entry written for this key, read from its row; none when the row is gone (a commit rolled back). */
+  function entryOf(scope: string, key: string): (Entry & { seq: number }) | undefined {
+    const seq = rows.get(scope, key);
+    if (seq === undefined) return undefined;
+    const row = read.get(seq);
+    return row && row.scope === scope && row.key === key ? { ...row, seq } : undefined;
+  }
 
   function claim(r: IdempotencyReservation): IdempotencyClaim {
     const holder = held.get(id(r.scope, r.key));
     // A request held past staleBefore hangs: the key may be taken over, as an entry left unanswered may be.
     if (holder && holder.createdAt > r.staleBefore) return claimOf({ ...holder, ...UNANSWERED }, r);
-    const row = read.get(r.scope, r.key);
-    const live = row && row.expiresAt > r.now ? row : undefined;
+    const entry = entryOf(r.scope, r.key);
+    const live = entry && entry.expiresAt > r.now ? entry : undefined;
     if (live && live.status !== null) return claimOf(live, r);
     held.set(id(r.scope, r.key), {
       fingerprint: r.fingerprint,
       token: r.token,
       createdAt: r.now,
       expiresAt: r.expiresAt,
+      replaces: entry?.seq,
     });
     const left = holder ?? live;
     return left?.fingerprint === r.fingerprint ? { state: 'resumed' } : { state: 'reserved' };
@@ -70,40 +102,84 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     return holder?.token === token ? holder : undefined;
   }
 
+  /** Appends the holder's entry, in place of the one it replaces. Runs inside a transaction, maybe twice (turn-commit.ts). */
+  function append(scope: string, key: string, holder: Held, answered: Answered): void {
+    if (holder.replaces !== undefined) replace.run(holder.replaces, holder.createdAt);
+    const { fingerprint, token, createdAt, expiresAt } = holder;
+    const row = { scope, key, fingerprint, token, createdAt, expiresAt, ...answered };
+    holder.seq = Number(insert.run(row).lastInsertRowid);
+    rows.set(scope, key, holder.seq);
+  }
+
   const store: IdempotencyStore = {
     async reserveIdempotency(reservation) {
       return claim(reservation);
     },
-    async completeIdempotency(scope, key, token, answer) {
+    async completeIdempotency(scope, key, token, answered) {
       const holder = holding(scope, key, token);
       if (!holder) return false;
       // Held until the answer is committed: a retry meanwhile is in progress, never a second first request.
       try {
-        const { fingerprint, createdAt, expiresAt } = holder;
-        const row = { scope, key, fingerprint, token, createdAt, expiresAt, ...answer };
-        return await inTurn(() => write.run(row).changes === 1);
+        return await inTurn(() => {
+          if (holder.seq !== undefined) return answer.run({ seq: holder.seq, token, ...answered }).changes === 1;
+          append(scope, key, holder, answered);
+          return true;
+        });
       } finally {
         if (holding(scope, key, token)) held.delete(id(scope, key));
       }
     },
     async releaseIdempotency(scope, key, token) {
-      if (!holding(scope, key, token)) return;
+      const holder = holding(scope, key, token);
+      if (!holder) return;
       held.delete(id(scope, key));
       // The entry written with a charge since refunded (or one resumed and refused): the key is free again.
-      dropUnanswered.run(scope, key);
+      const seq = holder.seq ?? holder.replaces;
+      if (seq === undefined) return;
+      dropUnanswered.run(seq);
+      rows.delete(scope, key, seq);
     },
     async purgeIdempotency(now) {
       // A request that never settled (it cannot, unless a step before it threw) is let go with its day.
       for (const [at, holder] of held) if (holder.expiresAt <= now) held.delete(at);
-      return purge.run(now).changes;
+      const purged = purge.all(now);
+      for (const { seq, scope, key } of purged) rows.delete(scope, key, seq);
+      return purged.length;
     },
   };
 
   /** Inside the charge's transaction: the entry of the key `hold` names, unanswered, while its request holds it. */
   function writeHold({ scope, key, token }: IdempotencyHold): void {
     const holder = holding(scope, key, token);
-    if (holder) write.run({ scope, key, ...holder, ...UNANSWERED });
+    if (holder) append(scope, key, holder, UNANSWERED);
   }
 
   return { store, writeHold };
+}
+
+/**
+ * Where each written entry's row is (its seq), by scope and key: about 110 to 120 bytes of memory
+ * an entry, kept for its 24 hours (docs/operations.md). One map per scope, so that the key's own
+ * hash string is the map's key and no longer string is made and kept for each entry (187 bytes).
+ */
+class RowIndex {
+  private readonly scopes = new Map<string, Map<string, number>>();
+
+  get(scope: string, key: string): number | undefined {
+    return this.scopes.get(scope)?.get(key);
+  }
+
+  set(scope: string, key: string, seq: number): void {
+    const keys = this.scopes.get(scope);
+    if (keys) keys.set(key, seq);
+    else this.scopes.set(scope, new Map([[key, seq]]));
+  }
+
+  /** Forgets the key's row, if it is still `seq` (a later row of the key stays). */
+  delete(scope: string, key: string, seq: number): void {
+    const keys = this.scopes.get(scope);
+    if (keys?.get(key) !== seq) return;
+    keys.delete(key);
+    if (keys.size === 0) this.scopes.delete(scope);
+  }
 }

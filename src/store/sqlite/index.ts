@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteDaily } from './daily.ts';
 import { sqliteIdempotency } from './idempotency.ts';
-import { MIGRATIONS } from '../migrations.ts';
+import { MIGRATIONS, migrationSql } from '../migrations.ts';
 import { guardStore } from '../guard.ts';
 import type { Store } from '../types.ts';
 import { isSqliteUnavailable } from '../unavailable.ts';
@@ -70,7 +70,7 @@ function migrate(db: Database.Database): void {
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
-      db.exec(m.sql);
+      db.exec(migrationSql(m, 'sqlite'));
       record.run(m.version, m.name, Date.now());
     })();
   }

@@ -1,7 +1,8 @@
 /**
- * On SQLite a first request with an Idempotency-Key costs one write: it is held in memory while
- * it is answered (the file serves one process), and its entry is written once, with the answer.
- * The contract (test/store/idempotency-contract.ts) holds what both engines answer.
+ * On SQLite a request with an Idempotency-Key is held in memory while it is answered (the file
+ * serves one process), and where each entry's row is is known in memory too, read back from the
+ * table when the store opens. The contract (test/store/idempotency-contract.ts) holds what both
+ * engines answer.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { MIGRATIONS, migrationSql } from '../../../src/store/migrations.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/index.ts';
 
 const DAY = 86_400_000;
@@ -65,4 +67,61 @@ test('a released request leaves nothing behind', async () => {
   await store.releaseIdempotency('key:k1', 'hash-1', 't1');
   assert.deepEqual(rows(), []);
   assert.deepEqual(await store.reserveIdempotency(reservation('t2')), { state: 'reserved' });
+});
+
+test('a store opened again finds every entry it wrote: answered, left unanswered, or taken over', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const url = `sqlite:${join(dir, 'store.db')}`;
+  const first = openSqliteStore(url);
+  const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
+  await first.reserveIdempotency(reservation('t1'));
+  await first.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER);
+  const left = { ...reservation('t2'), key: 'hash-2' };
+  await first.reserveIdempotency(left);
+  assert.equal(await first.admit(counter, 1, 10, left), 1, 'charged, and its process dies before the answer');
+  await first.close();
+
+  const second = openSqliteStore(url);
+  after(() => second.close());
+  assert.deepEqual(await second.reserveIdempotency(reservation('t3')), { state: 'done', answer: ANSWER });
+  assert.deepEqual(await second.reserveIdempotency({ ...reservation('t4'), fingerprint: 'other body' }), {
+    state: 'mismatch',
+  });
+  const retry = { ...left, token: 't5', now: NOW + 61_000, staleBefore: NOW + 1_000 };
+  assert.deepEqual(await second.reserveIdempotency(retry), { state: 'resumed' });
+  assert.equal(await second.completeIdempotency('key:k1', 'hash-2', 't5', ANSWER), true);
+  assert.deepEqual(await second.reserveIdempotency({ ...retry, token: 't6' }), { state: 'done', answer: ANSWER });
+  const look = new Database(join(dir, 'store.db'), { readonly: true });
+  after(() => look.close());
+  const kept = look.prepare('SELECT idem_key AS key, status FROM idempotency_keys ORDER BY seq').all();
+  assert.deepEqual(kept, [
+    { key: 'hash-1', status: 200 },
+    { key: 'hash-2', status: 200 },
+  ]);
+});
+
+test('the entries of a database made before version 21 are kept, and answer their retries', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'store.db');
+  const old = new Database(file);
+  old.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version < 21)) {
+    old.exec(migrationSql(m, 'sqlite'));
+    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 0);
+  }
+  old
+    .prepare(
+      `INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, status, content_type, body, created_at, expires_at)
+       VALUES ('key:k1', 'hash-1', ?, 't0', 200, ?, ?, ?, ?)`,
+    )
+    .run(reservation('t0').fingerprint, ANSWER.contentType, ANSWER.body, NOW, NOW + DAY);
+  old.close();
+
+  const store = openSqliteStore(`sqlite:${file}`);
+  after(() => store.close());
+  assert.deepEqual(await store.reserveIdempotency(reservation('t1')), { state: 'done', answer: ANSWER });
 });
