@@ -34,8 +34,8 @@ type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
 /**
  * A SQLite file serves one process (docs/operations.md, "Several processes on PostgreSQL"), so
  * the whole index of its entries is in this process's memory: the requests still being answered,
- * and where each written entry's row is (its `seq`, read back from the table when the store
- * opens). A first request reads nothing; only a retry reads its row. The table is appended to:
+ * and where each written entry's row is (its `seq`, read back from the table on first use). A
+ * first request reads nothing; only a retry reads its row. The table is appended to:
  * every key is a random hash, and a B-tree on it dirtied a page of its own in each commit, most
  * of what an Idempotency-Key cost (docs/benchmarks.md, "Idempotency-Key entries appended").
  *
@@ -48,7 +48,6 @@ type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
 export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
   const held = new Map<string, Held>();
   const id = (scope: string, key: string) => `${scope}\n${key}`;
-  const rows = new RowIndex();
 
   const read = db.prepare<[number], Entry>(`SELECT scope, idem_key AS key, fingerprint, token, status,
     content_type AS contentType, body, expires_at AS expiresAt FROM idempotency_keys WHERE seq = ?`);
@@ -64,15 +63,23 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     'DELETE FROM idempotency_keys WHERE expires_at <= ? RETURNING seq, scope, idem_key AS key',
   );
 
+  // Read on first use, not when the store opens: the `mod97` commands that open the file never
+  // need it, and a server starting on a large table answers everything else meanwhile.
   // Expired rows too, until purged: each reservation judges expiry by its own clock.
-  const written = db.prepare<[], { seq: number; scope: string; key: string }>(
-    'SELECT seq, scope, idem_key AS key FROM idempotency_keys ORDER BY seq',
-  );
-  for (const row of written.iterate()) rows.set(row.scope, row.key, row.seq);
+  let index: RowIndex | undefined;
+  const rows = (): RowIndex => {
+    if (index) return index;
+    index = new RowIndex();
+    const written = db.prepare<[], { seq: number; scope: string; key: string }>(
+      'SELECT seq, scope, idem_key AS key FROM idempotency_keys ORDER BY seq',
+    );
+    for (const row of written.iterate()) index.set(row.scope, row.key, row.seq);
+    return index;
+  };
 
   /** The entry written for this key, read from its row; none when the row is gone (a commit rolled back). */
   function entryOf(scope: string, key: string): (Entry & { seq: number }) | undefined {
-    const seq = rows.get(scope, key);
+    const seq = rows().get(scope, key);
     if (seq === undefined) return undefined;
     const row = read.get(seq);
     return row && row.scope === scope && row.key === key ? { ...row, seq } : undefined;
@@ -108,7 +115,7 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     const { fingerprint, token, createdAt, expiresAt } = holder;
     const row = { scope, key, fingerprint, token, createdAt, expiresAt, ...answered };
     holder.seq = Number(insert.run(row).lastInsertRowid);
-    rows.set(scope, key, holder.seq);
+    rows().set(scope, key, holder.seq);
   }
 
   const store: IdempotencyStore = {
@@ -137,13 +144,13 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
       const seq = holder.seq ?? holder.replaces;
       if (seq === undefined) return;
       dropUnanswered.run(seq);
-      rows.delete(scope, key, seq);
+      rows().delete(scope, key, seq);
     },
     async purgeIdempotency(now) {
       // A request that never settled (it cannot, unless a step before it threw) is let go with its day.
       for (const [at, holder] of held) if (holder.expiresAt <= now) held.delete(at);
       const purged = purge.all(now);
-      for (const { seq, scope, key } of purged) rows.delete(scope, key, seq);
+      for (const { seq, scope, key } of purged) rows().delete(scope, key, seq);
       return purged.length;
     },
   };
