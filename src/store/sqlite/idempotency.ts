@@ -29,6 +29,8 @@ interface Entry extends IdempotencyRow {
 }
 
 const UNANSWERED = { status: null, contentType: null, body: null };
+/** Rows of the index read at a time when it is first loaded. */
+const LOAD_PAGE_ROWS = 10_000;
 type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
 
 /**
@@ -64,22 +66,33 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
   );
 
   // Read on first use, not when the store opens: the `mod97` commands that open the file never
-  // need it, and a server starting on a large table answers everything else meanwhile.
-  // Expired rows too, until purged: each reservation judges expiry by its own clock.
-  let index: RowIndex | undefined;
-  const rows = (): RowIndex => {
-    if (index) return index;
-    index = new RowIndex();
-    const written = db.prepare<[], { seq: number; scope: string; key: string }>(
-      'SELECT seq, scope, idem_key AS key FROM idempotency_keys ORDER BY seq',
-    );
-    for (const row of written.iterate()) index.set(row.scope, row.key, row.seq);
-    return index;
-  };
+  // need it. Read in pages, the event loop given back between them, so that a server starting on
+  // a large table answers every other request meanwhile (a page takes about 35 ms here). Expired
+  // rows too, until purged: each reservation judges expiry by its own clock. Every use of the
+  // index comes after a reservation or a purge, which wait for it.
+  const rows = new RowIndex();
+  const page = db.prepare<[number, number], { seq: number; scope: string; key: string }>(
+    'SELECT seq, scope, idem_key AS key FROM idempotency_keys WHERE seq > ? ORDER BY seq LIMIT ?',
+  );
+  async function load(): Promise<void> {
+    for (let after = 0; ; ) {
+      const batch = page.all(after, LOAD_PAGE_ROWS);
+      for (const row of batch) rows.set(row.scope, row.key, row.seq);
+      if (batch.length < LOAD_PAGE_ROWS) return;
+      after = batch[batch.length - 1].seq;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  let loaded: Promise<void> | undefined;
+  const ready = (): Promise<void> =>
+    (loaded ??= load().catch((err: unknown) => {
+      loaded = undefined; // read again by the next request
+      throw err;
+    }));
 
   /** The entry written for this key, read from its row; none when the row is gone (a commit rolled back). */
   function entryOf(scope: string, key: string): (Entry & { seq: number }) | undefined {
-    const seq = rows().get(scope, key);
+    const seq = rows.get(scope, key);
     if (seq === undefined) return undefined;
     const row = read.get(seq);
     return row && row.scope === scope && row.key === key ? { ...row, seq } : undefined;
@@ -115,11 +128,12 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     const { fingerprint, token, createdAt, expiresAt } = holder;
     const row = { scope, key, fingerprint, token, createdAt, expiresAt, ...answered };
     holder.seq = Number(insert.run(row).lastInsertRowid);
-    rows().set(scope, key, holder.seq);
+    rows.set(scope, key, holder.seq);
   }
 
   const store: IdempotencyStore = {
     async reserveIdempotency(reservation) {
+      await ready();
       return claim(reservation);
     },
     async completeIdempotency(scope, key, token, answered) {
@@ -144,13 +158,14 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
       const seq = holder.seq ?? holder.replaces;
       if (seq === undefined) return;
       dropUnanswered.run(seq);
-      rows().delete(scope, key, seq);
+      rows.delete(scope, key, seq);
     },
     async purgeIdempotency(now) {
+      await ready();
       // A request that never settled (it cannot, unless a step before it threw) is let go with its day.
       for (const [at, holder] of held) if (holder.expiresAt <= now) held.delete(at);
       const purged = purge.all(now);
-      for (const { seq, scope, key } of purged) rows().delete(scope, key, seq);
+      for (const { seq, scope, key } of purged) rows.delete(scope, key, seq);
       return purged.length;
     },
   };

@@ -125,3 +125,31 @@ test('the entries of a database made before version 21 are kept, and answer thei
   after(() => store.close());
   assert.deepEqual(await store.reserveIdempotency(reservation('t1')), { state: 'done', answer: ANSWER });
 });
+
+test('a large index is read in pages on first use, the event loop given back between them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'store.db');
+  await openSqliteStore(`sqlite:${file}`).close();
+  const fill = new Database(file);
+  const insert = fill.prepare(
+    `INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, status, content_type, body, created_at, expires_at)
+     VALUES ('key:k1', ?, ?, ?, 200, ?, ?, ?, ?)`,
+  );
+  const { fingerprint } = reservation('t0');
+  fill.transaction(() => {
+    for (let i = 0; i < 25_000; i++)
+      insert.run(`hash-${i}`, fingerprint, `t${i}`, ANSWER.contentType, ANSWER.body, NOW, NOW + DAY);
+  })();
+  fill.close();
+
+  const store = openSqliteStore(`sqlite:${file}`);
+  after(() => store.close());
+  const claimed = store.reserveIdempotency({ ...reservation('t1'), key: 'hash-24999' });
+  let otherWorkRan = false;
+  setImmediate(() => {
+    otherWorkRan = true;
+  });
+  assert.deepEqual(await claimed, { state: 'done', answer: ANSWER }, 'the last row read is found');
+  assert.equal(otherWorkRan, true, 'the event loop ran while the index was read');
+});
