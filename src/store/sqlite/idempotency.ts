@@ -142,6 +142,9 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
       // Held until the answer is committed: a retry meanwhile is in progress, never a second first request.
       try {
         return await inTurn(() => {
+          // Asked again when the turn runs: a request hung past the stale time may have been taken
+          // over meanwhile, and its late answer must not stand beside the one of its successor.
+          if (!holding(scope, key, token)) return false;
           if (holder.seq !== undefined) return answer.run({ seq: holder.seq, token, ...answered }).changes === 1;
           append(scope, key, holder, answered);
           return true;

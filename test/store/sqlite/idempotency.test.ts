@@ -153,3 +153,18 @@ test('a large index is read in pages on first use, the event loop given back bet
   assert.deepEqual(await claimed, { state: 'done', answer: ANSWER }, 'the last row read is found');
   assert.equal(otherWorkRan, true, 'the event loop ran while the index was read');
 });
+
+test("a hung request taken over while its answer waits for its commit keeps nothing: one entry stands, its successor's", async () => {
+  const { store, rows } = opened();
+  const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
+  const hung = reservation('t1');
+  await store.reserveIdempotency(hung);
+  assert.equal(await store.admit(counter, 1, 10, hung), 1);
+  const lateAnswer = store.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER);
+  // Before that answer's turn commits, the same request is retried past the stale time.
+  const retry = { ...reservation('t2'), now: NOW + 61_000, staleBefore: NOW + 1_000 };
+  assert.deepEqual(await store.reserveIdempotency(retry), { state: 'resumed' });
+  assert.equal(await lateAnswer, false, 'the hung request no longer holds the key');
+  assert.equal(await store.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), true);
+  assert.deepEqual(rows(), [{ scope: 'key:k1', key: 'hash-1', status: 200, body: ANSWER.body }]);
+});
