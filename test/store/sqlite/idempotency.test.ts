@@ -1,7 +1,7 @@
 /**
  * On SQLite a request with an Idempotency-Key is held in memory while it is answered (the file
  * serves one process), and where each entry's row is is known in memory too, read back from the
- * table when the store opens. The contract (test/store/idempotency-contract.ts) holds what both
+ * table on first use. The contract (test/store/idempotency-contract.ts) holds what both
  * engines answer.
  */
 import assert from 'node:assert/strict';
@@ -17,15 +17,20 @@ const DAY = 86_400_000;
 const NOW = 1_800_000_000_000;
 const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
 
-function opened() {
+/** A database file of its own, removed after the test. */
+function tempFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
-  const file = join(dir, 'store.db');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'store.db');
+}
+
+function opened() {
+  const file = tempFile();
   const store = openSqliteStore(`sqlite:${file}`);
   const look = new Database(file, { readonly: true });
   after(async () => {
     look.close();
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
   const rows = () =>
     look.prepare('SELECT scope, idem_key AS key, status, body FROM idempotency_keys').all() as {
@@ -70,9 +75,8 @@ test('a released request leaves nothing behind', async () => {
 });
 
 test('a store opened again finds every entry it wrote: answered, left unanswered, or taken over', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const url = `sqlite:${join(dir, 'store.db')}`;
+  const file = tempFile();
+  const url = `sqlite:${file}`;
   const first = openSqliteStore(url);
   const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
   await first.reserveIdempotency(reservation('t1'));
@@ -92,7 +96,7 @@ test('a store opened again finds every entry it wrote: answered, left unanswered
   assert.deepEqual(await second.reserveIdempotency(retry), { state: 'resumed' });
   assert.equal(await second.completeIdempotency('key:k1', 'hash-2', 't5', ANSWER), true);
   assert.deepEqual(await second.reserveIdempotency({ ...retry, token: 't6' }), { state: 'done', answer: ANSWER });
-  const look = new Database(join(dir, 'store.db'), { readonly: true });
+  const look = new Database(file, { readonly: true });
   after(() => look.close());
   const kept = look.prepare('SELECT idem_key AS key, status FROM idempotency_keys ORDER BY seq').all();
   assert.deepEqual(kept, [
@@ -102,9 +106,7 @@ test('a store opened again finds every entry it wrote: answered, left unanswered
 });
 
 test('the entries of a database made before version 21 are kept, and answer their retries', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'store.db');
+  const file = tempFile();
   const old = new Database(file);
   old.exec(
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
@@ -127,9 +129,7 @@ test('the entries of a database made before version 21 are kept, and answer thei
 });
 
 test('a large index is read in pages on first use, the event loop given back between them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'store.db');
+  const file = tempFile();
   await openSqliteStore(`sqlite:${file}`).close();
   const fill = new Database(file);
   const insert = fill.prepare(
