@@ -225,8 +225,8 @@ class RowIndex {
   }
 }
 
-/** FNV-1a over scope and key, cut to 30 bits: a small integer to V8 on every platform. */
-function hashOf(scope: string, key: string): number {
+/** FNV-1a over scope and key, cut to 30 bits: a small integer to V8 on every platform (exported for its test). */
+export function hashOf(scope: string, key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < scope.length; i++) h = Math.imul(h ^ scope.charCodeAt(i), 0x01000193);
   h = Math.imul(h ^ 10, 0x01000193);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, migrationSql } from '../../../src/store/migrations.ts';
+import { hashOf } from '../../../src/store/sqlite/idempotency.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/index.ts';
 
 const DAY = 86_400_000;
@@ -167,4 +168,35 @@ test("a hung request taken over while its answer waits for its commit keeps noth
   assert.equal(await lateAnswer, false, 'the hung request no longer holds the key');
   assert.equal(await store.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), true);
   assert.deepEqual(rows(), [{ scope: 'key:k1', key: 'hash-1', status: 200, body: ANSWER.body }]);
+});
+
+test('two keys of one scope that share the index hash each answer their own retries, before and after a reopen', async () => {
+  const seen = new Map<number, string>();
+  let pair: [string, string] | undefined;
+  for (let i = 0; !pair; i++) {
+    const key = `hash-${i}`;
+    const at = hashOf('key:k1', key);
+    const other = seen.get(at);
+    if (other) pair = [other, key];
+    seen.set(at, key);
+  }
+  const file = tempFile();
+  const answerOf = (key: string) => ({ ...ANSWER, body: JSON.stringify({ key }) });
+  const first = openSqliteStore(`sqlite:${file}`);
+  for (const key of pair) {
+    const r = { ...reservation(`t-${key}`), key };
+    assert.deepEqual(await first.reserveIdempotency(r), { state: 'reserved' });
+    assert.equal(await first.completeIdempotency('key:k1', key, r.token, answerOf(key)), true);
+  }
+  const replays = async (store: ReturnType<typeof openSqliteStore>) => {
+    for (const key of pair) {
+      const again = { ...reservation(`again-${key}`), key };
+      assert.deepEqual(await store.reserveIdempotency(again), { state: 'done', answer: answerOf(key) });
+    }
+  };
+  await replays(first);
+  await first.close();
+  const second = openSqliteStore(`sqlite:${file}`);
+  after(() => second.close());
+  await replays(second);
 });
