@@ -92,10 +92,12 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
 
   /** The entry written for this key, read from its row; none when the row is gone (a commit rolled back). */
   function entryOf(scope: string, key: string): (Entry & { seq: number }) | undefined {
-    // Usually no candidate, or one; the latest row of the key is its entry.
+    // Usually no candidate, or one; the latest row of the key is its entry. A row replaced since
+    // is forgotten here, where no transaction is open: one that rolled back is still a candidate.
     for (const seq of rows.candidates(scope, key)) {
       const row = read.get(seq);
-      if (row && row.scope === scope && row.key === key) return { ...row, seq };
+      if (!row) rows.remove(scope, key, seq);
+      else if (row.scope === scope && row.key === key) return { ...row, seq };
     }
     return undefined;
   }
@@ -126,8 +128,7 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
 
   /** Appends the holder's entry, in place of the one it replaces. Runs inside a transaction, maybe twice (turn-commit.ts). */
   function append(scope: string, key: string, holder: Held, answered: Answered): void {
-    if (holder.replaces !== undefined && replace.run(holder.replaces, holder.createdAt).changes === 1)
-      rows.remove(scope, key, holder.replaces);
+    if (holder.replaces !== undefined) replace.run(holder.replaces, holder.createdAt);
     const { fingerprint, token, createdAt, expiresAt } = holder;
     const row = { scope, key, fingerprint, token, createdAt, expiresAt, ...answered };
     holder.seq = Number(insert.run(row).lastInsertRowid);
