@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { CreationAlert } from '../../src/keys/alert.ts';
-import { MIGRATIONS, migrationSql } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { sqliteBefore } from '../support/old-schema.ts';
 import { newKeyRow } from './contract.ts';
 
 test('an alert in progress before version 6 keeps going, and keys born in it stay reduced until it ends', async () => {
@@ -21,14 +20,7 @@ test('an alert in progress before version 6 keeps going, and keys born in it sta
   const until = now + 2 * 3600_000;
   const key = newKeyRow({ alertBorn: true });
 
-  const old = new Database(path);
-  old.exec(
-    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-  );
-  for (const m of MIGRATIONS.filter((m) => m.version < 6)) {
-    old.exec(migrationSql(m, 'sqlite'));
-    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, now);
-  }
+  const old = sqliteBefore(path, 6, now);
   old.prepare("INSERT INTO settings (name, value) VALUES ('alert_until', ?)").run(String(until));
   old
     .prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, tier, basis, cap, network, created_at, alert_born)

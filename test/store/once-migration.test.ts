@@ -8,21 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, migrationSql } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { sqliteBefore } from '../support/old-schema.ts';
 
 test('card-rail steps marked before version 7 stay done; one given back stays undone', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mod97-once-migration-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'mod97.db');
-  const old = new Database(path);
-  old.exec(
-    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-  );
-  for (const m of MIGRATIONS.filter((m) => m.version < 7)) {
-    old.exec(migrationSql(m, 'sqlite'));
-    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 0);
-  }
+  const old = sqliteBefore(path, 7);
   const counter = old.prepare('INSERT INTO counters (scope, subject, period, used) VALUES (?, ?, ?, ?)');
   counter.run('stripe_event', 'evt_done', 'once', 1);
   counter.run('stripe_event', 'evt_given_back', 'once', 0);

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, migrationSql } from '../../../src/store/migrations.ts';
 import { hashOf } from '../../../src/store/sqlite/idempotency.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/index.ts';
+import { sqliteBefore } from '../../support/old-schema.ts';
 
 const DAY = 86_400_000;
 const NOW = 1_800_000_000_000;
@@ -108,14 +108,7 @@ test('a store opened again finds every entry it wrote: answered, left unanswered
 
 test('the entries of a database made before version 21 are kept, and answer their retries', async () => {
   const file = tempFile();
-  const old = new Database(file);
-  old.exec(
-    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-  );
-  for (const m of MIGRATIONS.filter((m) => m.version < 21)) {
-    old.exec(migrationSql(m, 'sqlite'));
-    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 0);
-  }
+  const old = sqliteBefore(file, 21);
   old
     .prepare(
       `INSERT INTO idempotency_keys (scope, idem_key, fingerprint, token, status, content_type, body, created_at, expires_at)
