@@ -193,3 +193,31 @@ test('two keys of one scope that share the index hash each answer their own retr
   after(() => second.close());
   await replays(second);
 });
+
+test('a takeover whose write is rolled back leaves the entry it would replace in place: the next retry is still not charged', async () => {
+  const file = tempFile();
+  const url = `sqlite:${file}`;
+  const first = openSqliteStore(url);
+  const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
+  const charged = reservation('t1');
+  await first.reserveIdempotency(charged);
+  assert.equal(await first.admit(counter, 1, 10, charged), 1, 'charged, and its process dies before the answer');
+  await first.close();
+
+  const second = openSqliteStore(url);
+  after(() => second.close());
+  const retry = (token: string) => ({ ...charged, token, now: NOW + 61_000, staleBefore: NOW + 1_000 });
+  assert.deepEqual(await second.reserveIdempotency(retry('t2')), { state: 'resumed' });
+  // The retry's write fails inside its transaction (a trigger stands in for a full disk): its
+  // delete of the unanswered entry is rolled back with it.
+  const schema = new Database(file);
+  after(() => schema.close());
+  schema.exec(`CREATE TRIGGER refuse_t2 BEFORE INSERT ON idempotency_keys WHEN NEW.token = 't2'
+    BEGIN SELECT RAISE(ABORT, 'write refused'); END`);
+  await assert.rejects(second.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), /write refused/);
+  schema.exec('DROP TRIGGER refuse_t2');
+
+  assert.deepEqual(await second.reserveIdempotency(retry('t3')), { state: 'resumed' }, 'charged once already');
+  assert.equal(await second.completeIdempotency('key:k1', 'hash-1', 't3', ANSWER), true);
+  assert.deepEqual(await second.reserveIdempotency(retry('t4')), { state: 'done', answer: ANSWER });
+});
