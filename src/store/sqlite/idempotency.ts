@@ -8,7 +8,6 @@ import type {
   IdempotencyStore,
   IdempotentAnswer,
 } from '../types.ts';
-import type { TurnCommit } from './turn-commit.ts';
 
 /** A request being answered, held in this process's memory. */
 interface Held {
@@ -20,6 +19,8 @@ interface Held {
   replaces: number | undefined;
   /** This request's row, once written. */
   seq?: number;
+  /** Its answer, given and not yet written. */
+  answered?: Answered;
 }
 
 interface Entry extends IdempotencyRow {
@@ -31,6 +32,8 @@ interface Entry extends IdempotencyRow {
 const UNANSWERED = { status: null, contentType: null, body: null };
 /** Rows of the index read at a time when it is first loaded. */
 const LOAD_PAGE_ROWS = 10_000;
+/** Answers given within this long are written together, in one transaction. */
+const ANSWER_WRITE_DELAY_MS = 10;
 type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
 
 /**
@@ -41,13 +44,16 @@ type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
  * every key is a random hash, and a B-tree on it dirtied a page of its own in each commit, most
  * of what an Idempotency-Key cost (docs/benchmarks.md, "Idempotency-Key entries appended").
  *
- * The database is written twice per first request, each time inside a commit made anyway: the
- * entry, unanswered, in the commit of the request's charge (`writeHold`, called by the counters),
- * then its answer, in the group commit of its turn (turn-commit.ts). So once a call is charged
- * its entry is on disk: an unanswered entry that no request here holds was left by a process
- * that died mid-answer, and its retry is `resumed`, not charged again.
+ * The database is written twice per first request: the entry, unanswered, in the commit of the
+ * request's charge (`writeHold`, called by the counters), then its answer, behind it: the answer
+ * goes out at once, kept in memory, and the answers of the next few milliseconds are written in
+ * one transaction (a commit per answer, awaited by its request, cost a keyed call a fifth of its
+ * store time; docs/benchmarks.md, "What an Idempotency-Key cannot cost less than"). So once a
+ * call is charged its entry is on disk: an unanswered entry that no request here holds was left
+ * by a process that died before its answer was written, and its retry is `resumed`, not charged
+ * again.
  */
-export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
+export function sqliteIdempotency(db: Database) {
   const held = new Map<string, Held>();
   const id = (scope: string, key: string) => `${scope}\n${key}`;
 
@@ -103,6 +109,8 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
   }
 
   function claim(r: IdempotencyReservation): IdempotencyClaim {
+    // A retry of a request whose answer is not written yet: it is written now, then read as any other.
+    if (held.get(id(r.scope, r.key))?.answered) writeUnwritten();
     const holder = held.get(id(r.scope, r.key));
     // A request held past staleBefore hangs: the key may be taken over, as an entry left unanswered may be.
     if (holder && holder.createdAt > r.staleBefore) return claimOf({ ...holder, ...UNANSWERED }, r);
@@ -126,13 +134,47 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     return holder?.token === token ? holder : undefined;
   }
 
-  /** Appends the holder's entry, in place of the one it replaces. Runs inside a transaction, maybe twice (turn-commit.ts). */
+  /** Appends the holder's entry, in place of the one it replaces. Runs inside a transaction, maybe twice (turn-commit.ts, writeUnwritten). */
   function append(scope: string, key: string, holder: Held, answered: Answered): void {
     if (holder.replaces !== undefined) replace.run(holder.replaces, holder.createdAt);
     const { fingerprint, token, createdAt, expiresAt } = holder;
     const row = { scope, key, fingerprint, token, createdAt, expiresAt, ...answered };
     holder.seq = Number(insert.run(row).lastInsertRowid);
     rows.add(scope, key, holder.seq);
+  }
+
+  /** `charged`: the row written with the request's charge, if any (taken when the answer is given: a failed batch sets `holder.seq` too). */
+  let unwritten: Array<{ scope: string; key: string; holder: Held; charged: number | undefined }> = [];
+  const writeAnswer = ({ scope, key, holder, charged }: (typeof unwritten)[number]) => {
+    const answered = holder.answered ?? UNANSWERED;
+    if (charged === undefined) append(scope, key, holder, answered);
+    else answer.run({ seq: charged, token: holder.token, ...answered });
+  };
+  const writeAll = db.transaction((batch: typeof unwritten) => {
+    for (const one of batch) writeAnswer(one);
+  });
+  const writeOne = db.transaction(writeAnswer);
+  /**
+   * Writes the answers given since the last call, then lets their keys go. When the batch fails,
+   * each is written alone; one that still cannot be (a full disk) is lost as a crash would lose
+   * it: a charged call's entry stays unanswered, and its retry is resumed, uncharged. Nothing to
+   * report here: the same disk fails the charges of the calls after it, with a 503 each.
+   */
+  function writeUnwritten(): void {
+    const batch = unwritten;
+    unwritten = [];
+    try {
+      writeAll(batch);
+    } catch {
+      for (const one of batch) {
+        try {
+          writeOne(one);
+        } catch {
+          // lost, as above
+        }
+      }
+    }
+    for (const { scope, key, holder } of batch) if (holding(scope, key, holder.token)) held.delete(id(scope, key));
   }
 
   const store: IdempotencyStore = {
@@ -143,19 +185,11 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     async completeIdempotency(scope, key, token, answered) {
       const holder = holding(scope, key, token);
       if (!holder) return false;
-      // Held until the answer is committed: a retry meanwhile is in progress, never a second first request.
-      try {
-        return await inTurn(() => {
-          // Asked again when the turn runs: a request hung past the stale time may have been taken
-          // over meanwhile, and its late answer must not stand beside the one of its successor.
-          if (!holding(scope, key, token)) return false;
-          if (holder.seq !== undefined) return answer.run({ seq: holder.seq, token, ...answered }).changes === 1;
-          append(scope, key, holder, answered);
-          return true;
-        });
-      } finally {
-        if (holding(scope, key, token)) held.delete(id(scope, key));
-      }
+      // Held, answered, until written: a retry meanwhile gets this answer, never a second first request.
+      holder.answered = answered;
+      unwritten.push({ scope, key, holder, charged: holder.seq });
+      if (unwritten.length === 1) setTimeout(writeUnwritten, ANSWER_WRITE_DELAY_MS).unref();
+      return true;
     },
     async releaseIdempotency(scope, key, token) {
       const holder = holding(scope, key, token);
@@ -169,6 +203,7 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     },
     async purgeIdempotency(now) {
       await ready();
+      writeUnwritten();
       // A request that never settled (it cannot, unless a step before it threw) is let go with its day.
       for (const [at, holder] of held) if (holder.expiresAt <= now) held.delete(at);
       const purged = purge.all(now);
@@ -183,7 +218,7 @@ export function sqliteIdempotency(db: Database, inTurn: TurnCommit) {
     if (holder) append(scope, key, holder, UNANSWERED);
   }
 
-  return { store, writeHold };
+  return { store, writeHold, writeUnwritten };
 }
 
 /**

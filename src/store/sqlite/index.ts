@@ -31,7 +31,7 @@ export function openSqliteStore(url: string): Store {
   const durably = durableWrites(db);
   const keys = sqliteKeys(db, durably);
   const inTurn = turnCommit(db);
-  const idempotency = sqliteIdempotency(db, inTurn);
+  const idempotency = sqliteIdempotency(db);
   return guardStore(
     {
       engine: 'sqlite',
@@ -49,6 +49,7 @@ export function openSqliteStore(url: string): Store {
         db.prepare('SELECT 1').get();
       },
       async close() {
+        idempotency.writeUnwritten();
         db.close();
       },
     },

@@ -53,18 +53,28 @@ const reservation = (token: string) => ({
   staleBefore: NOW - 60_000,
 });
 
-test('a request being answered is written nowhere; its entry is written once, whole, with its answer', async () => {
+test('a request being answered is written nowhere; its answer is written behind it, and a retry before that gets it all the same', async () => {
   const { store, rows } = opened();
   assert.deepEqual(await store.reserveIdempotency(reservation('t1')), { state: 'reserved' });
   assert.deepEqual(rows(), [], 'the reservation is not a write');
   assert.deepEqual(await store.reserveIdempotency(reservation('t2')), { state: 'in_progress' });
 
-  const completing = store.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER);
-  // Until the answer is committed the key stays held: a retry meanwhile never runs a second time.
-  assert.deepEqual(await store.reserveIdempotency(reservation('t3')), { state: 'in_progress' });
-  assert.equal(await completing, true);
-  assert.deepEqual(rows(), [{ scope: 'key:k1', key: 'hash-1', status: 200, body: ANSWER.body }]);
+  assert.equal(await store.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER), true);
+  assert.deepEqual(rows(), [], 'the answer went out before it was written');
+  assert.deepEqual(await store.reserveIdempotency(reservation('t3')), { state: 'done', answer: ANSWER });
+  assert.deepEqual(rows(), [{ scope: 'key:k1', key: 'hash-1', status: 200, body: ANSWER.body }], 'written once, whole');
   assert.deepEqual(await store.reserveIdempotency(reservation('t4')), { state: 'done', answer: ANSWER });
+});
+
+test('the answers not yet written are written when the store closes', async () => {
+  const file = tempFile();
+  const first = openSqliteStore(`sqlite:${file}`);
+  await first.reserveIdempotency(reservation('t1'));
+  assert.equal(await first.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER), true);
+  await first.close();
+  const second = openSqliteStore(`sqlite:${file}`);
+  after(() => second.close());
+  assert.deepEqual(await second.reserveIdempotency(reservation('t2')), { state: 'done', answer: ANSWER });
 });
 
 test('a released request leaves nothing behind', async () => {
@@ -148,18 +158,18 @@ test('a large index is read in pages on first use, the event loop given back bet
   assert.equal(otherWorkRan, true, 'the event loop ran while the index was read');
 });
 
-test("a hung request taken over while its answer waits for its commit keeps nothing: one entry stands, its successor's", async () => {
+test("a hung request taken over keeps nothing when it answers late: one entry stands, its successor's", async () => {
   const { store, rows } = opened();
   const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
   const hung = reservation('t1');
   await store.reserveIdempotency(hung);
   assert.equal(await store.admit(counter, 1, 10, hung), 1);
-  const lateAnswer = store.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER);
-  // Before that answer's turn commits, the same request is retried past the stale time.
+  // Before it answers, the same request is retried past the stale time.
   const retry = { ...reservation('t2'), now: NOW + 61_000, staleBefore: NOW + 1_000 };
   assert.deepEqual(await store.reserveIdempotency(retry), { state: 'resumed' });
-  assert.equal(await lateAnswer, false, 'the hung request no longer holds the key');
+  assert.equal(await store.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER), false, 'no longer its key');
   assert.equal(await store.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), true);
+  assert.equal(await store.purgeIdempotency(NOW), 0, 'the answer written, nothing expired');
   assert.deepEqual(rows(), [{ scope: 'key:k1', key: 'hash-1', status: 200, body: ANSWER.body }]);
 });
 
@@ -208,16 +218,41 @@ test('a takeover whose write is rolled back leaves the entry it would replace in
   after(() => second.close());
   const retry = (token: string) => ({ ...charged, token, now: NOW + 61_000, staleBefore: NOW + 1_000 });
   assert.deepEqual(await second.reserveIdempotency(retry('t2')), { state: 'resumed' });
-  // The retry's write fails inside its transaction (a trigger stands in for a full disk): its
-  // delete of the unanswered entry is rolled back with it.
+  // The retry's answer fails to be written (a trigger stands in for a full disk): its delete of
+  // the unanswered entry is rolled back with it, and the answer is lost as in a crash.
   const schema = new Database(file);
   after(() => schema.close());
   schema.exec(`CREATE TRIGGER refuse_t2 BEFORE INSERT ON idempotency_keys WHEN NEW.token = 't2'
     BEGIN SELECT RAISE(ABORT, 'write refused'); END`);
-  await assert.rejects(second.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), /write refused/);
+  assert.equal(await second.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), true, 'answered, not yet written');
+  assert.equal(await second.purgeIdempotency(NOW), 0, 'the write was tried, and refused');
   schema.exec('DROP TRIGGER refuse_t2');
 
   assert.deepEqual(await second.reserveIdempotency(retry('t3')), { state: 'resumed' }, 'charged once already');
   assert.equal(await second.completeIdempotency('key:k1', 'hash-1', 't3', ANSWER), true);
   assert.deepEqual(await second.reserveIdempotency(retry('t4')), { state: 'done', answer: ANSWER });
+});
+
+test('an answer that cannot be written loses only itself, not the answers written with it', async () => {
+  const file = tempFile();
+  const first = openSqliteStore(`sqlite:${file}`);
+  const schema = new Database(file);
+  after(() => schema.close());
+  schema.exec(`CREATE TRIGGER refuse_t1 BEFORE INSERT ON idempotency_keys WHEN NEW.token = 't1'
+    BEGIN SELECT RAISE(ABORT, 'write refused'); END`);
+  const refused = reservation('t1');
+  const kept = { ...reservation('t2'), key: 'hash-2' };
+  // The kept one first: it is written, then rolled back with the batch, and written again alone.
+  for (const r of [kept, refused]) {
+    await first.reserveIdempotency(r);
+    assert.equal(await first.completeIdempotency(r.scope, r.key, r.token, ANSWER), true);
+  }
+  await first.close();
+  schema.exec('DROP TRIGGER refuse_t1');
+
+  const second = openSqliteStore(`sqlite:${file}`);
+  after(() => second.close());
+  assert.deepEqual(await second.reserveIdempotency({ ...kept, token: 't3' }), { state: 'done', answer: ANSWER });
+  // Never charged (no entry was written with a charge): asked again, it is a first request.
+  assert.deepEqual(await second.reserveIdempotency({ ...refused, token: 't4' }), { state: 'reserved' });
 });
