@@ -47,7 +47,7 @@ type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
  * The database is written twice per first request: the entry, unanswered, in the commit of the
  * request's charge (`writeHold`, called by the counters), then its answer, behind it: the answer
  * goes out at once, kept in memory, and the answers of the next few milliseconds are written in
- * one transaction (a commit per answer, awaited by its request, cost a keyed call a fifth of its
+ * one transaction (a commit per answer, awaited by its request, cost a keyed call a tenth of its
  * store time; docs/benchmarks.md, "What an Idempotency-Key cannot cost less than"). So once a
  * call is charged its entry is on disk: an unanswered entry that no request here holds was left
  * by a process that died before its answer was written, and its retry is `resumed`, not charged
