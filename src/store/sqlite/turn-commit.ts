@@ -7,10 +7,10 @@ interface Pending {
 }
 
 /**
- * Group commit for the writes on the path of a request (admissions, Idempotency-Key answers):
- * those made in the same turn of the event loop run one after another at its end, inside one
- * transaction, so a burst pays for one WAL commit instead of one each. Each write is still its
- * own statements, with its own result, in the order they were made.
+ * Group commit for the writes on the path of a request (admissions, with the Idempotency-Key
+ * entry they carry): those made in the same turn of the event loop run one after another at its
+ * end, inside one transaction, so a burst pays for one WAL commit instead of one each. Each write
+ * is still its own statements, with its own result, in the order they were made.
  *
  * A write that fails fails only its own request; the others of the turn commit. The turn runs
  * first without a savepoint per write (a savepoint and its release cost about as much as the
