@@ -56,12 +56,17 @@ async function keyedCall(i: number): Promise<void> {
   await store.completeIdempotency(r.scope, r.key, r.token, ANSWER);
 }
 
+/** CPU µs (user + system) per call since `before`, over CALLS calls. */
+function perCall(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / CALLS;
+}
+
 /** CPU µs per call of `call`, TURN calls at a time. */
 async function storeRound(call: (i: number) => Promise<void>): Promise<number> {
   const before = process.cpuUsage();
   for (let i = 0; i < CALLS; i += TURN) await Promise.all(Array.from({ length: TURN }, (_, j) => call(i + j)));
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / CALLS;
+  return perCall(before);
 }
 
 // The floor: the same schema, the SQL alone, in a file of its own.
@@ -88,8 +93,7 @@ const floorTurn = db.transaction((from: number, withEntry: boolean) => {
 function floorRound(withEntry: boolean): number {
   const before = process.cpuUsage();
   for (let i = 0; i < CALLS; i += TURN) floorTurn(i, withEntry);
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / CALLS;
+  return perCall(before);
 }
 
 function cryptoRound(): number {
@@ -99,8 +103,7 @@ function cryptoRound(): number {
     hash('sha256', `POST /v1/iban/validate\n${i}`);
     randomUUID();
   }
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / CALLS;
+  return perCall(before);
 }
 
 const figures: Record<string, number[]> = {

@@ -248,6 +248,7 @@ ALTER TABLE idempotency_keys ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;`,
     // every key is a random hash, and inserting it into that index dirtied a page of its own in
     // each commit, most of what a first request with an Idempotency-Key cost. Rows are now
     // appended (seq), a few to a page. PostgreSQL, shared by several processes, keeps its table.
+    // `resumed` (version 20, PostgreSQL only) is not carried over: SQLite never wrote it.
     sql: {
       sqlite: `
 ALTER TABLE idempotency_keys RENAME TO idempotency_keys_v20;

@@ -109,15 +109,19 @@ export function sqliteIdempotency(db: Database) {
   }
 
   function claim(r: IdempotencyReservation): IdempotencyClaim {
+    const at = id(r.scope, r.key);
+    let holder = held.get(at);
     // A retry of a request whose answer is not written yet: it is written now, then read as any other.
-    if (held.get(id(r.scope, r.key))?.answered) writeUnwritten();
-    const holder = held.get(id(r.scope, r.key));
+    if (holder?.answered) {
+      writeUnwritten();
+      holder = held.get(at);
+    }
     // A request held past staleBefore hangs: the key may be taken over, as an entry left unanswered may be.
     if (holder && holder.createdAt > r.staleBefore) return claimOf({ ...holder, ...UNANSWERED }, r);
     const entry = entryOf(r.scope, r.key);
     const live = entry && entry.expiresAt > r.now ? entry : undefined;
     if (live && live.status !== null) return claimOf(live, r);
-    held.set(id(r.scope, r.key), {
+    held.set(at, {
       fingerprint: r.fingerprint,
       token: r.token,
       createdAt: r.now,

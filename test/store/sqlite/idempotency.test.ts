@@ -17,12 +17,22 @@ import { sqliteBefore } from '../../support/old-schema.ts';
 const DAY = 86_400_000;
 const NOW = 1_800_000_000_000;
 const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
+const COUNTER = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
 
 /** A database file of its own, removed after the test. */
 function tempFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mod97-idem-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   return join(dir, 'store.db');
+}
+
+/** Makes the database refuse to insert the entry of `token` (a trigger standing in for a full disk); returns the undo. */
+function refuseEntryOf(file: string, token: string): () => void {
+  const schema = new Database(file);
+  after(() => schema.close());
+  schema.exec(`CREATE TRIGGER refuse_${token} BEFORE INSERT ON idempotency_keys WHEN NEW.token = '${token}'
+    BEGIN SELECT RAISE(ABORT, 'write refused'); END`);
+  return () => schema.exec(`DROP TRIGGER refuse_${token}`);
 }
 
 function opened() {
@@ -89,12 +99,11 @@ test('a store opened again finds every entry it wrote: answered, left unanswered
   const file = tempFile();
   const url = `sqlite:${file}`;
   const first = openSqliteStore(url);
-  const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
   await first.reserveIdempotency(reservation('t1'));
   await first.completeIdempotency('key:k1', 'hash-1', 't1', ANSWER);
   const left = { ...reservation('t2'), key: 'hash-2' };
   await first.reserveIdempotency(left);
-  assert.equal(await first.admit(counter, 1, 10, left), 1, 'charged, and its process dies before the answer');
+  assert.equal(await first.admit(COUNTER, 1, 10, left), 1, 'charged, and its process dies before the answer');
   await first.close();
 
   const second = openSqliteStore(url);
@@ -160,10 +169,9 @@ test('a large index is read in pages on first use, the event loop given back bet
 
 test("a hung request taken over keeps nothing when it answers late: one entry stands, its successor's", async () => {
   const { store, rows } = opened();
-  const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
   const hung = reservation('t1');
   await store.reserveIdempotency(hung);
-  assert.equal(await store.admit(counter, 1, 10, hung), 1);
+  assert.equal(await store.admit(COUNTER, 1, 10, hung), 1);
   // Before it answers, the same request is retried past the stale time.
   const retry = { ...reservation('t2'), now: NOW + 61_000, staleBefore: NOW + 1_000 };
   assert.deepEqual(await store.reserveIdempotency(retry), { state: 'resumed' });
@@ -208,10 +216,9 @@ test('a takeover whose write is rolled back leaves the entry it would replace in
   const file = tempFile();
   const url = `sqlite:${file}`;
   const first = openSqliteStore(url);
-  const counter = { scope: 'key' as const, subject: 'k1', period: '2027-01' };
   const charged = reservation('t1');
   await first.reserveIdempotency(charged);
-  assert.equal(await first.admit(counter, 1, 10, charged), 1, 'charged, and its process dies before the answer');
+  assert.equal(await first.admit(COUNTER, 1, 10, charged), 1, 'charged, and its process dies before the answer');
   await first.close();
 
   const second = openSqliteStore(url);
@@ -220,13 +227,10 @@ test('a takeover whose write is rolled back leaves the entry it would replace in
   assert.deepEqual(await second.reserveIdempotency(retry('t2')), { state: 'resumed' });
   // The retry's answer fails to be written (a trigger stands in for a full disk): its delete of
   // the unanswered entry is rolled back with it, and the answer is lost as in a crash.
-  const schema = new Database(file);
-  after(() => schema.close());
-  schema.exec(`CREATE TRIGGER refuse_t2 BEFORE INSERT ON idempotency_keys WHEN NEW.token = 't2'
-    BEGIN SELECT RAISE(ABORT, 'write refused'); END`);
+  const allow = refuseEntryOf(file, 't2');
   assert.equal(await second.completeIdempotency('key:k1', 'hash-1', 't2', ANSWER), true, 'answered, not yet written');
   assert.equal(await second.purgeIdempotency(NOW), 0, 'the write was tried, and refused');
-  schema.exec('DROP TRIGGER refuse_t2');
+  allow();
 
   assert.deepEqual(await second.reserveIdempotency(retry('t3')), { state: 'resumed' }, 'charged once already');
   assert.equal(await second.completeIdempotency('key:k1', 'hash-1', 't3', ANSWER), true);
@@ -236,10 +240,7 @@ test('a takeover whose write is rolled back leaves the entry it would replace in
 test('an answer that cannot be written loses only itself, not the answers written with it', async () => {
   const file = tempFile();
   const first = openSqliteStore(`sqlite:${file}`);
-  const schema = new Database(file);
-  after(() => schema.close());
-  schema.exec(`CREATE TRIGGER refuse_t1 BEFORE INSERT ON idempotency_keys WHEN NEW.token = 't1'
-    BEGIN SELECT RAISE(ABORT, 'write refused'); END`);
+  const allow = refuseEntryOf(file, 't1');
   const refused = reservation('t1');
   const kept = { ...reservation('t2'), key: 'hash-2' };
   // The kept one first: it is written, then rolled back with the batch, and written again alone.
@@ -248,7 +249,7 @@ test('an answer that cannot be written loses only itself, not the answers writte
     assert.equal(await first.completeIdempotency(r.scope, r.key, r.token, ANSWER), true);
   }
   await first.close();
-  schema.exec('DROP TRIGGER refuse_t1');
+  allow();
 
   const second = openSqliteStore(`sqlite:${file}`);
   after(() => second.close());
