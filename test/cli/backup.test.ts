@@ -22,10 +22,15 @@ async function cli(args: string[], env: Record<string, string>) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-/** Another process committing one row after another into the database until it is killed. */
+/**
+ * Another process committing one row after another into the database until it is killed. Its
+ * commits do not wait for the disk (synchronous = NORMAL, in WAL no fsync at commit): with the
+ * default FULL, one fsync stalled by the rest of the suite's I/O once lasted the whole backup,
+ * and the writer committed nothing while it ran.
+ */
 function writer(path: string) {
   const script = `const D = require('better-sqlite3'); const db = new D(process.argv[1]);
-    db.pragma('busy_timeout = 5000');
+    db.pragma('busy_timeout = 5000'); db.pragma('synchronous = NORMAL');
     const add = db.prepare("INSERT INTO counters (scope, subject, period, used) VALUES ('test', ?, 'p', 1)");
     let i = 0; add.run('w' + i++); process.stdout.write('writing\\n');
     for (;;) add.run('w' + i++);`;
