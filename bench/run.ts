@@ -111,6 +111,20 @@ const base = f.get('baseline')!;
 const sqliteMany = f.get('sqlite 1000 keys')!;
 const pgOneFigures = f.get('postgres 1 process') ?? null;
 await baseline.stop();
+// PostgreSQL with and without an Idempotency-Key, a pair of its own after the targets above: the
+// kept answers' writes (and PostgreSQL's work after them) must not fall on the other rounds.
+const pgPair = pgOne
+  ? await measureInterleaved(
+      [
+        validate('postgres 1 process, paired', [pgOne], { keys: pgKeys }),
+        validate('postgres idempotency key', [pgOne], { keys: pgKeys, idempotencyKeys: true }),
+      ],
+      { ...opts, rounds: Math.min(opts.rounds, 3) },
+      log,
+    )
+  : null;
+const pgPlainPaired = pgPair?.get('postgres 1 process, paired') ?? null;
+const pgIdempotent = pgPair?.get('postgres idempotency key') ?? null;
 if (pgOne) await pgOne.stop();
 
 // Batches and extraction are different requests from the baseline's: measured after, without a
@@ -218,6 +232,19 @@ const rows: Row[] = [
   },
   { name: 'mod97 PostgreSQL, validate, 1,000 keys, 1 process', figures: pgOneFigures, missing: 'no PostgreSQL' },
   {
+    name: 'mod97 PostgreSQL, validate, 1,000 keys, 1 process (paired with the next row)',
+    figures: pgPlainPaired,
+    missing: 'no PostgreSQL',
+    noRatio: true,
+  },
+  {
+    name: 'mod97 PostgreSQL, validate with Idempotency-Key, 1,000 keys, 1 process',
+    note: 'a fresh key per request, kept',
+    figures: pgIdempotent,
+    missing: 'no PostgreSQL',
+    noRatio: true,
+  },
+  {
     name: 'mod97 SQLite, validate, 1,000 keys (unpinned)',
     figures: sqliteFree,
     missing: 'no PostgreSQL run',
@@ -261,6 +288,8 @@ const results = {
   postgres_vs_sqlite_unpinned: pgFreeVsSqlite === null ? null : ratio(pgFreeVsSqlite, 1),
   postgres_two_vs_one: twoVsOne === null ? null : ratio(twoVsOne, 1),
   idempotent_validate_vs_validate: ratio(idempotent.reqPerSec, sqliteMany.reqPerSec),
+  postgres_idempotent_validate_vs_validate:
+    pgIdempotent && pgPlainPaired ? ratio(pgIdempotent.reqPerSec, pgPlainPaired.reqPerSec) : null,
   reference_validate_vs_validate: ratio(referenceValidate.reqPerSec, sqliteMany.reqPerSec),
   batch_us_per_iban_1000: rounded(usPerIban1000, 2),
   batch_us_per_iban_100: rounded(usPerIban100, 2),
@@ -275,6 +304,7 @@ const results = {
     sqlite_idempotent_validate: rounded(idempotent.cpuUsPerReq, 0),
     sqlite_reference_validate: rounded(referenceValidate.cpuUsPerReq, 0),
     postgres_validate: rounded(pgOneFigures?.cpuUsPerReq ?? null, 0),
+    postgres_idempotent_validate: rounded(pgIdempotent?.cpuUsPerReq ?? null, 0),
   },
 };
 if (quick) {
@@ -295,6 +325,11 @@ const targets = [
     : '- PostgreSQL: not measured in this run.',
   `- Batch: server CPU per IBAN ≤ 5 µs at 1000 per call, and not above 100 per call: ${fixed(usPerIban1000, 2)} µs at 1000, ${fixed(usPerIban100, 2)} µs at 100 per call, ${verdict(usPerIban1000 !== null && usPerIban100 !== null && usPerIban1000 <= 5 && usPerIban1000 <= usPerIban100)}.`,
   `- Idempotency-Key costs ≤ 10 % of a validate: with a fresh key per request, ${pct(idempotent.reqPerSec, sqliteMany.reqPerSec)} of the plain validate's req/s, server CPU ${Math.round(cpuOf(idempotent))} µs/req against ${Math.round(cpuOf(sqliteMany))} (+${Math.round((cpuOf(idempotent) / cpuOf(sqliteMany) - 1) * 100)} %), ${verdict(idempotent.reqPerSec * 1.1 >= sqliteMany.reqPerSec)}.`,
+  ...(pgIdempotent && pgPlainPaired
+    ? [
+        `- Idempotency-Key on PostgreSQL (no target; a pair of loads of its own, 3 rounds): ${pct(pgIdempotent.reqPerSec, pgPlainPaired.reqPerSec)} of the plain validate's req/s on one process, server CPU ${Math.round(cpuOf(pgIdempotent))} µs/req against ${Math.round(cpuOf(pgPlainPaired))}.`,
+      ]
+    : []),
   `- Reference validate against IBAN validate (both metered on the same key set, in the same rounds): ${pct(referenceValidate.reqPerSec, sqliteMany.reqPerSec)} of its req/s, server CPU ${Math.round(cpuOf(referenceValidate))} µs/req against ${Math.round(cpuOf(sqliteMany))}.`,
   `- Extract: ${fixed(extractUsPerKb, 1)} µs of server CPU per 1,000 characters of text (the whole call, at the ${EXTRACT_TEXT.length.toLocaleString('en-US')}-character limit).`,
   `- RSS after the load ≤ 200 MB: ${rssAfterLoad} MB after all the SQLite runs above (50 batches of 1000 in flight included), ${verdict(rssAfterLoad <= 200)}.`,

@@ -34,6 +34,9 @@ export function postgresSettings(url: string): { connectionString: string; schem
   return { connectionString: parsed.toString(), schema, max };
 }
 
+/** Connections for the statements that commit without waiting for the disk: the batches in flight of idempotency.ts. */
+const UNFLUSHED_MAX = 4;
+
 /**
  * Opens a PostgreSQL store: `postgres://user:pass@host:port/db`. `?max=N` sets the pool's
  * connections (default 10). `?schema=NAME` puts every table in that schema (created if
@@ -42,6 +45,8 @@ export function postgresSettings(url: string): { connectionString: string; schem
 export async function openPostgresStore(url: string): Promise<Store> {
   const { connectionString, schema, max } = postgresSettings(url);
   const pool = createPool(connectionString, { schema, max });
+  // Idempotency-Key reservations and answers commit without waiting for the disk (pgIdempotency).
+  const unflushed = createPool(connectionString, { schema, max: Math.min(max, UNFLUSHED_MAX), waitForDisk: false });
   const sql = pool.sql;
   const pg: Pg = {
     sql,
@@ -51,7 +56,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   try {
     await pg.idempotent(() => migrate(sql, schema));
   } catch (err) {
-    await pool.end();
+    await Promise.all([pool.end(), unflushed.end()]);
     throw unreachable(new URL(url), err) ?? err;
   }
   // Connection losses are already typed by retry.ts.
@@ -68,12 +73,12 @@ export async function openPostgresStore(url: string): Promise<Store> {
       ...pgMailbox(pg),
       ...pgAlert(pg),
       ...pgDaily(pg),
-      ...pgIdempotency(pg),
+      ...pgIdempotency(pg, unflushed.sql),
       async ping() {
         await pg.idempotent(() => sql`SELECT 1`);
       },
       async close() {
-        await pool.end();
+        await Promise.all([pool.end(), unflushed.end()]);
       },
     },
     () => false,

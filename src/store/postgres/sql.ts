@@ -84,7 +84,18 @@ export interface Pool {
   end(): Promise<void>;
 }
 
-export function createPool(connectionString: string, opts: { schema: string | null; max: number }): Pool {
+/**
+ * `waitForDisk: false`: a commit returns before its WAL reaches the disk (synchronous_commit off).
+ * WAL is flushed in order, so such a commit is durable once any later commit that waits is.
+ */
+export function createPool(
+  connectionString: string,
+  opts: { schema: string | null; max: number; waitForDisk?: boolean },
+): Pool {
+  const settings = [
+    ...(opts.schema ? [`-c search_path=${opts.schema}`] : []),
+    ...(opts.waitForDisk === false ? ['-c synchronous_commit=off'] : []),
+  ];
   const pool = new pg.Pool({
     connectionString,
     max: opts.max,
@@ -93,7 +104,7 @@ export function createPool(connectionString: string, opts: { schema: string | nu
     // Waiting for a connection never lasts forever: the request gets its 503 instead.
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
-    ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    ...(settings.length ? { options: settings.join(' ') } : {}),
   });
   // A pooled idle connection dropped by the server (restart, admin shutdown) is reported here;
   // the pool has already discarded it and the next query opens a new one.
