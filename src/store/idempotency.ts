@@ -1,6 +1,9 @@
 /** What both engines share about Idempotency-Key entries: how an entry answers another request with its key. */
 import type { IdempotencyClaim, IdempotencyReservation } from './types.ts';
 
+/** One text for an entry's scope and key, for maps of entries held or read. */
+export const entryKey = (scope: string, key: string) => `${scope}\n${key}`;
+
 /** An entry as read back: the request that holds the key, or the answer it was given. */
 export interface IdempotencyRow {
   fingerprint: string;

@@ -1,4 +1,4 @@
-import { claimOf, type IdempotencyRow } from '../idempotency.ts';
+import { claimOf, entryKey, type IdempotencyRow } from '../idempotency.ts';
 import type {
   IdempotencyClaim,
   IdempotencyReservation,
@@ -36,6 +36,8 @@ const IN_FLIGHT = 2;
 
 interface Reserving {
   r: IdempotencyReservation;
+  /** entryKey of its scope and key. */
+  at: string;
   attempt: number;
   resolve: (claim: IdempotencyClaim) => void;
   reject: (err: unknown) => void;
@@ -50,10 +52,10 @@ interface Completing {
   reject: (err: unknown) => void;
 }
 
-const entryOf = (scope: string, key: string) => `${scope}\n${key}`;
 /** Rows in one order in every statement and process, so that two batches seldom lock each other's rows in turn. */
 const inLockOrder = <T extends { scope: string; key: string }>(xs: T[]) =>
-  xs.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
+  xs.sort((a, b) => compareText(a.scope, b.scope) || compareText(a.key, b.key));
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Several processes may share the database, so a request being answered holds its key with a
@@ -62,9 +64,9 @@ const inLockOrder = <T extends { scope: string; key: string }>(xs: T[]) =>
  * whose commits do not wait for the disk. A statement each, each waiting for the disk, cost a
  * keyed call a third of its CPU in socket writes and three disk waits in a row (docs/benchmarks.md,
  * "PostgreSQL's Idempotency-Key statements batched"). A statement that fails is sent again for
- * each of its requests alone, so one request's failure is never another's. Every statement here may be sent twice across a
- * lost connection: a reservation met again is recognised by its token, and completing,
- * releasing and purging change nothing the second time.
+ * each of its requests alone, so one request's failure is never another's. Every statement here
+ * may be sent twice across a lost connection: a reservation met again is recognised by its
+ * token, and completing, releasing and purging change nothing the second time.
  */
 export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): IdempotencyStore {
   /** Takes the free keys among `batch` (distinct keys, one stale window); returns those taken, with `resumed`. */
@@ -79,7 +81,7 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
       ${unflushed.unsafe(RESERVE_WHEN_FREE)}${staleWindow}::bigint)
       RETURNING scope, idem_key AS key, resumed`,
     );
-    return new Map(taken.map((t) => [entryOf(t.scope, t.key), t.resumed]));
+    return new Map(taken.map((t) => [entryKey(t.scope, t.key), t.resumed]));
   }
 
   /** The entries now holding the keys of `batch`. */
@@ -90,16 +92,13 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
       FROM idempotency_keys WHERE (scope, idem_key) IN
         (SELECT * FROM unnest(${batch.map((p) => p.r.scope)}::text[], ${batch.map((p) => p.r.key)}::text[]))`,
     );
-    return new Map(rows.map((row) => [entryOf(row.scope, row.key), row]));
+    return new Map(rows.map((row) => [entryKey(row.scope, row.key), row]));
   }
 
   async function reserveAll(batch: Reserving[]): Promise<void> {
     // A key asked twice in the batch is taken once; the later asks read it held by the first.
     const first = new Map<string, Reserving>();
-    for (const p of batch) {
-      const at = entryOf(p.r.scope, p.r.key);
-      if (!first.has(at)) first.set(at, p);
-    }
+    for (const p of batch) if (!first.has(p.at)) first.set(p.at, p);
     const byWindow = new Map<number, Reserving[]>();
     for (const p of first.values()) {
       const window = p.r.now - p.r.staleBefore;
@@ -112,15 +111,14 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
       for (const [at, resumed] of await takeFree(group, window)) taken.set(at, resumed);
     const rest: Reserving[] = [];
     for (const p of batch) {
-      const at = entryOf(p.r.scope, p.r.key);
-      const resumed = first.get(at) === p ? taken.get(at) : undefined;
+      const resumed = first.get(p.at) === p ? taken.get(p.at) : undefined;
       if (resumed === undefined) rest.push(p);
       else p.resolve({ state: resumed === 1 ? 'resumed' : 'reserved' });
     }
     if (rest.length === 0) return;
     const held = await entries(rest);
     for (const p of rest) {
-      const row = held.get(entryOf(p.r.scope, p.r.key));
+      const row = held.get(p.at);
       if (row) p.resolve(claimOf(row, p.r));
       else if (p.attempt + 1 < RESERVE_ATTEMPTS) reservations.add({ ...p, attempt: p.attempt + 1 });
       else p.resolve({ state: 'in_progress' });
@@ -130,7 +128,7 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
   async function completeAll(batch: Completing[]): Promise<void> {
     const rows = inLockOrder([...batch]);
     const done = await idempotent(
-      () => unflushed<{ scope: string; key: string; token: string }[]>`UPDATE idempotency_keys k
+      () => unflushed<{ token: string }[]>`UPDATE idempotency_keys k
       SET status = a.status, content_type = a.content_type, body = a.body
       FROM unnest(${rows.map((c) => c.scope)}::text[], ${rows.map((c) => c.key)}::text[],
         ${rows.map((c) => c.token)}::text[], ${rows.map((c) => c.answer.status)}::integer[],
@@ -138,10 +136,11 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
         AS a(scope, idem_key, token, status, content_type, body)
       WHERE k.scope = a.scope AND k.idem_key = a.idem_key AND k.token = a.token
         AND (k.status IS NULL OR k.status = a.status)
-      RETURNING k.scope, k.idem_key AS key, k.token`,
+      RETURNING k.token`,
     );
-    const kept = new Set(done.map((d) => `${entryOf(d.scope, d.key)}\n${d.token}`));
-    for (const c of batch) c.resolve(kept.has(`${entryOf(c.scope, c.key)}\n${c.token}`));
+    // A token is one request's own (a random UUID): it alone tells which answers were kept.
+    const kept = new Set(done.map((d) => d.token));
+    for (const c of batch) c.resolve(kept.has(c.token));
   }
 
   /** Sends `batch` in one statement; if that fails, each of its requests in one of its own. */
@@ -159,7 +158,10 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
   const completions = new Batches<Completing>(apart(completeAll), MAX_BATCH, IN_FLIGHT);
 
   return {
-    reserveIdempotency: (r) => new Promise((resolve, reject) => reservations.add({ r, attempt: 0, resolve, reject })),
+    reserveIdempotency: (r) =>
+      new Promise((resolve, reject) =>
+        reservations.add({ r, at: entryKey(r.scope, r.key), attempt: 0, resolve, reject }),
+      ),
     completeIdempotency: (scope, key, token, answer) =>
       new Promise((resolve, reject) => completions.add({ scope, key, token, answer, resolve, reject })),
     async releaseIdempotency(scope, key, token) {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { claimOf, type IdempotencyRow } from '../idempotency.ts';
+import { claimOf, entryKey as id, type IdempotencyRow } from '../idempotency.ts';
 import type {
   AnswerNotKept,
   IdempotencyClaim,
@@ -55,7 +55,6 @@ type Answered = typeof UNANSWERED | IdempotentAnswer | AnswerNotKept;
  */
 export function sqliteIdempotency(db: Database) {
   const held = new Map<string, Held>();
-  const id = (scope: string, key: string) => `${scope}\n${key}`;
 
   const read = db.prepare<[number], Entry>(`SELECT scope, idem_key AS key, fingerprint, token, status,
     content_type AS contentType, body, expires_at AS expiresAt FROM idempotency_keys WHERE seq = ?`);
