@@ -22,7 +22,7 @@ interface Call {
   reject: (err: unknown) => void;
 }
 
-type Row = RawKeyRow & { n: number; period: string | null; used: number | null; decided: boolean };
+type Row = RawKeyRow & { n: number; period: string | null; used: number | null; decided: boolean | null };
 
 /**
  * keyByHashAdmitting (types.ts): the key lookups of the calls waiting together (batches.ts) and
@@ -37,6 +37,13 @@ type Row = RawKeyRow & { n: number; period: string | null; used: number | null; 
  * left to the caller's admission (counters.ts), which creates rows and walks repeats. The counter
  * rows are locked in the order every admission locks them (scope, subject, period), so that no
  * two statements can deadlock, and the refusing WHERE is the one of counters.ts.
+ *
+ * Every step after the lock finds its rows by what an earlier step carried, never by a search the
+ * planner chooses: the update by the locked row's `ctid`, the answer by the call's number. (Joined
+ * on text, the steps compared every pair of calls; and a generic plan made while `counters` was
+ * nearly empty searched it by `scope` alone for each call: docs/benchmarks.md.) A row changed by
+ * another transaction while this one waited for its lock is locked in its new version, which this
+ * statement's snapshot cannot see, so the update skips it: that call is left to the caller too.
  */
 export function pgKeyAdmissions({ sql, once }: Pg): Required<Pick<KeyStore, 'keyByHashAdmitting'>> {
   const cols = sql.unsafe(KEY_COLUMNS);
@@ -60,18 +67,16 @@ export function pgKeyAdmissions({ sql, once }: Pg): Required<Pick<KeyStore, 'key
       charge AS (SELECT n, cost, id, "limit" AS lim,
           CASE WHEN charge_period = ${MONTH_OF_CALL} THEN m ELSE charge_period END AS period
         FROM found WHERE tried AND charge_period IS NOT NULL AND "alertBorn" = 0),
-      locked AS (SELECT c.subject, c.period, c.used
-        FROM (SELECT id, period FROM charge ORDER BY id COLLATE "C", period COLLATE "C") o
-        CROSS JOIN LATERAL (SELECT subject, period, used FROM counters
+      locked AS MATERIALIZED (SELECT o.n, o.cost, o.lim, o.period, c.ctid AS tid, c.used
+        FROM (SELECT n, cost, lim, id, period FROM charge ORDER BY id COLLATE "C", period COLLATE "C") o
+        CROSS JOIN LATERAL (SELECT ctid, used FROM counters
           WHERE scope = 'key' AND subject = o.id AND period = o.period FOR UPDATE) c),
-      written AS (UPDATE counters c SET used = l.used + p.cost FROM charge p
-          JOIN locked l ON l.subject = p.id AND l.period = p.period
-        WHERE c.scope = 'key' AND c.subject = p.id AND c.period = p.period AND l.used + p.cost <= p.lim
-        RETURNING c.subject, c.period, c.used)
-      SELECT f.*, p.period, w.used, (l.subject IS NOT NULL) AS decided FROM found f
-        LEFT JOIN charge p ON p.n = f.n
-        LEFT JOIN locked l ON l.subject = p.id AND l.period = p.period
-        LEFT JOIN written w ON w.subject = p.id AND w.period = p.period`,
+      written AS (UPDATE counters c SET used = l.used + l.cost FROM locked l
+        WHERE c.ctid = l.tid AND l.used + l.cost <= l.lim
+        RETURNING l.n, c.used)
+      SELECT f.*, l.period, w.used, (w.n IS NOT NULL OR l.used + l.cost > l.lim) AS decided FROM found f
+        LEFT JOIN locked l ON l.n = f.n
+        LEFT JOIN written w ON w.n = f.n`,
         );
         const byCall = new Map(rows.map((row) => [row.n, row]));
         for (const [i, c] of batch.entries()) {

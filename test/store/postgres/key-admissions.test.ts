@@ -48,6 +48,10 @@ describe('a key looked up and charged in one statement (postgres)', {
     return { row, ref };
   }
 
+  /** Whether some session waits for a lock that the session `pid` holds. */
+  const blocking = async (pid: unknown) =>
+    (await admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length > 0;
+
   const storedPeriod = async (id: string) =>
     (await admin.unsafe('SELECT charge_period FROM api_keys WHERE id = $1', [id]))[0]?.charge_period;
 
@@ -126,6 +130,26 @@ describe('a key looked up and charged in one statement (postgres)', {
     );
     assert.equal(results.filter((r) => r !== null).length, 50);
     assert.equal(await store.read(ref), 200);
+  });
+
+  test('a counter row changed while the statement waited for its lock is left to the caller: the other change kept, nothing charged twice', async () => {
+    const { row, ref } = await keyAt(5, { limit: 100 });
+    const holder = await pgAdmin(inSchema(schema));
+    try {
+      await holder.unsafe(`SET search_path TO ${schema}`);
+      const [{ pid }] = await holder.unsafe('SELECT pg_backend_pid() AS pid');
+      await holder.unsafe('BEGIN');
+      await holder.unsafe("UPDATE counters SET used = used + 10 WHERE scope = 'key' AND subject = $1", [row.id]);
+      const answer = admitting(row.keyHash, 1);
+      // The statement waits for the row's lock: then the other transaction commits its change.
+      while (!(await blocking(pid))) {}
+      await holder.unsafe('COMMIT');
+      assert.deepEqual((await answer).charged, undefined);
+    } finally {
+      await holder.end();
+    }
+    assert.equal(await store.read(ref), 15);
+    assert.deepEqual((await admitting(row.keyHash, 1)).charged, { period: MONTH, used: 16 });
   });
 
   test('rows without a stored period get theirs when the store opens', async () => {
