@@ -6,6 +6,12 @@
  * goes out at the end of its own turn, as before. A full batch never waits: when PostgreSQL is
  * slow or away (each statement retried for seconds), calls must not queue behind one another.
  */
+/** A call waiting in a batch for its answer: the batch's `send` settles it. */
+export interface Waiting<R> {
+  resolve: (answer: R) => void;
+  reject: (err: unknown) => void;
+}
+
 export class Batches<T> {
   private queue: T[] = [];
   private inFlight = 0;

@@ -1,15 +1,14 @@
 import { Refused, unlessRefused } from '../refused.ts';
 import type { CounterRef, CounterStore } from '../types.ts';
-import { Batches } from './batches.ts';
+import { Batches, type Waiting } from './batches.ts';
+import { compareText } from './lock-order.ts';
 import type { Pg } from './pg.ts';
 import type { Sql } from './sql.ts';
 
-interface Pending {
+interface Pending extends Waiting<number | null> {
   ref: CounterRef;
   cost: number;
   limit: number;
-  resolve: (used: number | null) => void;
-  reject: (err: unknown) => void;
 }
 
 /** Admits decided in one statement at most; a full group goes out at once (batches.ts). */
@@ -189,17 +188,5 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
 }
 
 function compare(a: CounterRef, b: CounterRef): number {
-  return a.scope < b.scope
-    ? -1
-    : a.scope > b.scope
-      ? 1
-      : a.subject < b.subject
-        ? -1
-        : a.subject > b.subject
-          ? 1
-          : a.period < b.period
-            ? -1
-            : a.period > b.period
-              ? 1
-              : 0;
+  return compareText(a.scope, b.scope) || compareText(a.subject, b.subject) || compareText(a.period, b.period);
 }

@@ -6,7 +6,8 @@ import type {
   IdempotentAnswer,
   AnswerNotKept,
 } from '../types.ts';
-import { Batches } from './batches.ts';
+import { Batches, type Waiting } from './batches.ts';
+import { compareText } from './lock-order.ts';
 import type { Pg } from './pg.ts';
 import type { Sql } from './sql.ts';
 
@@ -34,28 +35,23 @@ const MAX_BATCH = 64;
 /** Statements of each kind in flight at once (a deadlock between two, which PostgreSQL breaks, is sent again: retry.ts). */
 const IN_FLIGHT = 2;
 
-interface Reserving {
+interface Reserving extends Waiting<IdempotencyClaim> {
   r: IdempotencyReservation;
   /** entryKey of its scope and key. */
   at: string;
   attempt: number;
-  resolve: (claim: IdempotencyClaim) => void;
-  reject: (err: unknown) => void;
 }
 
-interface Completing {
+interface Completing extends Waiting<boolean> {
   scope: string;
   key: string;
   token: string;
   answer: IdempotentAnswer | AnswerNotKept;
-  resolve: (kept: boolean) => void;
-  reject: (err: unknown) => void;
 }
 
 /** Rows in one order in every statement and process, so that two batches seldom lock each other's rows in turn. */
 const inLockOrder = <T extends { scope: string; key: string }>(xs: T[]) =>
   xs.sort((a, b) => compareText(a.scope, b.scope) || compareText(a.key, b.key));
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Several processes may share the database, so a request being answered holds its key with a
@@ -145,7 +141,7 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
 
   /** Sends `batch` in one statement; if that fails, each of its requests in one of its own. */
   const apart =
-    <T extends { reject: (err: unknown) => void }>(send: (batch: T[]) => Promise<void>) =>
+    <T extends Waiting<never>>(send: (batch: T[]) => Promise<void>) =>
     async (batch: T[]): Promise<void> => {
       try {
         await send(batch);

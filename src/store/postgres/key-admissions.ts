@@ -1,7 +1,7 @@
 import { MONTH_OF_CALL } from '../../records.ts';
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyAdmission, KeyStore } from '../types.ts';
-import { Batches } from './batches.ts';
+import { Batches, type Waiting } from './batches.ts';
 import type { Pg } from './pg.ts';
 
 /** Calls sent together at most: one statement, one round trip. */
@@ -14,12 +14,10 @@ const MAX_CALLS = 64;
  */
 const IN_FLIGHT = 2;
 
-interface Call {
+interface Call extends Waiting<KeyAdmission> {
   hash: string;
   cost: number;
   month: string;
-  resolve: (answer: KeyAdmission) => void;
-  reject: (err: unknown) => void;
 }
 
 type Row = RawKeyRow & { n: number; period: string | null; used: number | null; decided: boolean | null };

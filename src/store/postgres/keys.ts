@@ -1,17 +1,15 @@
 import { type Basis, chargePeriodOf } from '../../records.ts';
 import { KEY_COLUMNS, toKeyRow, type RawKeyRow } from '../key-row.ts';
 import type { KeyStore, NewKey, PlanChange } from '../types.ts';
-import { Batches } from './batches.ts';
+import { Batches, type Waiting } from './batches.ts';
 import type { Pg } from './pg.ts';
 import type { Sql } from './sql.ts';
 
 /** Lookups sent together at most: one statement, one round trip. */
 const MAX_LOOKUPS = 256;
 
-interface Lookup {
+interface Lookup extends Waiting<RawKeyRow | undefined> {
   hash: string;
-  resolve: (row: RawKeyRow | undefined) => void;
-  reject: (err: unknown) => void;
 }
 
 export function pgKeys({ sql, idempotent, once }: Pg): KeyStore {
