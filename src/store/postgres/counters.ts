@@ -27,16 +27,14 @@ export function pgCounters({ sql, idempotent, once }: Pg): CounterStore {
     WHERE counters.used + excluded.used <= ${limit}::bigint
     RETURNING used`;
 
+  const admitOne = async (p: Pending) => (await once(() => admitStatement(sql, p)))[0]?.used ?? null;
+
   // Group commit (batches.ts): the admits waiting while a group is in flight are decided
   // together in one statement (admitGroup, below): one durable commit (one WAL flush) and one
-  // round trip for the group. A single admit is the conditional
-  // statement itself.
+  // round trip for the group. A single admit is the conditional statement itself.
   const groups = new Batches<Pending>(async (group) => {
     try {
-      const results =
-        group.length === 1
-          ? [(await once(() => admitStatement(sql, group[0])))[0]?.used ?? null]
-          : await admitGroup(once, sql, group);
+      const results = group.length === 1 ? [await admitOne(group[0])] : await admitGroup(once, sql, group, admitOne);
       for (const [i, p] of group.entries()) p.resolve(results[i]);
     } catch (err) {
       for (const p of group) p.reject(err);
@@ -103,19 +101,29 @@ const idOf = (ref: CounterRef) => JSON.stringify([ref.scope, ref.subject, ref.pe
 /**
  * The admits of a group, in arrival order: each gets its new count, or null when refused. One
  * statement when every counter row exists (the usual case): it locks the rows (FOR UPDATE, in
- * one order so that two groups cannot deadlock; a row changed since the statement began is
- * read at its newest version), walks each row's admits in arrival order exactly as the
- * conditional statement would (a refused one is skipped and later ones still tried), and
+ * one order so that two groups cannot deadlock), walks each row's admits in arrival order exactly
+ * as the conditional statement would (a refused one is skipped and later ones still tried), and
  * writes each row's new count. A group that charges each counter once (the usual case under
- * many keys) needs no walk: the same locks, then each row takes its one admit or refuses it,
- * for about a third less of PostgreSQL's time. Admits whose row is missing get it created at
- * zero, then go through the same statement again.
+ * many keys) needs no walk: the same locks, then each row takes its one admit or refuses it.
+ *
+ * Every step after the lock finds its rows by what an earlier step carried, never by a search the
+ * planner chooses: the update by the locked row's `ctid`, the answer by the admit's number (as in
+ * key-admissions.ts; docs/benchmarks.md). A row changed by another transaction while the
+ * statement waited for its lock is locked in its new version, which the statement's snapshot
+ * cannot see, so the update skips it and its admits stay undecided, as do admits whose row is
+ * missing. Those get their rows created at zero and go through the statement once more; what is
+ * still undecided then goes through the conditional statement one admit at a time, in arrival
+ * order (it re-reads a row changed under it, so it always decides).
  */
-async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<(number | null)[]> {
-  // Every slot is written before the loop ends (it runs until no admit is left).
+async function admitGroup(
+  run: Pg['once'],
+  sql: Sql,
+  group: Pending[],
+  admitOne: (p: Pending) => Promise<number | null>,
+): Promise<(number | null)[]> {
   const results: (number | null)[] = group.map(() => null);
   let left = group.map((_, i) => i);
-  for (let attempt = 0; left.length > 0; attempt++) {
+  for (let attempt = 0; attempt < 2 && left.length > 0; attempt++) {
     if (attempt > 0) {
       const refs = [...new Map(left.map((i) => [idOf(group[i].ref), group[i].ref])).values()];
       await run(
@@ -128,62 +136,59 @@ async function admitGroup(run: Pg['once'], sql: Sql, group: Pending[]): Promise<
     }
     const these = left;
     const pick = <T>(f: (p: Pending) => T) => these.map((i) => f(group[i]));
-    // The group's counter rows, locked in one order so that two groups cannot deadlock: the
-    // sorted counters drive one primary-key probe each (LATERAL), where a join let the planner
-    // read the whole table when it was small (docs/benchmarks.md).
-    const locked = sql.unsafe(`locked AS (SELECT c.scope, c.subject, c.period, c.used
-        FROM (SELECT s, t, p FROM req GROUP BY s, t, p ORDER BY s COLLATE "C", t COLLATE "C", p COLLATE "C") o
-        CROSS JOIN LATERAL (SELECT scope, subject, period, used FROM counters
-          WHERE scope = o.s AND subject = o.t AND period = o.p FOR UPDATE) c)`);
     const distinct = new Set(these.map((i) => idOf(group[i].ref))).size === these.length;
     const rows = await run(() =>
       distinct
         ? // Each counter once (the usual group): each row takes its one admit or refuses it.
-          sql<{ n: number; used: number | null; found: boolean }[]>`WITH
+          sql<{ n: number; used: number | null; decided: boolean }[]>`WITH
       req AS (SELECT s, t, p, cost, lim, n::integer AS n
         FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
           ${pick((p) => p.ref.period)}::text[], ${pick((p) => p.cost)}::bigint[], ${pick((p) => p.limit)}::bigint[])
           WITH ORDINALITY AS r(s, t, p, cost, lim, n)),
-      ${locked},
-      written AS (UPDATE counters c SET used = l.used + r.cost FROM req r
-          JOIN locked l ON l.scope = r.s AND l.subject = r.t AND l.period = r.p
-        WHERE c.scope = r.s AND c.subject = r.t AND c.period = r.p AND l.used + r.cost <= r.lim
-        RETURNING c.scope, c.subject, c.period, c.used)
-      SELECT r.n, w.used, (l.scope IS NOT NULL) AS found FROM req r
-        LEFT JOIN locked l ON l.scope = r.s AND l.subject = r.t AND l.period = r.p
-        LEFT JOIN written w ON w.scope = r.s AND w.subject = r.t AND w.period = r.p`
+      locked AS MATERIALIZED (SELECT o.n, o.cost, o.lim, c.ctid AS tid, c.used
+        FROM (SELECT n, s, t, p, cost, lim FROM req ORDER BY s COLLATE "C", t COLLATE "C", p COLLATE "C") o
+        CROSS JOIN LATERAL (SELECT ctid, used FROM counters
+          WHERE scope = o.s AND subject = o.t AND period = o.p FOR UPDATE) c),
+      written AS (UPDATE counters c SET used = l.used + l.cost FROM locked l
+        WHERE c.ctid = l.tid AND l.used + l.cost <= l.lim
+        RETURNING l.n, c.used)
+      SELECT l.n, w.used, (w.n IS NOT NULL OR l.used + l.cost > l.lim) AS decided
+        FROM locked l LEFT JOIN written w ON w.n = l.n`
         : // A counter twice or more: walk each row's admits in arrival order.
-          sql<{ n: number; used: number | null; found: boolean }[]>`WITH RECURSIVE
+          sql<{ n: number; used: number | null; decided: boolean }[]>`WITH RECURSIVE
       req AS (SELECT s, t, p, cost, lim, n::integer AS n,
           row_number() OVER (PARTITION BY s, t, p ORDER BY n) AS k
         FROM unnest(${pick((p) => p.ref.scope)}::text[], ${pick((p) => p.ref.subject)}::text[],
           ${pick((p) => p.ref.period)}::text[], ${pick((p) => p.cost)}::bigint[], ${pick((p) => p.limit)}::bigint[])
           WITH ORDINALITY AS r(s, t, p, cost, lim, n)),
-      ${locked},
+      locked AS MATERIALIZED (SELECT o.s, o.t, o.p, c.ctid AS tid, c.used
+        FROM (SELECT s, t, p FROM req GROUP BY s, t, p ORDER BY s COLLATE "C", t COLLATE "C", p COLLATE "C") o
+        CROSS JOIN LATERAL (SELECT ctid, used FROM counters
+          WHERE scope = o.s AND subject = o.t AND period = o.p FOR UPDATE) c),
       walk AS (
-        SELECT scope, subject, period, 0::bigint AS k, used, NULL::integer AS n, NULL::bigint AS got FROM locked
+        SELECT tid, s, t, p, 0::bigint AS k, used, NULL::integer AS n, NULL::bigint AS got FROM locked
         UNION ALL
-        SELECT w.scope, w.subject, w.period, r.k,
+        SELECT w.tid, w.s, w.t, w.p, r.k,
           CASE WHEN w.used + r.cost <= r.lim THEN w.used + r.cost ELSE w.used END, r.n,
           CASE WHEN w.used + r.cost <= r.lim THEN w.used + r.cost END
-        FROM walk w JOIN req r ON r.s = w.scope AND r.t = w.subject AND r.p = w.period AND r.k = w.k + 1),
-      final AS (SELECT DISTINCT ON (scope, subject, period) scope, subject, period, used FROM walk
-        ORDER BY scope, subject, period, k DESC),
-      -- Run to completion although nothing reads it (PostgreSQL runs every data-modifying WITH).
-      written AS (UPDATE counters c SET used = f.used FROM final f JOIN locked l
-          ON l.scope = f.scope AND l.subject = f.subject AND l.period = f.period
-        WHERE c.scope = f.scope AND c.subject = f.subject AND c.period = f.period AND f.used <> l.used
-        RETURNING 1)
-      SELECT r.n, w.got AS used, (w.n IS NOT NULL) AS found FROM req r LEFT JOIN walk w ON w.n = r.n`,
+        FROM walk w JOIN req r ON r.s = w.s AND r.t = w.t AND r.p = w.p AND r.k = w.k + 1),
+      -- A row's count only grows along its walk: its last count is the largest, its first the smallest.
+      final AS (SELECT tid, max(used) AS used, min(used) AS start FROM walk GROUP BY tid),
+      written AS (UPDATE counters c SET used = f.used FROM final f
+        WHERE c.ctid = f.tid AND f.used <> f.start
+        RETURNING f.tid)
+      SELECT w.n, w.got AS used, (f.used = f.start OR x.tid IS NOT NULL) AS decided
+        FROM walk w JOIN final f ON f.tid = w.tid LEFT JOIN written x ON x.tid = w.tid
+        WHERE w.n IS NOT NULL`,
     );
     left = [];
-    for (const row of rows) {
-      const i = these[row.n - 1];
-      if (row.found) results[i] = row.used;
+    const decided = new Map(rows.filter((row) => row.decided).map((row) => [row.n, row.used]));
+    for (const [j, i] of these.entries()) {
+      if (decided.has(j + 1)) results[i] = decided.get(j + 1) ?? null;
       else left.push(i);
     }
-    if (attempt > 1 && left.length) throw new Error('counter rows missing after they were created');
   }
+  for (const i of left) results[i] = await admitOne(group[i]);
   return results;
 }
 
