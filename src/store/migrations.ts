@@ -272,4 +272,17 @@ CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
       postgres: '',
     },
   },
+  {
+    version: 22,
+    name: 'PostgreSQL: keys without a charge period found by an index',
+    // Every start looks for key rows without a charge period (postgres/keys.ts,
+    // fillChargePeriods): rows written before version 20, or copied from SQLite by
+    // `mod97 migrate-to`. After the first start there are none, so a partial index holds only
+    // those, and the look costs nothing however many keys there are, where it read the whole
+    // table. SQLite never reads the column.
+    sql: {
+      sqlite: '',
+      postgres: 'CREATE INDEX api_keys_charge_period_missing ON api_keys (id) WHERE charge_period IS NULL;',
+    },
+  },
 ];

@@ -164,6 +164,19 @@ describe('a key looked up and charged in one statement (postgres)', {
     assert.equal(await storedPeriod(lifetime.row.id), 'life-2');
   });
 
+  test('the rows without a stored period are found through an index that holds only them', async () => {
+    // With sequential scans off, the look the store makes when it opens (keys.ts) reads the index.
+    await admin.unsafe('BEGIN');
+    await admin.unsafe('SET LOCAL enable_seqscan = off');
+    const plan = await admin.unsafe('EXPLAIN (FORMAT JSON) SELECT id FROM api_keys WHERE charge_period IS NULL');
+    await admin.unsafe('COMMIT');
+    assert.match(JSON.stringify(plan), /"Index Name":"api_keys_charge_period_missing"/);
+    const [index] = await admin.unsafe(
+      "SELECT indexdef FROM pg_indexes WHERE indexname = 'api_keys_charge_period_missing' AND schemaname = current_schema()",
+    );
+    assert.match(String(index?.indexdef), /WHERE \(charge_period IS NULL\)$/);
+  });
+
   test('the meter refunds a charge on a stored period its plan does not charge, and admits as usual', async () => {
     const { row, ref } = await keyAt(3, { limit: 10 });
     const wrong = { scope: 'key' as const, subject: row.id, period: 'stale' };
