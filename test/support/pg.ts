@@ -3,8 +3,10 @@
  * dropped afterwards, so that runs and files never collide.
  */
 import { randomBytes } from 'node:crypto';
-import { after } from 'node:test';
+import { after, before } from 'node:test';
 import pg from 'pg';
+import { openPostgresStore } from '../../src/store/postgres/index.ts';
+import type { Store } from '../../src/store/types.ts';
 
 export const pgUrl = process.env.MOD97_TEST_POSTGRES_URL;
 
@@ -18,10 +20,12 @@ export function inSchema(schema: string, base = pgUrl): string {
 }
 
 /** One connection for a test's own statements (schemas, migrations): `unsafe` answers the rows. */
-export async function pgAdmin(url: string): Promise<{
+export interface PgAdmin {
   unsafe(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   end(): Promise<void>;
-}> {
+}
+
+export async function pgAdmin(url: string): Promise<PgAdmin> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return {
@@ -45,4 +49,37 @@ export function throwawaySchema(prefix?: string): { schema: string; url: string 
   const schema = newSchemaName(prefix);
   after(() => dropSchemas(schema));
   return { schema, url: inSchema(schema) };
+}
+
+/** What a suite of a PostgreSQL store's own tests works with (storeSuite). */
+export interface StoreSuite {
+  readonly schema: string;
+  /** The store under test, opened before the suite's tests. */
+  store: Store;
+  /** A connection of the tests' own in the schema, opened with the store. */
+  admin: PgAdmin;
+  /** Another connection in the schema (its search_path set), for a test to hold or end. */
+  connect(): Promise<PgAdmin>;
+}
+
+/** A fresh schema for the current suite: its store and connection opened before its tests; after them, closed and the schema dropped. */
+export function storeSuite(): StoreSuite {
+  const schema = newSchemaName();
+  const connect = async () => {
+    const connection = await pgAdmin(inSchema(schema));
+    await connection.unsafe(`SET search_path TO ${schema}`);
+    return connection;
+  };
+  // Both are set by the hook below, before any test reads them.
+  const suite = { schema, connect } as StoreSuite;
+  before(async () => {
+    suite.store = await openPostgresStore(inSchema(schema));
+    suite.admin = await connect();
+  });
+  after(async () => {
+    await suite.admin?.end();
+    await suite.store?.close();
+    await dropSchemas(schema);
+  });
+  return suite;
 }

@@ -5,49 +5,36 @@
  * admit must still be decided exactly once, on top of the other change.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { openPostgresStore } from '../../../src/store/postgres/index.ts';
-import type { CounterRef, Store } from '../../../src/store/types.ts';
-import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../../support/pg.ts';
+import { describe, test } from 'node:test';
+import type { CounterRef } from '../../../src/store/types.ts';
+import { pgUrl, storeSuite } from '../../support/pg.ts';
 
 describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set' }, () => {
-  const schema = newSchemaName();
-  let store: Store;
-  let admin: Awaited<ReturnType<typeof pgAdmin>>;
-  before(async () => {
-    store = await openPostgresStore(inSchema(schema));
-    admin = await pgAdmin(inSchema(schema));
-  });
-  after(async () => {
-    await admin?.end();
-    await store?.close();
-    await dropSchemas(schema);
-  });
+  const suite = storeSuite();
 
   let counter = 0;
   /** A trial counter of its own, holding `used`. */
   async function counterAt(used: number): Promise<CounterRef> {
     const ref = { scope: 'trial' as const, subject: `198.51.100.${++counter}`, period: '2026-11-28' };
-    assert.equal(await store.admit(ref, used, used), used);
+    assert.equal(await suite.store.admit(ref, used, used), used);
     return ref;
   }
 
   /** Until some session waits for a lock that the session `pid` holds. */
   async function untilWaitedFor(pid: unknown) {
     while (
-      !(await admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length
+      !(await suite.admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length
     ) {}
   }
 
   /** Until the session `pid` waits for a lock. */
   async function untilWaiting(pid: unknown) {
-    while (!(await admin.unsafe('SELECT 1 WHERE cardinality(pg_blocking_pids($1)) > 0', [pid])).length) {}
+    while (!(await suite.admin.unsafe('SELECT 1 WHERE cardinality(pg_blocking_pids($1)) > 0', [pid])).length) {}
   }
 
   /** Another session that adds `by` to `ref`'s row in a transaction it leaves open. */
   async function changing(ref: CounterRef, by: number) {
-    const holder = await pgAdmin(inSchema(schema));
-    await holder.unsafe(`SET search_path TO ${schema}`);
+    const holder = await suite.connect();
     const [{ pid }] = await holder.unsafe('SELECT pg_backend_pid() AS pid');
     await holder.unsafe('BEGIN');
     const changed = holder.unsafe(
@@ -88,38 +75,46 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
     const changed = await counterAt(5);
     const other = await counterAt(7);
     const answers = await whileChanged(changed, [10], () =>
-      Promise.all([store.admit(changed, 1, 100), store.admit(other, 1, 100)]),
+      Promise.all([suite.store.admit(changed, 1, 100), suite.store.admit(other, 1, 100)]),
     );
     assert.deepEqual(answers, [16, 8]);
-    assert.equal(await store.read(changed), 16);
-    assert.equal(await store.read(other), 8);
+    assert.equal(await suite.store.read(changed), 16);
+    assert.equal(await suite.store.read(other), 8);
   });
 
   test('a counter twice: both admits on top of the change, in arrival order, and a refusal at the cap', async () => {
     const changed = await counterAt(5);
     const answers = await whileChanged(changed, [10], () =>
-      Promise.all([store.admit(changed, 1, 17), store.admit(changed, 1, 17), store.admit(changed, 1, 17)]),
+      Promise.all([
+        suite.store.admit(changed, 1, 17),
+        suite.store.admit(changed, 1, 17),
+        suite.store.admit(changed, 1, 17),
+      ]),
     );
     assert.deepEqual(answers, [16, 17, null]);
-    assert.equal(await store.read(changed), 17);
+    assert.equal(await suite.store.read(changed), 17);
   });
 
   test('a counter twice, refused by the change alone: nothing written, nothing charged', async () => {
     const changed = await counterAt(5);
     const answers = await whileChanged(changed, [95], () =>
-      Promise.all([store.admit(changed, 1, 100), store.admit(changed, 1, 100)]),
+      Promise.all([suite.store.admit(changed, 1, 100), suite.store.admit(changed, 1, 100)]),
     );
     assert.deepEqual(answers, [null, null]);
-    assert.equal(await store.read(changed), 100);
+    assert.equal(await suite.store.read(changed), 100);
   });
 
   test('changed again before the second try: each admit still decided once, on top of both changes', async () => {
     const changed = await counterAt(5);
     const other = await counterAt(7);
     const answers = await whileChanged(changed, [10, 20], () =>
-      Promise.all([store.admit(changed, 1, 100), store.admit(other, 1, 100), store.admit(changed, 2, 100)]),
+      Promise.all([
+        suite.store.admit(changed, 1, 100),
+        suite.store.admit(other, 1, 100),
+        suite.store.admit(changed, 2, 100),
+      ]),
     );
     assert.deepEqual(answers, [36, 8, 38]);
-    assert.equal(await store.read(changed), 38);
+    assert.equal(await suite.store.read(changed), 38);
   });
 });

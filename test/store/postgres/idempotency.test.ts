@@ -6,10 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { openPostgresStore } from '../../../src/store/postgres/index.ts';
-import type { IdempotencyReservation, Store } from '../../../src/store/types.ts';
-import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../../support/pg.ts';
+import { before, describe, test } from 'node:test';
+import type { IdempotencyReservation } from '../../../src/store/types.ts';
+import { pgUrl, storeSuite } from '../../support/pg.ts';
 
 const NOW = 1_800_000_000_000;
 const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
@@ -28,17 +27,12 @@ const reservation = (fingerprint = 'POST /v1/iban/validate body'): IdempotencyRe
 describe('Idempotency-Key statements in batches (postgres)', {
   skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
 }, () => {
-  const schema = newSchemaName();
-  let store: Store;
-  let admin: Awaited<ReturnType<typeof pgAdmin>>;
+  const suite = storeSuite();
   before(async () => {
-    store = await openPostgresStore(inSchema(schema));
-    admin = await pgAdmin(inSchema(schema));
-    await admin.unsafe(`SET search_path TO ${schema}`);
     // Notes each statement that writes an entry or a counter (an upsert fires as an insert and an
     // update), with its transaction and whether its commit waits for the disk; and refuses any
     // entry carrying REFUSED.
-    await admin.unsafe(`CREATE TABLE statements (id serial, xid bigint, tbl text, sync text);
+    await suite.admin.unsafe(`CREATE TABLE statements (id serial, xid bigint, tbl text, sync text);
       CREATE FUNCTION note_statement() RETURNS trigger AS $$
         BEGIN INSERT INTO statements (xid, tbl, sync)
           VALUES (txid_current(), TG_TABLE_NAME, current_setting('synchronous_commit')); RETURN NULL;
@@ -53,29 +47,26 @@ describe('Idempotency-Key statements in batches (postgres)', {
       CREATE TRIGGER refuse_row BEFORE INSERT OR UPDATE ON idempotency_keys
         FOR EACH ROW EXECUTE FUNCTION refuse_row();`);
   });
-  after(async () => {
-    await admin?.end();
-    await store?.close();
-    await dropSchemas(schema);
-  });
 
   /** The transactions that wrote entries or counters while `run` ran, in order, with their synchronous_commit. */
   async function writesOf(run: () => Promise<void>): Promise<Array<{ tbl: string; sync: string }>> {
-    await admin.unsafe('DELETE FROM statements');
+    await suite.admin.unsafe('DELETE FROM statements');
     await run();
-    const rows = await admin.unsafe('SELECT tbl, sync FROM statements GROUP BY xid, tbl, sync ORDER BY min(id)');
+    const rows = await suite.admin.unsafe('SELECT tbl, sync FROM statements GROUP BY xid, tbl, sync ORDER BY min(id)');
     return rows as Array<{ tbl: string; sync: string }>;
   }
 
   test('20 requests reserve, then keep their answers, in a transaction or two each way', async () => {
     const asked = Array.from({ length: 20 }, () => reservation());
     const reserving = await writesOf(async () => {
-      const claims = await Promise.all(asked.map((r) => store.reserveIdempotency(r)));
+      const claims = await Promise.all(asked.map((r) => suite.store.reserveIdempotency(r)));
       assert.deepEqual(new Set(claims.map((c) => c.state)), new Set(['reserved']));
     });
     assert.ok(reserving.length <= 2, `${reserving.length} transactions`);
     const keeping = await writesOf(async () => {
-      const kept = await Promise.all(asked.map((r) => store.completeIdempotency(r.scope, r.key, r.token, ANSWER)));
+      const kept = await Promise.all(
+        asked.map((r) => suite.store.completeIdempotency(r.scope, r.key, r.token, ANSWER)),
+      );
       assert.deepEqual(
         kept,
         asked.map(() => true),
@@ -83,7 +74,7 @@ describe('Idempotency-Key statements in batches (postgres)', {
     });
     assert.ok(keeping.length <= 2, `${keeping.length} transactions`);
     for (const r of asked)
-      assert.deepEqual(await store.reserveIdempotency({ ...r, token: randomUUID() }), {
+      assert.deepEqual(await suite.store.reserveIdempotency({ ...r, token: randomUUID() }), {
         state: 'done',
         answer: ANSWER,
       });
@@ -93,9 +84,9 @@ describe('Idempotency-Key statements in batches (postgres)', {
     const r = reservation();
     const counter = { scope: 'key' as const, subject: randomUUID(), period: '2027-01' };
     const written = await writesOf(async () => {
-      assert.deepEqual(await store.reserveIdempotency(r), { state: 'reserved' });
-      assert.equal(await store.admit(counter, 1, 10, r), 1);
-      assert.equal(await store.completeIdempotency(r.scope, r.key, r.token, ANSWER), true);
+      assert.deepEqual(await suite.store.reserveIdempotency(r), { state: 'reserved' });
+      assert.equal(await suite.store.admit(counter, 1, 10, r), 1);
+      assert.equal(await suite.store.completeIdempotency(r.scope, r.key, r.token, ANSWER), true);
     });
     assert.deepEqual(written, [
       { tbl: 'idempotency_keys', sync: 'off' },
@@ -106,7 +97,7 @@ describe('Idempotency-Key statements in batches (postgres)', {
 
   test('a reservation the database refuses fails only its own request; the others of its batch are reserved', async () => {
     const asked = Array.from({ length: 10 }, (_, i) => reservation(i === 4 ? REFUSED : undefined));
-    const claims = await Promise.allSettled(asked.map((r) => store.reserveIdempotency(r)));
+    const claims = await Promise.allSettled(asked.map((r) => suite.store.reserveIdempotency(r)));
     assert.equal(claims[4].status, 'rejected');
     for (const [i, claim] of claims.entries())
       if (i !== 4) assert.deepEqual(claim, { status: 'fulfilled', value: { state: 'reserved' } });
@@ -114,16 +105,16 @@ describe('Idempotency-Key statements in batches (postgres)', {
 
   test('an answer the database refuses fails only its own request; the others of its batch are kept', async () => {
     const asked = Array.from({ length: 10 }, () => reservation());
-    await Promise.all(asked.map((r) => store.reserveIdempotency(r)));
+    await Promise.all(asked.map((r) => suite.store.reserveIdempotency(r)));
     const kept = await Promise.allSettled(
       asked.map((r, i) =>
-        store.completeIdempotency(r.scope, r.key, r.token, i === 7 ? { ...ANSWER, body: REFUSED } : ANSWER),
+        suite.store.completeIdempotency(r.scope, r.key, r.token, i === 7 ? { ...ANSWER, body: REFUSED } : ANSWER),
       ),
     );
     assert.equal(kept[7].status, 'rejected');
     for (const [i, one] of kept.entries()) if (i !== 7) assert.deepEqual(one, { status: 'fulfilled', value: true });
     // The refused one is still held, unanswered: its retry is in progress, never a second first request.
     const retry = asked[7];
-    assert.deepEqual(await store.reserveIdempotency({ ...retry, token: randomUUID() }), { state: 'in_progress' });
+    assert.deepEqual(await suite.store.reserveIdempotency({ ...retry, token: randomUUID() }), { state: 'in_progress' });
   });
 });
