@@ -12,7 +12,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import type { CounterRef, Store } from '../../src/store/types.ts';
 import { newKeyRow } from '../store/contract.ts';
 import { call } from '../support/http.ts';
-import { dropSchemas, inSchema, newSchemaName, pgAdmin, pgUrl } from '../support/pg.ts';
+import { dropSchemas, inSchema, newSchemaName, type PgAdmin, pgAdmin, pgUrl } from '../support/pg.ts';
 import { startProcess, type Mod97Process } from './processes.ts';
 
 const PEPPER = randomBytes(32).toString('hex');
@@ -79,7 +79,7 @@ describe('Idempotency-Key on two processes sharing PostgreSQL', {
 });
 
 /** Resolves once the request's reservation is committed (each query is one look; no fixed sleep). */
-async function reserved(admin: Awaited<ReturnType<typeof pgAdmin>>, schema: string, idemHash: string): Promise<void> {
+async function reserved(admin: PgAdmin, schema: string, idemHash: string): Promise<void> {
   for (;;) {
     const rows = await admin.unsafe(`SELECT 1 FROM ${schema}.idempotency_keys WHERE idem_key = $1`, [idemHash]);
     if (rows.length) return;
