@@ -62,7 +62,10 @@ export interface StoreSuite {
   connect(): Promise<PgAdmin>;
 }
 
-/** A fresh schema for the current suite: its store and connection opened before its tests; after them, closed and the schema dropped. */
+/**
+ * A fresh schema for the current suite: its store and connection opened before its tests; after
+ * them, closed and the schema dropped.
+ */
 export function storeSuite(): StoreSuite {
   const schema = newSchemaName();
   const connect = async () => {

@@ -104,8 +104,9 @@ const idOf = (ref: CounterRef) => JSON.stringify([ref.scope, ref.subject, ref.pe
  * one order so that two groups cannot deadlock; the sorted counters drive one primary-key probe
  * each, LATERAL, where a join let the planner read the whole table while it was small), walks
  * each row's admits in arrival order exactly as the conditional statement would (a refused one
- * is skipped and later ones still tried), and writes each row's new count. A group that charges each counter once (the usual case under
- * many keys) needs no walk: the same locks, then each row takes its one admit or refuses it.
+ * is skipped and later ones still tried), and writes each row's new count. A group that charges
+ * each counter once (the usual case under many keys) needs no walk: the same locks, then each
+ * row takes its one admit or refuses it.
  *
  * Every step after the lock finds its rows by what an earlier step carried, never by a search the
  * planner chooses: the update by the locked row's `ctid`, the answer by the admit's number (as in

@@ -32,7 +32,10 @@ const RESERVE_WHEN_FREE = `ON CONFLICT (scope, idem_key) DO UPDATE SET fingerpri
 const RESERVE_ATTEMPTS = 3;
 /** Reservations, or answers, sent in one statement at most. */
 const MAX_BATCH = 64;
-/** Statements of each kind in flight at once (a deadlock between two, which PostgreSQL breaks, is sent again: retry.ts). */
+/**
+ * Statements of each kind in flight at once (a deadlock between two, which PostgreSQL breaks, is
+ * sent again: retry.ts).
+ */
 const IN_FLIGHT = 2;
 
 interface Reserving extends Waiting<IdempotencyClaim> {
