@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Far above the longest clean stop a test makes (a request in flight finished first: about 7 s). */
+const STOP_TIMEOUT_MS = 60_000;
 
 export interface Mod97Process {
   url: string;
@@ -24,8 +26,22 @@ export function startProcess(env: Record<string, string>, execArgv: string[] = [
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    return exited;
+    if (child.exitCode !== null || child.signalCode !== null) return exited;
+    child.kill(signal);
+    // A process that outlives its signal fails the test here, by name, instead of holding the
+    // test file to the runner's 15-minute timeout.
+    let timer: NodeJS.Timeout | undefined;
+    const outlived = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`mod97 (pid ${child.pid}) did not exit within ${STOP_TIMEOUT_MS / 1000} s of ${signal}`));
+      }, STOP_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([exited, outlived]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
   return new Promise((resolve, reject) => {
     let pending = '';
