@@ -30,18 +30,16 @@ export function startProcess(env: Record<string, string>, execArgv: string[] = [
     child.kill(signal);
     // A process that outlives its signal fails the test here, by name, instead of holding the
     // test file to the runner's 15-minute timeout.
-    let timer: NodeJS.Timeout | undefined;
-    const outlived = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`mod97 (pid ${child.pid}) did not exit within ${STOP_TIMEOUT_MS / 1000} s of ${signal}`));
-      }, STOP_TIMEOUT_MS);
-    });
-    try {
-      return await Promise.race([exited, outlived]);
-    } finally {
-      clearTimeout(timer);
-    }
+    let outlived = false;
+    const timer = setTimeout(() => {
+      outlived = true;
+      child.kill('SIGKILL');
+    }, STOP_TIMEOUT_MS);
+    const code = await exited;
+    clearTimeout(timer);
+    if (outlived)
+      throw new Error(`mod97 (pid ${child.pid}) did not exit within ${STOP_TIMEOUT_MS / 1000} s of ${signal}`);
+    return code;
   };
   return new Promise((resolve, reject) => {
     let pending = '';

@@ -60,6 +60,8 @@ export interface StoreSuite {
   admin: PgAdmin;
   /** Another connection in the schema (its search_path set), for a test to hold or end. */
   connect(): Promise<PgAdmin>;
+  /** Whether some session waits for a lock that the session `pid` holds. */
+  blocking(pid: unknown): Promise<boolean>;
 }
 
 /**
@@ -73,8 +75,11 @@ export function storeSuite(): StoreSuite {
     await connection.unsafe(`SET search_path TO ${schema}`);
     return connection;
   };
-  // Both are set by the hook below, before any test reads them.
-  const suite = { schema, connect } as StoreSuite;
+  const blocking = async (pid: unknown) =>
+    (await suite.admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length >
+    0;
+  // store and admin are set by the hook below, before any test reads them.
+  const suite = { schema, connect, blocking } as StoreSuite;
   before(async () => {
     suite.store = await openPostgresStore(inSchema(schema));
     suite.admin = await connect();

@@ -22,9 +22,7 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
 
   /** Until some session waits for a lock that the session `pid` holds. */
   async function untilWaitedFor(pid: unknown) {
-    while (
-      !(await suite.admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length
-    ) {}
+    while (!(await suite.blocking(pid))) {}
   }
 
   /** Until the session `pid` waits for a lock. */

@@ -38,11 +38,6 @@ describe('a key looked up and charged in one statement (postgres)', {
     return { row, ref };
   }
 
-  /** Whether some session waits for a lock that the session `pid` holds. */
-  const blocking = async (pid: unknown) =>
-    (await suite.admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length >
-    0;
-
   const storedPeriod = async (id: string) =>
     (await suite.admin.unsafe('SELECT charge_period FROM api_keys WHERE id = $1', [id]))[0]?.charge_period;
 
@@ -132,7 +127,7 @@ describe('a key looked up and charged in one statement (postgres)', {
       await holder.unsafe("UPDATE counters SET used = used + 10 WHERE scope = 'key' AND subject = $1", [row.id]);
       const answer = admitting(row.keyHash, 1);
       // The statement waits for the row's lock: then the other transaction commits its change.
-      while (!(await blocking(pid))) {}
+      while (!(await suite.blocking(pid))) {}
       await holder.unsafe('COMMIT');
       assert.deepEqual((await answer).charged, undefined);
     } finally {
