@@ -62,7 +62,10 @@ const inLockOrder = <T extends { scope: string; key: string }>(xs: T[]) =>
  * answers, waiting together go out in one statement (batches.ts), on `unflushed`: connections
  * whose commits do not wait for the disk. A statement each, each waiting for the disk, cost a
  * keyed call a third of its CPU in socket writes and three disk waits in a row (docs/benchmarks.md,
- * "PostgreSQL's Idempotency-Key statements batched"). A statement that fails is sent again for
+ * "PostgreSQL's Idempotency-Key statements batched"). Those connections find entries by their
+ * index only, and the look for the entries holding keys runs there too: the table starts empty
+ * and grows by every keyed call, and a plan cached while it was small read it whole for each
+ * batch of answers (docs/benchmarks.md, sixteenth round). A statement that fails is sent again for
  * each of its requests alone, so one request's failure is never another's. Every statement here
  * may be sent twice across a lost connection: a reservation met again is recognised by its
  * token, and completing, releasing and purging change nothing the second time.
@@ -86,7 +89,7 @@ export function pgIdempotency({ sql, idempotent }: Pg, unflushed: Sql): Idempote
   /** The entries now holding the keys of `batch`. */
   async function entries(batch: Reserving[]): Promise<Map<string, IdempotencyRow>> {
     const rows = await idempotent(
-      () => sql<(IdempotencyRow & { scope: string; key: string })[]>`SELECT scope, idem_key AS key, fingerprint,
+      () => unflushed<(IdempotencyRow & { scope: string; key: string })[]>`SELECT scope, idem_key AS key, fingerprint,
         token, status, content_type AS "contentType", body, resumed
       FROM idempotency_keys WHERE (scope, idem_key) IN
         (SELECT * FROM unnest(${batch.map((p) => p.r.scope)}::text[], ${batch.map((p) => p.r.key)}::text[]))`,

@@ -34,7 +34,7 @@ export function postgresSettings(url: string): { connectionString: string; schem
   return { connectionString: parsed.toString(), schema, max };
 }
 
-/** Connections for the statements that commit without waiting for the disk: the batches in flight of idempotency.ts. */
+/** Connections for the Idempotency-Key statements (idempotency.ts): the batches in flight. */
 const UNFLUSHED_MAX = 4;
 
 /**
@@ -45,8 +45,14 @@ const UNFLUSHED_MAX = 4;
 export async function openPostgresStore(url: string): Promise<Store> {
   const { connectionString, schema, max } = postgresSettings(url);
   const pool = createPool(connectionString, { schema, max });
-  // Idempotency-Key reservations and answers commit without waiting for the disk (pgIdempotency).
-  const unflushed = createPool(connectionString, { schema, max: Math.min(max, UNFLUSHED_MAX), waitForDisk: false });
+  // Idempotency-Key reservations and answers commit without waiting for the disk, and find
+  // entries by their index however small the table was when planned (pgIdempotency says why).
+  const unflushed = createPool(connectionString, {
+    schema,
+    max: Math.min(max, UNFLUSHED_MAX),
+    waitForDisk: false,
+    byIndex: true,
+  });
   const sql = pool.sql;
   const pg: Pg = {
     sql,

@@ -87,14 +87,19 @@ export interface Pool {
 /**
  * `waitForDisk: false`: a commit returns before its WAL reaches the disk (synchronous_commit off).
  * WAL is flushed in order, so such a commit is durable once any later commit that waits is.
+ * `byIndex`: the planner finds rows by an index wherever one serves (sequential scans, hash and
+ * merge joins priced out), so that a plan cached for a connection while a table was nearly empty
+ * (where reading it whole is cheapest) does not read it whole once it has grown. Planning every
+ * run instead (plan_cache_mode force_custom_plan) cost PostgreSQL 12–22 µs more per keyed call.
  */
 export function createPool(
   connectionString: string,
-  opts: { schema: string | null; max: number; waitForDisk?: boolean },
+  opts: { schema: string | null; max: number; waitForDisk?: boolean; byIndex?: boolean },
 ): Pool {
   const settings = [
     ...(opts.schema ? [`-c search_path=${opts.schema}`] : []),
     ...(opts.waitForDisk === false ? ['-c synchronous_commit=off'] : []),
+    ...(opts.byIndex ? ['-c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off'] : []),
   ];
   const pool = new pg.Pool({
     connectionString,
