@@ -44,8 +44,15 @@ async function useEveryStatement(store: Store): Promise<void> {
 describe('Idempotency-Key statements on a table grown since they were planned (postgres)', {
   skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
 }, () => {
-  test(`after ${GROWN_TO.toLocaleString('en')} entries more, no statement reads the table whole`, async () => {
+  test(`after ${GROWN_TO.toLocaleString('en')} entries more, no statement reads the table whole`, async (t) => {
     const admin = await pgAdmin(pgUrl!);
+    const [{ may }] = await admin.unsafe(
+      'SELECT rolsuper OR rolcreaterole AS may FROM pg_roles WHERE rolname = current_user',
+    );
+    if (!may) {
+      await admin.end();
+      return t.skip('the role of MOD97_TEST_POSTGRES_URL may not create roles');
+    }
     const role = newSchemaName('mod97_plans');
     const password = randomBytes(12).toString('hex');
     const [{ db }] = await admin.unsafe('SELECT current_database() AS db');
