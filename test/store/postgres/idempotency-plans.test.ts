@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { openPostgresStore } from '../../../src/store/postgres/index.ts';
 import type { IdempotencyReservation, Store } from '../../../src/store/types.ts';
 import { inSchema, newSchemaName, pgAdmin, pgUrl } from '../../support/pg.ts';
@@ -59,7 +59,7 @@ describe('Idempotency-Key statements on a table grown since they were planned (p
     await admin.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
     await admin.unsafe(`GRANT CREATE ON DATABASE "${db}" TO ${role}`);
     await admin.unsafe(`ALTER ROLE ${role} SET plan_cache_mode = force_generic_plan`);
-    after(async () => {
+    t.after(async () => {
       await admin.unsafe(`DROP SCHEMA IF EXISTS ${role} CASCADE`);
       await admin.unsafe(`DROP OWNED BY ${role}`);
       await admin.unsafe(`DROP ROLE ${role}`);
