@@ -90,7 +90,7 @@ export interface Pool {
  * `byIndex`: the planner finds rows by an index wherever one serves (sequential scans, hash and
  * merge joins priced out), so that a plan cached for a connection while a table was nearly empty
  * (where reading it whole is cheapest) does not read it whole once it has grown. Planning every
- * run instead (plan_cache_mode force_custom_plan) cost PostgreSQL 12–22 µs more per keyed call.
+ * run instead (plan_cache_mode force_custom_plan) cost PostgreSQL 13–21 µs more per keyed call.
  */
 export function createPool(
   connectionString: string,
