@@ -5,9 +5,11 @@ import { test } from 'node:test';
 import type { IdempotencyReservation, Store } from '../../src/store/types.ts';
 
 const DAY = 86_400_000;
-const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
+/** An answer as a store keeps it (engine tests use it too). */
+export const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
 
-function reservation(overrides: Partial<IdempotencyReservation> = {}): IdempotencyReservation {
+/** A first request's reservation of a fresh key (engine tests use it too). */
+export function newReservation(overrides: Partial<IdempotencyReservation> = {}): IdempotencyReservation {
   const now = 1_800_000_000_000;
   return {
     scope: `key:${randomUUID()}`,
@@ -24,7 +26,7 @@ function reservation(overrides: Partial<IdempotencyReservation> = {}): Idempoten
 export function idempotencyContract(current: () => Store): void {
   test('idempotency: of 20 racing requests with one key exactly one reserves it; the others see it in progress', async () => {
     const store = current();
-    const first = reservation();
+    const first = newReservation();
     const claims = await Promise.all(
       Array.from({ length: 20 }, () => store.reserveIdempotency({ ...first, token: randomUUID() })),
     );
@@ -34,7 +36,7 @@ export function idempotencyContract(current: () => Store): void {
 
   test('idempotency: a completed answer is given back to the same request, and the key refused to another', async () => {
     const store = current();
-    const first = reservation();
+    const first = newReservation();
     assert.deepEqual(await store.reserveIdempotency(first), { state: 'reserved' });
     assert.equal(await store.completeIdempotency(first.scope, first.key, first.token, ANSWER), true);
     assert.deepEqual(await store.reserveIdempotency({ ...first, token: randomUUID() }), {
@@ -52,7 +54,7 @@ export function idempotencyContract(current: () => Store): void {
 
   test('idempotency: an answer not kept (over 64 KiB) says so to the same request; another request is still a mismatch', async () => {
     const store = current();
-    const first = reservation();
+    const first = newReservation();
     await store.reserveIdempotency(first);
     const notKept = { status: 200, contentType: null, body: null };
     assert.equal(await store.completeIdempotency(first.scope, first.key, first.token, notKept), true);
@@ -69,7 +71,7 @@ export function idempotencyContract(current: () => Store): void {
 
   test('idempotency: a released reservation is free again, and only its own token completes or releases it', async () => {
     const store = current();
-    const first = reservation();
+    const first = newReservation();
     await store.reserveIdempotency(first);
     assert.equal(await store.completeIdempotency(first.scope, first.key, 'not-mine', ANSWER), false);
     await store.releaseIdempotency(first.scope, first.key, 'not-mine');
@@ -82,14 +84,14 @@ export function idempotencyContract(current: () => Store): void {
 
   test('idempotency: an expired entry, or one left stale, may be taken: by the same request resumed, by another reserved', async () => {
     const store = current();
-    const done = reservation();
+    const done = newReservation();
     await store.reserveIdempotency(done);
     await store.completeIdempotency(done.scope, done.key, done.token, ANSWER);
     const later = done.expiresAt;
     const afresh = { ...done, token: randomUUID(), fingerprint: 'other body', now: later, expiresAt: later + DAY };
     assert.deepEqual(await store.reserveIdempotency({ ...afresh, staleBefore: later - 60_000 }), { state: 'reserved' });
 
-    const left = reservation();
+    const left = newReservation();
     await store.reserveIdempotency(left);
     const soon = { ...left, token: randomUUID(), now: left.now + 1_000 };
     assert.deepEqual(await store.reserveIdempotency(soon), { state: 'in_progress' });
@@ -97,7 +99,7 @@ export function idempotencyContract(current: () => Store): void {
     // The same request, left unanswered: it may have been charged, so its retry is resumed.
     assert.deepEqual(await store.reserveIdempotency(stale), { state: 'resumed' });
 
-    const other = reservation();
+    const other = newReservation();
     await store.reserveIdempotency(other);
     const another = { ...other, token: randomUUID(), fingerprint: 'other body', now: other.now + 61_000 };
     assert.deepEqual(await store.reserveIdempotency({ ...another, staleBefore: other.now + 1_000 }), {
@@ -108,7 +110,7 @@ export function idempotencyContract(current: () => Store): void {
   test('idempotency: an entry charged and then refunded is freed by its release; one charged and unanswered is resumed', async () => {
     const store = current();
     const counter = { scope: 'key' as const, subject: randomUUID(), period: '2027-01' };
-    const refunded = reservation();
+    const refunded = newReservation();
     await store.reserveIdempotency(refunded);
     assert.equal(await store.admit(counter, 1, 10, refunded), 1);
     await store.refund(counter, 1);
@@ -116,7 +118,7 @@ export function idempotencyContract(current: () => Store): void {
     const again = { ...refunded, token: randomUUID(), now: refunded.now + 61_000, staleBefore: refunded.now + 1_000 };
     assert.deepEqual(await store.reserveIdempotency(again), { state: 'reserved' });
 
-    const charged = reservation();
+    const charged = newReservation();
     await store.reserveIdempotency(charged);
     assert.deepEqual(await store.admitAll([{ ref: counter, limit: 10 }], 1, charged), [1]);
     const retry = { ...charged, token: randomUUID(), now: charged.now + 61_000, staleBefore: charged.now + 1_000 };
@@ -130,8 +132,8 @@ export function idempotencyContract(current: () => Store): void {
 
   test('idempotency: purge deletes the expired entries and keeps the others', async () => {
     const store = current();
-    const old = reservation({ now: 1_000, expiresAt: 1_000 + DAY });
-    const young = reservation({ now: 2 * DAY, expiresAt: 3 * DAY });
+    const old = newReservation({ now: 1_000, expiresAt: 1_000 + DAY });
+    const young = newReservation({ now: 2 * DAY, expiresAt: 3 * DAY });
     for (const r of [old, young]) {
       await store.reserveIdempotency(r);
       await store.completeIdempotency(r.scope, r.key, r.token, ANSWER);

@@ -60,8 +60,8 @@ export interface StoreSuite {
   admin: PgAdmin;
   /** Another connection in the schema (its search_path set), for a test to hold or end. */
   connect(): Promise<PgAdmin>;
-  /** Whether some session waits for a lock that the session `pid` holds. */
-  blocking(pid: unknown): Promise<boolean>;
+  /** Resolves once some session waits for a lock that the session `pid` holds (one look per query). */
+  untilWaitedFor(pid: unknown): Promise<void>;
 }
 
 /**
@@ -75,11 +75,12 @@ export function storeSuite(): StoreSuite {
     await connection.unsafe(`SET search_path TO ${schema}`);
     return connection;
   };
-  const blocking = async (pid: unknown) =>
-    (await suite.admin.unsafe('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).length >
-    0;
+  const waitedFor = 'SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))';
+  const untilWaitedFor = async (pid: unknown) => {
+    while (!(await suite.admin.unsafe(waitedFor, [pid])).length) {}
+  };
   // store and admin are set by the hook below, before any test reads them.
-  const suite = { schema, connect, blocking } as StoreSuite;
+  const suite = { schema, connect, untilWaitedFor } as StoreSuite;
   before(async () => {
     suite.store = await openPostgresStore(inSchema(schema));
     suite.admin = await connect();

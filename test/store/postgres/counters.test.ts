@@ -20,11 +20,6 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
     return ref;
   }
 
-  /** Until some session waits for a lock that the session `pid` holds. */
-  async function untilWaitedFor(pid: unknown) {
-    while (!(await suite.blocking(pid))) {}
-  }
-
   /** Until the session `pid` waits for a lock. */
   async function untilWaiting(pid: unknown) {
     while (!(await suite.admin.unsafe('SELECT 1 WHERE cardinality(pg_blocking_pids($1)) > 0', [pid])).length) {}
@@ -42,7 +37,7 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
     /** Once its change is made and some statement waits for it: commit. */
     const commitWhenWaitedFor = async () => {
       await changed;
-      await untilWaitedFor(pid);
+      await suite.untilWaitedFor(pid);
       await holder.unsafe('COMMIT');
       await holder.end();
     };
@@ -59,7 +54,7 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
     await first.changed;
     const answers = admits();
     const holders = [first];
-    await untilWaitedFor(first.pid);
+    await suite.untilWaitedFor(first.pid);
     for (const change of by.slice(1)) {
       const next = await changing(ref, change);
       await untilWaiting(next.pid);

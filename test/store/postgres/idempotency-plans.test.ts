@@ -9,34 +9,25 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { openPostgresStore } from '../../../src/store/postgres/index.ts';
-import type { IdempotencyReservation, Store } from '../../../src/store/types.ts';
+import type { Store } from '../../../src/store/types.ts';
 import { inSchema, newSchemaName, pgAdmin, pgUrl } from '../../support/pg.ts';
+import { ANSWER, newReservation } from '../idempotency-contract.ts';
 
+/** The time of the entries added behind the store's back (newReservation's). */
 const NOW = 1_800_000_000_000;
-const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
 /** Entries written behind the store's back once its plans are made: each full read would count them all. */
 const GROWN_TO = 50_000;
 
-const reservation = (): IdempotencyReservation => ({
-  scope: `key:${randomUUID()}`,
-  key: randomUUID(),
-  fingerprint: 'POST /v1/iban/validate body',
-  token: randomUUID(),
-  now: NOW,
-  expiresAt: NOW + 86_400_000,
-  staleBefore: NOW - 60_000,
-});
-
 /** A first request of each kind the store serves: reserved and answered, replayed, reserved and let go. */
 async function useEveryStatement(store: Store): Promise<void> {
-  const answered = Array.from({ length: 8 }, reservation);
+  const answered = Array.from({ length: 8 }, () => newReservation());
   for (const claim of await Promise.all(answered.map((r) => store.reserveIdempotency(r))))
     assert.equal(claim.state, 'reserved');
   for (const kept of await Promise.all(answered.map((r) => store.completeIdempotency(r.scope, r.key, r.token, ANSWER))))
     assert.equal(kept, true);
   const replay = await store.reserveIdempotency({ ...answered[0], token: randomUUID() });
   assert.deepEqual(replay, { state: 'done', answer: ANSWER });
-  const letGo = reservation();
+  const letGo = newReservation();
   assert.equal((await store.reserveIdempotency(letGo)).state, 'reserved');
   await store.releaseIdempotency(letGo.scope, letGo.key, letGo.token);
 }

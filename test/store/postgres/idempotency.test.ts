@@ -7,22 +7,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
-import type { IdempotencyReservation } from '../../../src/store/types.ts';
 import { pgUrl, storeSuite } from '../../support/pg.ts';
+import { ANSWER, newReservation } from '../idempotency-contract.ts';
 
-const NOW = 1_800_000_000_000;
-const ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"valid":true}' };
 const REFUSED = 'refused by the database';
-
-const reservation = (fingerprint = 'POST /v1/iban/validate body'): IdempotencyReservation => ({
-  scope: `key:${randomUUID()}`,
-  key: randomUUID(),
-  fingerprint,
-  token: randomUUID(),
-  now: NOW,
-  expiresAt: NOW + 86_400_000,
-  staleBefore: NOW - 60_000,
-});
 
 describe('Idempotency-Key statements in batches (postgres)', {
   skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
@@ -57,7 +45,7 @@ describe('Idempotency-Key statements in batches (postgres)', {
   }
 
   test('20 requests reserve, then keep their answers, in a transaction or two each way', async () => {
-    const asked = Array.from({ length: 20 }, () => reservation());
+    const asked = Array.from({ length: 20 }, () => newReservation());
     const reserving = await writesOf(async () => {
       const claims = await Promise.all(asked.map((r) => suite.store.reserveIdempotency(r)));
       assert.deepEqual(new Set(claims.map((c) => c.state)), new Set(['reserved']));
@@ -81,7 +69,7 @@ describe('Idempotency-Key statements in batches (postgres)', {
   });
 
   test('entries commit without waiting for the disk; the charge after them waits, and so makes them durable', async () => {
-    const r = reservation();
+    const r = newReservation();
     const counter = { scope: 'key' as const, subject: randomUUID(), period: '2027-01' };
     const written = await writesOf(async () => {
       assert.deepEqual(await suite.store.reserveIdempotency(r), { state: 'reserved' });
@@ -96,7 +84,7 @@ describe('Idempotency-Key statements in batches (postgres)', {
   });
 
   test('a reservation the database refuses fails only its own request; the others of its batch are reserved', async () => {
-    const asked = Array.from({ length: 10 }, (_, i) => reservation(i === 4 ? REFUSED : undefined));
+    const asked = Array.from({ length: 10 }, (_, i) => newReservation(i === 4 ? { fingerprint: REFUSED } : {}));
     const claims = await Promise.allSettled(asked.map((r) => suite.store.reserveIdempotency(r)));
     assert.equal(claims[4].status, 'rejected');
     for (const [i, claim] of claims.entries())
@@ -104,7 +92,7 @@ describe('Idempotency-Key statements in batches (postgres)', {
   });
 
   test('an answer the database refuses fails only its own request; the others of its batch are kept', async () => {
-    const asked = Array.from({ length: 10 }, () => reservation());
+    const asked = Array.from({ length: 10 }, () => newReservation());
     await Promise.all(asked.map((r) => suite.store.reserveIdempotency(r)));
     const kept = await Promise.allSettled(
       asked.map((r, i) =>

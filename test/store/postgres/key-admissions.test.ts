@@ -127,7 +127,7 @@ describe('a key looked up and charged in one statement (postgres)', {
       await holder.unsafe("UPDATE counters SET used = used + 10 WHERE scope = 'key' AND subject = $1", [row.id]);
       const answer = admitting(row.keyHash, 1);
       // The statement waits for the row's lock: then the other transaction commits its change.
-      while (!(await suite.blocking(pid))) {}
+      await suite.untilWaitedFor(pid);
       await holder.unsafe('COMMIT');
       assert.deepEqual((await answer).charged, undefined);
     } finally {
