@@ -1,17 +1,21 @@
 /**
- * JSON.stringify's text of an answer, written in parts when it holds a long list (a batch's
- * results), for `reply.send`: `jsonInParts('results')(answer)`.
+ * The JSON text of an answer that holds a long list (a batch's results), written as the list is
+ * made: `const results = new JsonList(n)`, `results.push(item)` for each item, then
+ * `answerText({ count, ..., results, ... })` for `reply.send`.
  *
- * Why not one `JSON.stringify` of a long list: V8 keeps a string over 128 KiB in its
- * large-object space, on pages mapped for it and faulted in afresh each time, and Node copies
- * such a string into a buffer as large again to write it. A batch of 1,000 answers in about
- * 700 kB, so both happen on every call, and its IBANs cost more each than those of a batch of
- * 100 (docs/benchmarks.md, "Batches in parts"). So a list longer than SHORT is written in parts
- * of PART items, each a small string, copied once into a Buffer of the exact size: no large
- * string is ever made. A shorter one is a single `JSON.stringify`, which measured cheaper there.
+ * Why not the list of every item, then one `JSON.stringify`: a batch of 1,000 answers in about
+ * 700 kB. Made whole, its thousand results are all alive until the last is made, and each
+ * young-generation collection during the batch copies them; written 64 at a time, a part's
+ * results are garbage before the next part is made. That cost a batch of 1,000 3-8 % less server
+ * CPU (docs/benchmarks.md, "A batch written as it is made"). And V8 keeps a string over 128 KiB
+ * in its large-object space, on pages mapped for it and faulted in afresh each time, which Node
+ * then copies into a buffer as large again to write it ("Batches in parts"). So a list longer
+ * than SHORT is written PART items at a time, each part's text into a Buffer: no large string is
+ * ever made. A shorter list is kept whole and written by a single `JSON.stringify`, which
+ * measured cheaper there.
  *
- * The text is the one `JSON.stringify(answer)` writes, keys in the answer's order
- * (test/http/json-in-parts.test.ts).
+ * The text is the one `JSON.stringify` writes of the answer with the list's items in its place,
+ * keys in the answer's order (test/http/json-in-parts.test.ts).
  */
 
 /** Items from which a list is written in parts (a batch result is about 700 bytes). */
@@ -19,32 +23,66 @@ export const SHORT = 256;
 /** Items per part: each part's text stays well under the large-object size. */
 const PART = 64;
 
-export function jsonInParts(name: string): (answer: Record<string, unknown>) => string | Buffer {
-  return (answer) => {
-    const list = answer[name];
-    if (!Array.isArray(list) || list.length <= SHORT) return JSON.stringify(answer);
-    // The keys before the list and after it, in the answer's order.
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    let side = before;
-    for (const [key, value] of Object.entries(answer)) {
-      if (key === name) side = after;
-      else side[key] = value;
+/** A list of `length` items, given one at a time. */
+export class JsonList {
+  /** The items not yet written (every item, for a short list). */
+  private items: unknown[] = [];
+  /** The text of the items written so far, a part a Buffer, without the brackets and commas around. */
+  private readonly parts: Buffer[] = [];
+
+  constructor(private readonly length: number) {}
+
+  push(item: unknown): void {
+    this.items.push(item);
+    if (this.length > SHORT && this.items.length === PART) this.writePart();
+  }
+
+  /** The whole list, when it is short: `answerText` writes it with the answer. */
+  get whole(): unknown[] | undefined {
+    return this.length > SHORT ? undefined : this.items;
+  }
+
+  /** The list's text, `[` and `]` included, in parts. */
+  text(): Buffer[] {
+    if (this.items.length > 0) this.writePart();
+    const parts: Buffer[] = [OPEN];
+    for (const [i, part] of this.parts.entries()) parts.push(...(i > 0 ? [COMMA, part] : [part]));
+    parts.push(CLOSE);
+    return parts;
+  }
+
+  private writePart(): void {
+    // An array's text without its brackets: a slice of it, not a copy.
+    this.parts.push(Buffer.from(JSON.stringify(this.items).slice(1, -1)));
+    this.items = [];
+  }
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** JSON.stringify's text of `answer`, each JsonList in it written as the list of its items. */
+export function answerText(answer: Record<string, unknown>): string | Buffer {
+  const entries = Object.entries(answer);
+  if (entries.every(([, value]) => !(value instanceof JsonList) || value.whole !== undefined)) {
+    // A copy with the items in each list's place: the keys keep their order.
+    const copy = { ...answer };
+    for (const [key, value] of entries) if (value instanceof JsonList) copy[key] = value.whole;
+    return JSON.stringify(copy);
+  }
+  const parts: Buffer[] = [];
+  let before = '{';
+  for (const [key, value] of entries) {
+    const member = `${before}${JSON.stringify(key)}:`;
+    if (value instanceof JsonList) parts.push(Buffer.from(member), ...value.text());
+    else {
+      const text = JSON.stringify(value);
+      if (text === undefined) continue; // as JSON.stringify leaves out a member it cannot write
+      parts.push(Buffer.from(member + text));
     }
-    const opening = JSON.stringify(before);
-    const closing = JSON.stringify(after);
-    const parts = [`${opening.length > 2 ? `${opening.slice(0, -1)},` : '{'}${JSON.stringify(name)}:[`];
-    for (let i = 0; i < list.length; i += PART) {
-      if (i > 0) parts.push(',');
-      // An array's text without its brackets: a slice of it, not a copy.
-      parts.push(JSON.stringify(list.slice(i, i + PART)).slice(1, -1));
-    }
-    parts.push(closing.length > 2 ? `],${closing.slice(1)}` : ']}');
-    let bytes = 0;
-    for (const part of parts) bytes += Buffer.byteLength(part);
-    const text = Buffer.allocUnsafeSlow(bytes);
-    let at = 0;
-    for (const part of parts) at += text.write(part, at);
-    return text;
-  };
+    before = ',';
+  }
+  parts.push(Buffer.from(before === '{' ? '{}' : '}'));
+  return Buffer.concat(parts);
 }

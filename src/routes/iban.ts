@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Described } from '../describe.ts';
 import { DomainError } from '../errors.ts';
-import { jsonInParts } from '../http/json-in-parts.ts';
+import { answerText, JsonList } from '../http/json-in-parts.ts';
 import { extractIbans } from '../iban/extract.ts';
 import { ibanFromAccount } from '../iban/from-account.ts';
 import { LIMITS } from '../plans.ts';
@@ -10,8 +10,6 @@ import type { Services } from '../services.ts';
 import { batchRoute, extractRoute, fromAccountRoute, validateRoute } from '../api/iban.ts';
 import { attributionFor, trialBlock } from './presentation.ts';
 import { served } from './serve.ts';
-
-const resultsInParts = jsonInParts('results');
 
 export const ibanRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -48,30 +46,32 @@ export const ibanRoutes =
 
     app.route({
       ...served(batchRoute),
-      // Not async: the answer is sent from inside the handler, so a batch's thousand results are
-      // serialised and become garbage before the next batch's handler runs, instead of the
-      // results of every batch admitted in the same turn being alive at once.
+      // Not async: the answer is sent from inside the handler, so that a batch's results are
+      // written and become garbage before the next batch's handler runs.
       handler: (req, reply) => {
         const { ibans } = req.body;
         // Every BIC is judged before any IBAN, so an ill-formed one refuses the whole batch.
         const bics = ibans.map((item, i) => (typeof item === 'string' ? undefined : wellFormedBic(item.bic, i)));
-        const results = ibans.map((item, i) => describe(typeof item === 'string' ? item : item.iban, bics[i]));
+        // Each result is written as it is made (json-in-parts.ts), and the tallies kept beside.
+        const results = new JsonList(ibans.length);
         const byCountry: Record<string, number> = {};
         let valid = 0;
-        for (const r of results) {
+        ibans.forEach((item, i) => {
+          const r = describe(typeof item === 'string' ? item : item.iban, bics[i]);
           if (r.valid) valid++;
           const cc = r.country?.code ?? 'unknown';
           byCountry[cc] = (byCountry[cc] ?? 0) + 1;
-        }
+          results.push(r);
+        });
         // Not the schema's serialiser: it builds a 700 kB answer from thousands of small strings,
         // which must be joined again to count its bytes (3 times JSON.stringify's CPU per IBAN,
-        // docs/benchmarks.md, "Batches"). JSON.stringify's text, in parts for a long batch, is the
-        // same: describe() gives every result the schema's fields, in the serialiser's order.
+        // docs/benchmarks.md, "Batches"). JSON.stringify's text is the same: describe() gives
+        // every result the schema's fields, in the serialiser's order.
         reply.type('application/json; charset=utf-8').send(
-          resultsInParts({
-            count: results.length,
+          answerText({
+            count: ibans.length,
             valid,
-            invalid: results.length - valid,
+            invalid: ibans.length - valid,
             by_country: byCountry,
             results,
             ...attributionFor(req.caller, services),
