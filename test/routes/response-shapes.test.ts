@@ -35,6 +35,7 @@ import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startService, type TestService } from '../support/app.ts';
 import { packageFiles, tgz } from '../support/tar.ts';
 import { ROOT } from '../../src/root.ts';
+import { SHORT } from '../../src/http/json-in-parts.ts';
 import { dereferenced } from '../support/openapi-doc.ts';
 import { anvilBinary } from '../support/x402/chain.ts';
 import { startPaidService } from '../payments/x402/paid-service.ts';
@@ -445,5 +446,25 @@ describe('IBAN answers on the wire', () => {
       batch.body.results.map((r: { valid: boolean }) => r.valid),
       [true, true, false, true, true, true, false, false],
     );
+    // A batch longer than SHORT is written in parts as its results are made (json-in-parts.ts):
+    // the same results, in order, and the same tallies as the short one's, 37 times over (296: not
+    // a whole number of parts).
+    const pro = await svc.makePro(await svc.newKey());
+    const long = await svc.call('/v1/iban/batch', { json: { ibans: Array(37).fill(items).flat() }, key: pro });
+    assert.equal(long.status, 200, long.text);
+    assert.ok(long.body.count > SHORT);
+    assert.deepEqual(
+      { count: long.body.count, valid: long.body.valid, invalid: long.body.invalid, by_country: long.body.by_country },
+      {
+        count: 296,
+        valid: batch.body.valid * 37,
+        invalid: batch.body.invalid * 37,
+        by_country: Object.fromEntries(Object.entries(batch.body.by_country).map(([cc, n]) => [cc, Number(n) * 37])),
+      },
+    );
+    assert.equal(long.body.results.length, 296);
+    for (const [i, result] of long.body.results.entries()) {
+      assert.equal(JSON.stringify(result), JSON.stringify(batch.body.results[i % items.length]), `item ${i}`);
+    }
   });
 });
