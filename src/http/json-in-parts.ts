@@ -46,7 +46,10 @@ export class JsonList {
   text(): Buffer[] {
     if (this.items.length > 0) this.writePart();
     const parts: Buffer[] = [OPEN];
-    for (const [i, part] of this.parts.entries()) parts.push(...(i > 0 ? [COMMA, part] : [part]));
+    for (const [i, part] of this.parts.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(part);
+    }
     parts.push(CLOSE);
     return parts;
   }

@@ -19,14 +19,10 @@ const text = (answer: string | Buffer) => (typeof answer === 'string' ? answer :
 
 test('the text is JSON.stringify of the whole answer, keys in order, for short and long lists', () => {
   for (const n of [0, 1, SHORT, SHORT + 1, SHORT + 63, SHORT + 64, SHORT + 65, 1000]) {
-    const around = { count: n, by_country: { CH: 2, unknown: 1 }, attribution: { text: 'Powered by mod97' } };
-    const expected = JSON.stringify({
-      count: n,
-      by_country: around.by_country,
-      results: list(n),
-      attribution: around.attribution,
-    });
-    const answer = { count: n, by_country: around.by_country, results: given(n), attribution: around.attribution };
+    const byCountry = { CH: 2, unknown: 1 };
+    const attribution = { text: 'Powered by mod97' };
+    const expected = JSON.stringify({ count: n, by_country: byCountry, results: list(n), attribution });
+    const answer = { count: n, by_country: byCountry, results: given(n), attribution };
     assert.equal(text(answerText(answer)), expected, `${n} items`);
     assert.equal(
       text(answerText({ results: given(n) })),
