@@ -60,8 +60,11 @@ export interface StoreSuite {
   admin: PgAdmin;
   /** Another connection in the schema (its search_path set), for a test to hold or end. */
   connect(): Promise<PgAdmin>;
-  /** Resolves once some session waits for a lock that the session `pid` holds (one look per query). */
-  untilWaitedFor(pid: unknown): Promise<void>;
+  /**
+   * Resolves true once some session waits for a lock that the session `pid` holds (one look per
+   * query), or false once `orUntil()` is true first.
+   */
+  untilWaitedFor(pid: unknown, orUntil?: () => boolean): Promise<boolean>;
 }
 
 /**
@@ -76,8 +79,11 @@ export function storeSuite(): StoreSuite {
     return connection;
   };
   const waitedFor = 'SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))';
-  const untilWaitedFor = async (pid: unknown) => {
-    while (!(await suite.admin.unsafe(waitedFor, [pid])).length) {}
+  const untilWaitedFor = async (pid: unknown, orUntil = () => false) => {
+    for (;;) {
+      if ((await suite.admin.unsafe(waitedFor, [pid])).length) return true;
+      if (orUntil()) return false;
+    }
   };
   // store and admin are set by the hook below, before any test reads them.
   const suite = { schema, connect, untilWaitedFor } as StoreSuite;

@@ -34,12 +34,16 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
       'UPDATE counters SET used = used + $1 WHERE scope = $2 AND subject = $3 AND period = $4',
       [by, ref.scope, ref.subject, ref.period],
     );
-    /** Once its change is made and some statement waits for it: commit. */
-    const commitWhenWaitedFor = async () => {
+    /**
+     * Once its change is made and some statement waits for it, or `settled()` first: commit.
+     * True when a statement waited for it.
+     */
+    const commitWhenWaitedFor = async (settled: () => boolean) => {
       await changed;
-      await suite.untilWaitedFor(pid);
+      const waitedFor = await suite.untilWaitedFor(pid, settled);
       await holder.unsafe('COMMIT');
       await holder.end();
+      return waitedFor;
     };
     return { pid, changed, commitWhenWaitedFor };
   }
@@ -47,12 +51,17 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
   /**
    * Runs `admits` (started in one turn, so they go out as one group) while other transactions
    * change `ref`'s row, each queued behind the first and committed in turn once the admission
-   * waits for it: the group's statement meets one change after another.
+   * waits for it: the group's statement meets one change after another. A change queued behind
+   * the first may lose the row to the statement's second try, which then decides every admit
+   * without it; that change is committed once the admits are answered, and `metEvery` is false.
    */
-  async function whileChanged<T>(ref: CounterRef, by: number[], admits: () => Promise<T>): Promise<T> {
+  async function whileChanged<T>(ref: CounterRef, by: number[], admits: () => Promise<T>) {
     const first = await changing(ref, by[0]);
     await first.changed;
-    const answers = admits();
+    let answered = false;
+    const answers = admits().finally(() => {
+      answered = true;
+    });
     const holders = [first];
     await suite.untilWaitedFor(first.pid);
     for (const change of by.slice(1)) {
@@ -60,14 +69,15 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
       await untilWaiting(next.pid);
       holders.push(next);
     }
-    for (const holder of holders) await holder.commitWhenWaitedFor();
-    return answers;
+    let metEvery = true;
+    for (const holder of holders) metEvery = (await holder.commitWhenWaitedFor(() => answered)) && metEvery;
+    return { answers: await answers, metEvery };
   }
 
   test('each counter once: the changed row is charged on top of the change, the other as usual', async () => {
     const changed = await counterAt(5);
     const other = await counterAt(7);
-    const answers = await whileChanged(changed, [10], () =>
+    const { answers } = await whileChanged(changed, [10], () =>
       Promise.all([suite.store.admit(changed, 1, 100), suite.store.admit(other, 1, 100)]),
     );
     assert.deepEqual(answers, [16, 8]);
@@ -77,7 +87,7 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
 
   test('a counter twice: both admits on top of the change, in arrival order, and a refusal at the cap', async () => {
     const changed = await counterAt(5);
-    const answers = await whileChanged(changed, [10], () =>
+    const { answers } = await whileChanged(changed, [10], () =>
       Promise.all([
         suite.store.admit(changed, 1, 17),
         suite.store.admit(changed, 1, 17),
@@ -90,7 +100,7 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
 
   test('a counter twice, refused by the change alone: nothing written, nothing charged', async () => {
     const changed = await counterAt(5);
-    const answers = await whileChanged(changed, [95], () =>
+    const { answers } = await whileChanged(changed, [95], () =>
       Promise.all([suite.store.admit(changed, 1, 100), suite.store.admit(changed, 1, 100)]),
     );
     assert.deepEqual(answers, [null, null]);
@@ -100,14 +110,16 @@ describe('admits grouped in one statement (postgres)', { skip: !pgUrl && 'MOD97_
   test('changed again before the second try: each admit still decided once, on top of both changes', async () => {
     const changed = await counterAt(5);
     const other = await counterAt(7);
-    const answers = await whileChanged(changed, [10, 20], () =>
+    const { answers, metEvery } = await whileChanged(changed, [10, 20], () =>
       Promise.all([
         suite.store.admit(changed, 1, 100),
         suite.store.admit(other, 1, 100),
         suite.store.admit(changed, 2, 100),
       ]),
     );
-    assert.deepEqual(answers, [36, 8, 38]);
+    // As a rule the second try meets the second change too. When it took the row first (seen once
+    // in CI, where the test then hung), the admits were decided on the first change alone, once each.
+    assert.deepEqual(answers, metEvery ? [36, 8, 38] : [16, 8, 18]);
     assert.equal(await suite.store.read(changed), 38);
   });
 });
