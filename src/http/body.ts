@@ -69,9 +69,12 @@ export function registerJsonBody(app: FastifyInstance): void {
       req[KEY_IN_BODY] = false;
     done(null, body);
   });
-  // Any other type (or none): marked unread, so the 415 comes after credentials and quota.
+  // Any other type (or none): marked unread, so the 415 comes after credentials and quota. Zero
+  // bytes are no body, whatever their type (`curl -d ''` sends them as a form).
   app.addContentTypeParser('*', (req, _payload, done) => {
-    if (Number(req.headers['content-length']) > limit) return done(payloadTooLarge(), undefined);
+    const length = req.headers['content-length'];
+    if (length === '0') return done(null, undefined);
+    if (Number(length) > limit) return done(payloadTooLarge(), undefined);
     done(null, UNSUPPORTED_MEDIA);
   });
   // Fastify answers 415 by itself, before any hook, for a Content-Type that is not a media

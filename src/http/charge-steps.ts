@@ -19,7 +19,15 @@ const unknownKey = () => new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.
 export function chargeSteps(services: PaymentServices & { keys: KeyService }, x402On: boolean) {
   const { keys, meter, clock, store } = services;
 
+  /** A no-key call that draws no trial call now (a replay, a resumed retry) still shows the trial's balance. */
+  async function showTrialBalance(req: FastifyRequest, routeMeter: RouteMeter): Promise<void> {
+    const { caller } = req;
+    if (!caller.key && routeMeter.trial) caller.trialUsed = await meter.trialUsed(caller.network);
+  }
+
   return {
+    showTrialBalance,
+
     /**
      * Step 3: the key presented, if any (401 when it is unknown, or missing where one is
      * required). Given `routeMeter`, the key's charge of step 4 is made with the lookup where the
@@ -70,7 +78,7 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
         return;
       }
       // A retry of a request left unanswered, which may have been charged: not charged again.
-      if (caller.idempotency?.resumed) return;
+      if (caller.idempotency?.resumed) return showTrialBalance(req, routeMeter);
       const body = parsedBody(req.body);
       const hold = caller.idempotency?.hold;
       if (caller.key) {

@@ -18,7 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { KEY_ANYWHERE } from '../keys/secret.ts';
-import type { Store } from '../store/types.ts';
+import type { IdempotentAnswer, Store } from '../store/types.ts';
 import { BODY_DIGEST, UNSUPPORTED_MEDIA } from './body.ts';
 
 /** How long a first answer is given back. */
@@ -55,10 +55,10 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
   }
 
   return {
-    /** Step 3a: true when the request has been answered here (a replay); throws 400, 409 or 422. */
-    async judge(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    /** Step 3a: the answer kept for this request when it has been answered here (a replay); throws 400, 409 or 422. */
+    async judge(req: FastifyRequest): Promise<IdempotentAnswer | null> {
       const key = req.headers['idempotency-key'];
-      if (key === undefined) return false;
+      if (key === undefined) return null;
       if (typeof key === 'string' && KEY_ANYWHERE.test(key)) {
         throw new DomainError(
           'key_in_idempotency_key',
@@ -97,7 +97,7 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
         case 'resumed':
           // Step 4 writes the entry with the charge, or skips the charge of a resumed request.
           caller.idempotency = { hold: { scope, key: hashed, token }, resumed: claim.state === 'resumed' };
-          return false;
+          return null;
         case 'in_progress':
           throw new DomainError(
             'idempotency_in_progress',
@@ -114,13 +114,17 @@ export function idempotencySteps(store: Store, clock: Clock, hashKey: (idempoten
             `The request with this Idempotency-Key was answered (and charged) once, but its answer was over ${MAX_KEPT_ANSWER_BYTES / 1024} KiB and was not kept, so it cannot be given again. This retry was not charged. To ask again, resend the request without the Idempotency-Key (or with a new one): that is a new call, charged as such.`,
           );
         case 'done':
-          reply
-            .code(claim.answer.status)
-            .header('content-type', claim.answer.contentType)
-            .header('idempotent-replayed', 'true')
-            .send(claim.answer.body);
-          return true;
+          return claim.answer;
       }
+    },
+
+    /** Step 3a's answer to a replay: the kept answer, marked as such. */
+    replay(reply: FastifyReply, answer: IdempotentAnswer): FastifyReply {
+      return reply
+        .code(answer.status)
+        .header('content-type', answer.contentType)
+        .header('idempotent-replayed', 'true')
+        .send(answer.body);
     },
 
     /** This request holds its Idempotency-Key: step 11a has its answer to keep, or the key to free. */

@@ -115,7 +115,11 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
       const keyed = idempotent === true && req.headers['idempotency-key'] !== undefined;
       const chargeNow = access.meter && charge.chargesWithLookup(req, keyed) ? access.meter : undefined;
       const admitted = access.auth !== 'none' ? await charge.authenticate(req, chargeNow) : undefined; // 3
-      if (keyed && (await idempotency.judge(req, reply))) return reply; // 3a: a replay, answered
+      const replay = keyed ? await idempotency.judge(req) : null; // 3a
+      if (replay) {
+        if (access.meter) await charge.showTrialBalance(req, access.meter);
+        return idempotency.replay(reply, replay);
+      }
       if (access.meter) await charge.payOrAdmit(req, reply, access.meter, admitted); // 4
     }
     // The body was left unread on the socket: close it rather than drain it.

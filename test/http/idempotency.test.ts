@@ -58,6 +58,9 @@ describe('Idempotency-Key on the metered POST routes', () => {
     const again = await svc.call('/v1/iban/validate', { json: { iban: IBAN }, ...withKey(idem), from: '127.0.0.31' });
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(again.body, first.body);
+    // The replay shows the trial's balance as it is now, as a keyed replay shows the key's.
+    assert.deepEqual([again.headers['ratelimit-limit'], again.headers['ratelimit-remaining']], ['25', '24']);
+    assert.match(String(again.headers['ratelimit-reset']), /^[1-9][0-9]*$/);
     const usage = await svc.call('/v1/keys/usage', { from: '127.0.0.31' });
     assert.equal(usage.body.used, 1, usage.text);
     // Another network with the same Idempotency-Key is another request.

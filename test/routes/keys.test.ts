@@ -20,7 +20,7 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
     assert.equal(terms.status, 200);
   });
 
-  test('a body with only `source`, or an empty JSON body, is the anonymous path too', async () => {
+  test('a body with only `source`, or an empty body of any content type, is the anonymous path too', async () => {
     const svc = await startService();
     const withSource = await svc.call('/v1/keys/generate', { json: { source: 'docs' }, from: '127.0.0.2' });
     assert.equal(withSource.status, 201);
@@ -31,6 +31,19 @@ describe('POST /v1/keys/generate (anonymous path)', () => {
       from: '127.0.0.3',
     });
     assert.equal(empty.status, 201);
+    // What `curl -X POST -d ''` and an empty HTML form send: zero bytes are no body, whatever the type.
+    for (const [type, from] of [
+      ['application/x-www-form-urlencoded', '127.0.0.5'],
+      ['text/plain', '127.0.0.6'],
+    ]) {
+      const r = await svc.call('/v1/keys/generate', {
+        method: 'POST',
+        raw: '',
+        headers: { 'content-type': type },
+        from,
+      });
+      assert.equal(r.status, 201, `${type}: ${r.text}`);
+    }
   });
 
   test('a body that is present but not JSON is 400 invalid_json', async () => {

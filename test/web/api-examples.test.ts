@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../../src/root.ts';
 import { withExamples } from '../../scripts/api-examples.ts';
+import { STATUS } from '../../src/http/errors.ts';
 import { startService } from '../support/app.ts';
 
 const markdown = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
@@ -38,4 +39,14 @@ test('docs/api.md opens with contents that link every section', () => {
     if (title === 'Contents') continue;
     assert.ok(contents.includes(`[${title}](#`), `contents lack ${title}`);
   }
+});
+
+test('docs/api.md lists every error code under Errors, with the status the one table gives it', () => {
+  const errors = markdown.slice(markdown.indexOf('\n## Errors'), markdown.indexOf('**What a 404 `not_found` names.**'));
+  const listed = new Map<string, number>();
+  for (const [, status, codes] of errors.matchAll(/^\| (\d{3}) \| ([^|]+) \|/gm))
+    for (const [, code] of codes.matchAll(/`([a-z0-9_]+)`/g)) listed.set(code, Number(status));
+  const unlisted = Object.keys(STATUS).filter((code) => !listed.has(code));
+  assert.deepEqual(unlisted, [], 'codes missing from docs/api.md, "Errors"');
+  for (const [code, status] of Object.entries(STATUS)) assert.equal(listed.get(code), status, code);
 });
