@@ -84,6 +84,8 @@ function suggestRf(reference: string): string[] {
     suffix[k] = (numberOf(c) * pow10(suffixWidth[k + 1] ?? 0) + (suffix[k + 1] ?? 0)) % 97;
   }
   const mod = (x: number) => ((x % 97) + 97) % 97;
+  const checkDigits = Number(reference.slice(2, 4));
+  const checkDigitsInRange = checkDigits >= 2 && checkDigits <= 98;
   /** The characters that, put at reference position i, leave 1: a digit, and for the body a letter. */
   const substitutes = (i: number): string[] => {
     const k = at(i);
@@ -94,14 +96,17 @@ function suggestRf(reference: string): string[] {
     if (digit <= 9) out.push(String(digit));
     const letter = mod(needed - (prefix[k] ?? 0) * 100);
     if (i >= 4 && letter >= 10 && letter <= 35) out.push(String.fromCharCode(letter + 55));
-    // The check digits must stay 02 to 98, which the remainder alone does not say.
-    return i > 3 ? out : out.filter((c) => rfHolds(reference.slice(0, i) + c + reference.slice(i + 1)));
+    // The check digits must stay 02 to 98, which the remainder alone does not say: an edit of
+    // the body keeps them, so with 00 or 01 none of its edits holds.
+    if (i > 3) return checkDigitsInRange ? out : [];
+    return out.filter((c) => rfHolds(reference.slice(0, i) + c + reference.slice(i + 1)));
   };
   const swapHolds = (i: number) => {
     // Positions 3 and 4 are not neighbours in the rearranged form; 2 and 3 are the check digits.
     if (i <= 3) {
       return rfHolds(reference.slice(0, i) + reference.charAt(i + 1) + reference.charAt(i) + reference.slice(i + 2));
     }
+    if (!checkDigitsInRange) return false;
     const k = at(i);
     let r = prefix[k] ?? 0;
     for (const c of [reference.charAt(i + 1), reference.charAt(i)]) r = (r * pow10(widthOf(c)) + numberOf(c)) % 97;

@@ -24,6 +24,8 @@ export interface TypeSpec {
   max: number;
   /** The check holds (characters and length already hold). */
   holds(reference: string): boolean;
+  /** Why the check fails, where a reason is finer than a typing error. */
+  checkFault?: (reference: string) => string | null;
   /** The print form (characters and length already hold). */
   format(reference: string): string;
   /** What `create` takes: lengths and characters of `from`. */
@@ -67,6 +69,10 @@ export const TYPES: Readonly<Record<ReferenceType, TypeSpec>> = {
     min: 5,
     max: 25,
     holds: rfHolds,
+    checkFault: (r) =>
+      /^RF0[01]/.test(r)
+        ? 'The check digits of an RF creditor reference are 02 to 98: ISO 11649 never makes 00 or 01 (it writes 97 and 98 instead).'
+        : null,
     format: (r) => groupsFromLeft(r, 4),
     from: { min: 1, max: 21, digitsOnly: false },
   },

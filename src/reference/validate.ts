@@ -73,7 +73,9 @@ function faultsOf(reference: string, type: ReferenceType): ReferenceFault[] {
     return [error('reference_length', `A ${spec.name} has ${allowed} characters; this one has ${reference.length}.`)];
   }
   if (!spec.holds(reference)) {
-    return [error('reference_check_failed', `The check of this ${spec.name} does not hold: probably a typing error.`)];
+    const fault =
+      spec.checkFault?.(reference) ?? `The check of this ${spec.name} does not hold: probably a typing error.`;
+    return [error('reference_check_failed', fault)];
   }
   return [];
 }

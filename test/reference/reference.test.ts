@@ -158,6 +158,32 @@ describe('suggestions (rf and be_ogm)', () => {
     for (const s of r.suggestions) assert.equal(validateReference(s).valid, true, s);
   });
 
+  test('every RF or Belgian suggestion is a reference the validator accepts, for any typo', () => {
+    // Check digits 00 and 01 pass the remainder test but are not ISO 11649's (02 to 98): edits
+    // of the body of such a reference can never make it valid, so none is suggested.
+    const zero = validateReference('RF001234');
+    assert.deepEqual([zero.valid, zero.errors[0]?.code, zero.suggestions], [false, 'reference_check_failed', []]);
+    assert.match(zero.errors[0]?.message ?? '', /02 to 98/);
+    const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 48271) % 2147483647;
+      return seed % n;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const body = Array.from({ length: 1 + next(21) }, () => alphabet.charAt(next(36))).join('');
+      const rf = `RF${String(next(100)).padStart(2, '0')}${body}`;
+      const ogm = Array.from({ length: 12 }, () => String(next(10))).join('');
+      for (const [reference, type] of [
+        [rf, 'rf'],
+        [ogm, 'be_ogm'],
+      ] as const) {
+        for (const s of validateReference(reference, { type }).suggestions)
+          assert.equal(validateReference(s, { type }).valid, true, `${reference} → ${s}`);
+      }
+    }
+  });
+
   test('two swapped neighbours in an RF reference are found', () => {
     const r = validateReference('RF18359007547034');
     assert.equal(r.suggestions[0], 'RF18539007547034');
