@@ -25,12 +25,15 @@ export const EPC_MAX_BYTES = 331;
  */
 export function buildEpcPayload(fields: QrPaymentFields): Built {
   const { creditor } = fields;
-  const errors: FieldError[] = characterErrors({
-    'creditor.name': creditor.name,
-    'creditor.bic': creditor.bic,
-    reference: fields.reference,
-    remittance: fields.remittance,
-  });
+  const errors: FieldError[] = characterErrors(
+    {
+      'creditor.name': creditor.name,
+      'creditor.bic': creditor.bic,
+      reference: fields.reference,
+      remittance: fields.remittance,
+    },
+    'epc',
+  );
   const reference = fields.reference ? electronic(fields.reference) : '';
   if (reference && !reference.startsWith('RF'))
     errors.push({

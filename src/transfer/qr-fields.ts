@@ -36,13 +36,29 @@ export const isSwissIban = (iban: string): boolean => /^(CH|LI)/.test(electronic
 /** Line breaks and other control characters would move every later field of a payload. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Half of a UTF-16 surrogate pair alone: no UTF-8 byte stands for it, so no code can carry it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * The Swiss QR-bill's character set (Swiss Implementation Guidelines 2.3, 4.1.1): Basic Latin,
+ * Latin-1 Supplement and Latin Extended-A, printable, and Ș ș Ț ț and €.
+ */
+const OUTSIDE_SWISS_SET = /[^\u0020-\u007e\u00a0-\u017f\u0218-\u021b\u20ac]/u;
 
-export function characterErrors(values: Record<string, string | undefined>): FieldError[] {
-  return Object.entries(values).flatMap(([field, value]) =>
-    value !== undefined && CONTROL.test(value)
-      ? [{ code: 'characters_invalid', field, message: `${field} holds a line break or another control character.` }]
-      : [],
-  );
+/** The characters of each field that its standard's payload cannot carry, one error per field. */
+export function characterErrors(values: Record<string, string | undefined>, standard: QrStandard): FieldError[] {
+  return Object.entries(values).flatMap(([field, value]) => {
+    const fault = value === undefined ? null : characterFault(value, standard);
+    return fault === null ? [] : [{ code: 'characters_invalid', field, message: `${field} holds ${fault}.` }];
+  });
+}
+
+function characterFault(value: string, standard: QrStandard): string | null {
+  if (CONTROL.test(value)) return 'a line break or another control character';
+  if (LONE_SURROGATE.test(value)) return 'half of a character (a lone UTF-16 surrogate), which UTF-8 cannot write';
+  const outside = standard === 'swiss_qr_bill' ? OUTSIDE_SWISS_SET.exec(value) : null;
+  if (outside)
+    return `"${outside[0]}", which a Swiss QR-bill cannot carry: its characters are Latin ones (Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț) and €`;
+  return null;
 }
 
 /** The lines of a payload: LF or CR LF between them, as both standards allow. */

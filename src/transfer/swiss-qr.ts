@@ -36,6 +36,7 @@ function addressErrors(address: PostalAddress | undefined, at: string): FieldErr
     ];
   const errors = characterErrors(
     Object.fromEntries(Object.entries(address).map(([part, value]) => [`${at}.address.${part}`, value])),
+    'swiss_qr_bill',
   );
   for (const part of ['postal_code', 'town'] as const) {
     if (!address[part]?.trim())
@@ -86,12 +87,15 @@ function referenceLines(reference: string | undefined): [string, string] | Field
 export function buildSwissPayload(fields: QrPaymentFields): Built {
   const { creditor, debtor } = fields;
   const errors: FieldError[] = [
-    ...characterErrors({
-      'creditor.name': creditor.name,
-      'debtor.name': debtor?.name,
-      reference: fields.reference,
-      remittance: fields.remittance,
-    }),
+    ...characterErrors(
+      {
+        'creditor.name': creditor.name,
+        'debtor.name': debtor?.name,
+        reference: fields.reference,
+        remittance: fields.remittance,
+      },
+      'swiss_qr_bill',
+    ),
     ...addressErrors(creditor.address, 'creditor'),
     ...(debtor ? addressErrors(debtor.address, 'debtor') : []),
   ];

@@ -253,6 +253,36 @@ describe('Swiss QR-bill payload', () => {
     ]);
   });
 
+  test('takes the Latin characters of the guidelines (4.1.1) and refuses any other, naming the field and the character', () => {
+    const latin = 'Zoë Ørsted-Łukasiewicz Ștefan Țepeș, Straße 5, 100 €';
+    assert.equal(built(buildSwissPayload({ ...qrrBill, remittance: latin })).split('\n')[29], latin);
+    for (const [text, named] of [
+      ['中文', '中'],
+      ['Ä€😀', '😀'],
+      ['Ǒscar', 'Ǒ'],
+    ]) {
+      const r = buildSwissPayload({ ...qrrBill, creditor: { ...qrrBill.creditor, name: text } });
+      assert.deepEqual(codes(r), ['characters_invalid creditor.name'], text);
+      assert.ok(!r.ok && r.errors[0]?.message.includes(`"${named}"`), text);
+    }
+    const street = buildSwissPayload({
+      ...qrrBill,
+      debtor: { ...PIA_MARIA, address: { ...PIA_MARIA.address, street: 'Grand-Rue 😀' } },
+    });
+    assert.deepEqual(codes(street), ['characters_invalid debtor.address.street']);
+  });
+
+  test('half a surrogate pair, which UTF-8 cannot write, is refused by both standards (the code would not match its payload)', () => {
+    const epc = buildEpcPayload({ creditor: { iban: 'DE89370400440532013000', name: '\ud800' }, currency: 'EUR' });
+    assert.deepEqual(codes(epc), ['characters_invalid creditor.name']);
+    const swiss = buildSwissPayload({ ...qrrBill, remittance: 'Order \udc00' });
+    assert.deepEqual(codes(swiss), ['characters_invalid remittance']);
+    // Any other character, the EPC standard takes: it is UTF-8 throughout.
+    assert.ok(
+      buildEpcPayload({ creditor: { iban: 'DE89370400440532013000', name: '株式会社 😀' }, currency: 'EUR' }).ok,
+    );
+  });
+
   test("reads the guidelines' examples, billing information and alternative procedures left out", () => {
     assert.deepEqual(parseSwissPayload(SWISS_QRR_EXAMPLE), {
       ok: true,
