@@ -4,6 +4,7 @@
  * the pipeline (pipeline.ts, step 5) decides. The one exception is a body over the limit,
  * refused before it is read (413).
  */
+import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isRecord } from '../is-record.ts';
@@ -15,6 +16,8 @@ import { payloadTooLarge } from './errors.ts';
 export const INVALID_JSON = Symbol('invalid_json');
 /** Stands in for a body sent with another content type; such a body is never read. */
 export const UNSUPPORTED_MEDIA = Symbol('unsupported_media_type');
+/** Stands in for a body whose bytes are not UTF-8, the one encoding of JSON (RFC 8259): refused, not guessed at. */
+export const NOT_UTF8 = Symbol('not_utf8');
 /** Stands in for a JSON body nested deeper than MAX_JSON_DEPTH: refused without being parsed. */
 export const TOO_DEEP = Symbol('json_too_deep');
 /** The deepest nesting of arrays and objects a JSON body may have; no route's body needs more than a few. */
@@ -50,9 +53,12 @@ const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
 export function registerJsonBody(app: FastifyInstance): void {
   const limit = app.initialConfig.bodyLimit ?? LIMITS.bodyBytes;
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done) => {
-    const text = typeof raw === 'string' ? raw : raw.toString('utf8'); // parseAs 'string': always a string
-    if (req.headers['idempotency-key'] !== undefined) req[BODY_DIGEST] = hash('sha256', text);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, raw, done) => {
+    const bytes = typeof raw === 'string' ? Buffer.from(raw) : raw; // parseAs 'buffer': always a Buffer
+    if (req.headers['idempotency-key'] !== undefined) req[BODY_DIGEST] = hash('sha256', bytes);
+    // Decoded as it is, a name in Windows-1252 (an older ERP's export) would reach a payment as U+FFFD.
+    if (!isUtf8(bytes)) return done(null, NOT_UTF8);
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     // The raw text is the cheap test; only a JSON escape (a backslash) can hide a key from it.
     if (KEY_ANYWHERE.test(text)) req[KEY_IN_BODY] = true;

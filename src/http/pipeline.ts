@@ -43,6 +43,7 @@ import type { DailyUsage } from '../quota/daily.ts';
 import { balanceSteps } from './balance-steps.ts';
 import {
   INVALID_JSON,
+  NOT_UTF8,
   KEY_IN_BODY,
   MAX_JSON_DEPTH,
   parsedBody,
@@ -199,6 +200,11 @@ function refuseUnreadableBody(body: unknown): void {
   if (body === UNSUPPORTED_MEDIA)
     throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
   if (body === INVALID_JSON) throw new DomainError('invalid_json', 'The body is not valid JSON.');
+  if (body === NOT_UTF8)
+    throw new DomainError(
+      'invalid_json',
+      'The body is not UTF-8: JSON is sent in UTF-8 (RFC 8259). Text in another encoding (Windows-1252, Latin-1) would change its letters, so it was not read.',
+    );
   if (body === TOO_DEEP)
     throw new DomainError(
       'invalid_json',

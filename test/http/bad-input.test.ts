@@ -25,6 +25,27 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     await expectClientError(r, 415, 'unsupported_media_type');
   });
 
+  test('a body that is not UTF-8 (Windows-1252 from an older ERP) is 400 invalid_json, not read with its letters replaced', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const payment = (name: string) =>
+      `{"creditor":{"iban":"DE89370400440532013000","name":"${name}"},"currency":"EUR","amount":"12.50"}`;
+    const latin1 = await svc.call('/v1/payment/check', {
+      key,
+      raw: Buffer.from(payment('M\u00fcller GmbH'), 'latin1'),
+      headers: { 'content-type': 'application/json' },
+    });
+    await expectClientError(latin1, 400, 'invalid_json');
+    assert.match(latin1.body.message, /UTF-8/);
+    const utf8 = await svc.call('/v1/payment/check', {
+      key,
+      raw: Buffer.from(payment('M\u00fcller GmbH'), 'utf8'),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(utf8.status, 200, utf8.text);
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'the refused body was not charged');
+  });
+
   test('a JSON array, a number or a string as the body is 400 invalid_request', async () => {
     const svc = await startService();
     const key = await svc.newKey();
