@@ -16,8 +16,10 @@ export const CREDENTIAL_MESSAGES = {
     `No API key was sent: the ${header} header is empty. Send Authorization: Bearer <API_KEY>; if the key comes from a variable such as MOD97_API_KEY, check that it is set.`,
   noBearer:
     'The Authorization header does not start with Bearer: send Authorization: Bearer <API_KEY>, with the word Bearer and a space before the key (or send the key alone as X-API-Key).',
-  malformed: (length: number) =>
-    `The API key is malformed: ${KEY_SHAPE_TEXT} The key sent has ${length} characters; paste the whole key, with nothing around it.`,
+  malformed: (token: string) =>
+    KEY_PATTERN.test(token.toLowerCase())
+      ? 'The API key is malformed: its letters are upper case, and a key is ifk_ followed by 64 lower-case hexadecimal characters. Send it exactly as it was shown, in lower case.'
+      : `The API key is malformed. ${KEY_SHAPE_TEXT} The key sent has ${token.length} characters; paste the whole key, with nothing around it.`,
   unknown: 'The API key is unknown, rotated or revoked: it is shaped like a key, but no current key matches it.',
 } as const;
 
@@ -25,29 +27,27 @@ const refused = (message: string): Credential => ({ kind: 'refused', message });
 
 /** The token as a key, or why it is not one. */
 function keyOrMalformed(token: string): Credential {
-  return KEY_PATTERN.test(token)
-    ? { kind: 'key', secret: token }
-    : refused(CREDENTIAL_MESSAGES.malformed(token.length));
+  return KEY_PATTERN.test(token) ? { kind: 'key', secret: token } : refused(CREDENTIAL_MESSAGES.malformed(token));
 }
 
 export function readCredential(headers: IncomingHttpHeaders): Credential {
   const auth = headers.authorization;
   const apiKey = headers['x-api-key'];
   if (auth !== undefined) {
-    if (auth.length > MAX_LENGTH) return refused(CREDENTIAL_MESSAGES.malformed(auth.length));
+    if (auth.length > MAX_LENGTH) return refused(CREDENTIAL_MESSAGES.malformed(auth));
     const value = auth.trim();
     const bearer = /^bearer(?:\s+(.*))?$/is.exec(value);
     if (bearer) {
       const token = (bearer[1] ?? '').trim();
       if (token === '') return refused(CREDENTIAL_MESSAGES.empty('Authorization'));
-      return /\s/.test(token) ? refused(CREDENTIAL_MESSAGES.malformed(token.length)) : keyOrMalformed(token);
+      return /\s/.test(token) ? refused(CREDENTIAL_MESSAGES.malformed(token)) : keyOrMalformed(token);
     }
     return value === '' ? refused(CREDENTIAL_MESSAGES.empty('Authorization')) : refused(CREDENTIAL_MESSAGES.noBearer);
   }
   if (apiKey !== undefined) {
     const value = (Array.isArray(apiKey) ? apiKey[0] : apiKey).trim();
     if (value === '') return refused(CREDENTIAL_MESSAGES.empty('X-API-Key'));
-    return value.length > MAX_LENGTH ? refused(CREDENTIAL_MESSAGES.malformed(value.length)) : keyOrMalformed(value);
+    return value.length > MAX_LENGTH ? refused(CREDENTIAL_MESSAGES.malformed(value)) : keyOrMalformed(value);
   }
   return { kind: 'none' };
 }
