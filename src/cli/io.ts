@@ -63,9 +63,11 @@ export function refuseUnsendableKey(apiKey: string | null): void {
     ? 'a line break'
     : apiKey.trim() === ''
       ? 'nothing but spaces'
-      : /\s/.test(apiKey)
-        ? 'a space or tab'
-        : 'a character an HTTP header cannot carry';
+      : /^\s*bearer\s/i.test(apiKey)
+        ? 'the word Bearer before the key (the command adds it)'
+        : /\s/.test(apiKey)
+          ? 'a space or tab'
+          : 'a character an HTTP header cannot carry';
   throw new Refusal(
     `MOD97_API_KEY holds ${what}, so it cannot be sent (its value is not shown). Set it to the key alone, e.g. export MOD97_API_KEY=ifk_... with nothing around it. Nothing was sent.`,
   );

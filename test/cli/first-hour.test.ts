@@ -56,6 +56,7 @@ test('a key variable a header cannot carry is refused naming the variable; the k
     [`${key}\n`, 'a line break'],
     [`${key}\r\n`, 'a line break'],
     [`${key}\tx`, 'a space or tab'],
+    [`Bearer ${key}`, 'the word Bearer before the key (the command adds it)'],
     [`${key.slice(0, 20)}é${key.slice(21)}`, 'a character an HTTP header cannot carry'],
   ]) {
     for (const args of [
