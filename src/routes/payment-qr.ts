@@ -34,7 +34,7 @@ export const paymentQrRoutes =
           const fieldsAtFault = [...new Set(made.errors.map((e) => e.field))].join(', ');
           throw new DomainError(
             'payment_data_invalid',
-            `This payment cannot be put in a ${made.standard === 'epc' ? 'EPC' : 'Swiss'} QR code: see errors (${fieldsAtFault}).`,
+            `This payment cannot be put in ${made.standard === 'epc' ? 'an EPC' : 'a Swiss'} QR code: see errors (${fieldsAtFault}).`,
             { standard: made.standard, errors: made.errors, check: made.check },
           );
         }
