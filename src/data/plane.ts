@@ -109,12 +109,25 @@ export class Lookups {
     };
   }
 
+  /**
+   * A BIC no bank directory lists, but an imported EPC register does (a participant of a SEPA
+   * scheme, or one that left it): its name and place as the register gives them.
+   */
+  private registerEntry(bic11: string): BicEntry[] | undefined {
+    const register = this.imported.epc;
+    const bank = register?.banks.get(bic11);
+    if (!register || !bank) return undefined;
+    const { name, address, city } = bank;
+    const entry = { bic11, name, address, city, postcode: null, source: register.source, as_of: register.as_of };
+    return [register.as_of_note ? { ...entry, as_of_note: register.as_of_note } : entry];
+  }
+
   /** A well-formed BIC that no source knows, and a malformed one, both give null. */
   bic(code: string): BicAnswer | null {
     const format = checkBicFormat(code);
     if (!format.ok) return null;
     const { bic8, bic11 } = format;
-    let entries = this.ix.bics.get(bic11);
+    let entries = this.ix.bics.get(bic11) ?? this.registerEntry(bic11);
     const match = entries ? 'exact' : 'institution';
     if (!entries) {
       const sibling = this.ix.bic11sByBic8.get(bic8)?.[0];

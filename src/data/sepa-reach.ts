@@ -17,6 +17,10 @@ interface Adherence {
 
 interface RegisterBank {
   bic11: string;
+  /** The participant as the register names it: what a BIC lookup answers when no bank directory lists it. */
+  name: string;
+  address: string | null;
+  city: string | null;
   schemes: Map<SepaScheme, Adherence[]>;
   vop: (Adherence & { status: string | null; roles: string[] }) | null;
 }
@@ -42,7 +46,7 @@ export class EpcRegisterBuilder {
       const bic11 = r.bic.length === 8 ? `${r.bic}XXX` : r.bic;
       let bank = this.banks.get(bic11);
       if (!bank) {
-        bank = { bic11, schemes: new Map(), vop: null };
+        bank = { bic11, name: r.name, address: r.address, city: r.city, schemes: new Map(), vop: null };
         this.banks.set(bic11, bank);
       }
       const adherence = { from: r.readiness_date, until: r.leaving_date ?? null };

@@ -29,6 +29,8 @@ const REGISTER: Record<string, string[]> = {
     SCHEME_HEADER,
     '"GERMANY","Commerzbank AG","Kaiserstrasse 16","Frankfurt am Main","COBADEFFXXX","2008-01-28","",""',
     '"SWITZERLAND","UBS Switzerland AG","Bahnhofstrasse 45","Zurich","UBSWCHZHXXX","2008-01-28","",""',
+    // Listed by no bank directory mod97 loads: only the register names it. It left the scheme.
+    '"FRANCE","Nuapay SAS","4 Place Louis-Armand","Paris","NUAAFRP2XXX","2021-05-31","2025-09-01",""',
   ],
   'SepaInstAdherence.csv': [
     SCHEME_HEADER,
@@ -154,6 +156,16 @@ async function answersPerBank(databaseUrl: string): Promise<void> {
     assert.deepEqual(await bic('COBADEFF'), COMMERZBANK_SEPA);
     assert.deepEqual(await bic('UBSWCHZH80A'), ubs.sepa);
     assert.deepEqual((await bic('NTSBDEB1')).basis, 'country');
+    // A BIC only the register lists is found there, with the register as its source, and the
+    // scheme it left is not among its schemes.
+    const nuapay = await svc.call('/v1/bic/NUAAFRP2XXX', { key });
+    assert.equal(nuapay.status, 200, nuapay.text);
+    assert.deepEqual(
+      [nuapay.body.name, nuapay.body.city, nuapay.body.address, nuapay.body.match, nuapay.body.sepa.basis],
+      ['Nuapay SAS', 'Paris', '4 Place Louis-Armand', 'exact', 'epc_register'],
+    );
+    assert.match(nuapay.body.sources[0].name, /EPC Register of Participants/);
+    assert.equal(nuapay.body.sepa.schemes.includes('SCT'), false);
   } finally {
     await svc.close();
   }
