@@ -79,6 +79,8 @@ export function buildEpcPayload(fields: QrPaymentFields): Built {
 /** The body fields of an EPC QR payload; purpose and the note to the payer have no field and are left out. */
 export function parseEpcPayload(payload: string): Parsed {
   const lines = payloadLines(payload);
+  // A writer's line break after the last line is not a thirteenth line.
+  while (lines.length > 12 && lines.at(-1) === '') lines.pop();
   const refuse = (why: string): Parsed => ({ ok: false, message: `Starts as an EPC QR code (BCD) but ${why}.` });
   if (lines[0] !== 'BCD') return { ok: false, message: 'Not an EPC QR code: the first line is not BCD.' };
   const [, version, charset, identification, bic = '', name = '', iban = '', amount = ''] = lines;
@@ -87,15 +89,17 @@ export function parseEpcPayload(payload: string): Parsed {
   if (identification !== 'SCT') return refuse('its identification is not SCT');
   if (lines.length > 12) return refuse('it has more than 12 lines');
   if (!name || !iban) return refuse('it has no beneficiary name or no IBAN');
-  const money = /^EUR([0-9]+(?:\.[0-9]{1,2})?)$/.exec(amount);
-  if (amount && !money) return refuse(`its amount "${amount}" is not EUR with at most two decimals`);
+  // Currency and amount as written: a wrong one (USD5, EUR5,00) is the payment check's to name, in `check`.
+  const money = /^([A-Za-z]{3})(.*)$/.exec(amount);
+  if (amount && !money) return refuse(`its amount line "${amount}" does not start with a currency code`);
+  const [, currency = 'EUR', sum = ''] = money ?? [];
   const reference = lines[9] ?? '';
   const remittance = lines[10] ?? '';
   const fields: QrPaymentFields = {
     standard: 'epc',
     creditor: { iban, ...(bic && { bic }), name },
-    ...(money && { amount: amountText(money[1]) ?? money[1] }),
-    currency: 'EUR',
+    ...(sum && { amount: amountText(sum) ?? sum }),
+    currency,
     ...(reference && { reference }),
     ...(remittance && { remittance }),
   };

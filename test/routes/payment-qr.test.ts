@@ -191,6 +191,19 @@ for (const engine of engines()) {
       const faulted = await read({ payload: 'BCD\n002\n1\nSCT\n\nACME\nDE89370400440532013001\nEUR5' });
       assert.equal(faulted.status, 200);
       assert.equal(faulted.body.check.valid, false);
+      // So is one in another currency, or with a decimal comma: the check names the field.
+      for (const [line, code] of [
+        ['USD5', 'currency_not_allowed'],
+        ['EUR5,00', 'amount_invalid'],
+      ]) {
+        const r = await read({ payload: `BCD\n002\n1\nSCT\n\nACME\nDE89370400440532013000\n${line}\n` });
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(
+          r.body.check.errors.map((e: { code: string }) => e.code),
+          [code],
+          line,
+        );
+      }
     });
 
     test('without a key or a payment it is 402 (no trial); an Idempotency-Key retry is answered once, charged once', async () => {

@@ -186,6 +186,34 @@ describe('EPC QR payload', () => {
     assert.equal(parseEpcPayload(EPC_002_EXAMPLE.replaceAll('\n', '\r\n')).ok, true, 'CR LF between lines');
   });
 
+  test('reads a payload ended by a line break, and a wrong currency or amount as written (the check names them)', () => {
+    const full = lines(
+      'BCD',
+      '002',
+      '1',
+      'SCT',
+      '',
+      'ACME',
+      'DE89370400440532013000',
+      'EUR5',
+      '',
+      '',
+      'Rechnung',
+      'Note',
+    );
+    assert.equal(parseEpcPayload(`${full}\n`).ok, true, 'twelve lines and a final line break');
+    for (const [line, currency, amount] of [
+      ['USD5', 'USD', '5.00'],
+      ['EUR5,00', 'EUR', '5,00'],
+      ['EUR1.234', 'EUR', '1.234'],
+      ['EUR', 'EUR', undefined],
+    ]) {
+      const r = parseEpcPayload(full.replace('EUR5', line ?? ''));
+      assert.ok(r.ok, line);
+      assert.deepEqual([r.fields.currency, r.fields.amount], [currency, amount], line);
+    }
+  });
+
   test('refuses what departs from the standard, saying where', () => {
     const bad = (payload: string) => {
       const r = parseEpcPayload(payload);
@@ -194,7 +222,7 @@ describe('EPC QR payload', () => {
     };
     assert.match(bad(EPC_002_EXAMPLE.replace('002', '003')), /version/);
     assert.match(bad(EPC_002_EXAMPLE.replace('SCT', 'XCT')), /SCT/);
-    assert.match(bad(EPC_002_EXAMPLE.replace('EUR12.3', 'USD12.3')), /amount/);
+    assert.match(bad(EPC_002_EXAMPLE.replace('EUR12.3', '12.3')), /currency code/);
     assert.match(bad(lines('BCD', '002', '1', 'SCT', '', 'Name')), /IBAN/);
   });
 });
