@@ -32,7 +32,7 @@ export const generateRoute = defineRoute({
     name: 'create_key',
     title: 'Create a free API key',
     writes: true,
-    note: 'Needs no key. The new key is structuredContent.api_key, shown once: send it as Authorization: Bearer on your next MCP connection. With email, a code may be mailed first (verification_required): call again with email and code. The same per-network and per-address limits as the REST route apply (rate_limited, 429).',
+    note: 'Needs no key. The new key is structuredContent.api_key, shown once: on this connection, send it with each call in params._meta["mod97/api-key"]; on your next connection, as Authorization: Bearer. With email, a code may be mailed first (verification_required): call again with email and code. The same limits as the REST route apply (429: key_creation_limit after the network\'s 3 keys of the UTC day, rate_limited for an address that got one today).',
   },
 });
 
