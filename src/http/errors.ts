@@ -82,7 +82,7 @@ export const STATUS: Record<ErrorCode, number> = {
 export const MEANING: Partial<Record<ErrorCode, string>> = {
   invalid_json: 'a body that is present but not JSON',
   invalid_request:
-    'a body of the wrong shape (`field` names the member at fault), a URL that cannot be decoded, or a request the HTTP parser refuses',
+    'a body of the wrong shape (`field` names the member at fault, as a path: `creditor.iban`), a URL that cannot be decoded, or a request the HTTP parser refuses',
   invalid_email: '`email` is not an address',
   disposable_email: 'the address is at a disposable-mail domain',
   undeliverable_email: 'on claim: the domain has no MX, a null MX, or does not exist',
@@ -217,10 +217,17 @@ export function classify(err: unknown, req?: RequestView): { error: DomainError;
     const first = fe.validation[0];
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
     if (first?.keyword === 'maxLength' && first.instancePath === '/text') return as(textTooLong());
-    // The field at fault: the first segment of the failing path, or the missing property.
+    // The member at fault as a path (`creditor.address.town`, as the payment check names fields),
+    // a missing one included; a list item is named by its list (`ibans`).
     const missing = first?.params?.missingProperty;
-    const field =
-      String(first?.instancePath ?? '').split('/')[1] || (typeof missing === 'string' ? missing : undefined);
+    const path = [
+      ...String(first?.instancePath ?? '')
+        .split('/')
+        .slice(1),
+      ...(typeof missing === 'string' ? [missing] : []),
+    ];
+    const inList = path.findIndex((part) => /^\d+$/.test(part));
+    const field = (inList === -1 ? path : path.slice(0, inList)).join('.') || undefined;
     const message = validationMessage(fe.validation, fe.validationContext ?? 'request', req);
     return as(new DomainError('invalid_request', message, field ? { field } : {}));
   }

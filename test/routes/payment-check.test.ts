@@ -95,6 +95,13 @@ for (const engine of engines()) {
       const key = await svc.newKey('127.0.35.4');
       const bad = await svc.call('/v1/payment/check', { json: { currency: 'EUR' }, key, from: '127.0.35.4' });
       assert.deepEqual([bad.status, bad.body.error, bad.body.field], [400, 'invalid_request', 'creditor']);
+      // A member missing inside another is named by its path, as the check's own errors are.
+      const noIban = await svc.call('/v1/payment/check', {
+        json: { creditor: { name: 'X' }, currency: 'EUR' },
+        key,
+        from: '127.0.35.4',
+      });
+      assert.deepEqual([noIban.status, noIban.body.field], [400, 'creditor.iban']);
       const scheme = await svc.call('/v1/payment/check', {
         json: { ...QR_BILL, scheme: 'ach' },
         key,
