@@ -80,7 +80,11 @@ function valueAt(input: unknown, parts: string[]): unknown {
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'a number' : 'a decimal number';
+  if (typeof value === 'number') {
+    // JSON.parse reads 1e400 as Infinity, which no schema takes as a number.
+    if (!Number.isFinite(value)) return 'a number too large to read';
+    return Number.isInteger(value) ? 'a number' : 'a decimal number';
+  }
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
 

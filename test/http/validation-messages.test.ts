@@ -41,6 +41,12 @@ describe('a request that does not fit the route is told, in words, which field a
       refused(await svc.call('/v1/iban/validate', { key, json: { iban: ['DE89'] } }), 'iban'),
       '`iban` must be a string, not an array.',
     );
+    const huge = await svc.call('/v1/payment/check', {
+      key,
+      raw: '{"creditor":{"iban":"DE89370400440532013000","name":"X"},"currency":"EUR","amount":1e400}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.match(refused(huge, 'amount'), /not a number too large to read/);
     assert.equal(
       refused(await svc.call('/v1/iban/from-account', { key, json: { country: 'DE', bank_code: 1, account: '1' } })),
       '`bank_code` must be a string, not a number.',
