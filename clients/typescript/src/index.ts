@@ -17,7 +17,7 @@ import type {
   FromAccountBody,
   ValidateAnswer,
 } from '../../../src/api/iban-schemas.ts';
-import type { Claimed, CodeSent, KeyCreated, Rotated, Usage } from '../../../src/api/keys-schemas.ts';
+import type { Claimed, CodeSent, DailyReport, KeyCreated, Rotated, Usage } from '../../../src/api/keys-schemas.ts';
 import type { BicAnswer, ClearingAnswer, ComplianceAnswer } from '../../../src/api/lookup-schemas.ts';
 import type {
   PaymentQrAnswer,
@@ -62,6 +62,7 @@ export type PaymentQrReadResult = Static<typeof PaymentQrReadAnswer>;
 export type ComplianceResult = Static<typeof ComplianceAnswer>;
 export type ClearingResult = Static<typeof ClearingAnswer>;
 export type UsageResult = Static<typeof Usage>;
+export type DailyUsageResult = Static<typeof DailyReport>;
 export type KeyCreatedResult = Static<typeof KeyCreated>;
 export type RotatedResult = Static<typeof Rotated>;
 export type ClaimCodeSent = Static<typeof CodeSent>;
@@ -176,10 +177,14 @@ export class Mod97 {
   /**
    * The QR code of a payment: EPC QR ("GiroCode"), or the Swiss QR-bill's for a CH/LI IBAN; as
    * SVG (default), PNG (base64) or `format: 'payload'`. A payment that cannot be coded throws a
-   * Mod97Error `payment_data_invalid` whose body lists `errors`. Costs 1.
+   * Mod97Error `payment_data_invalid` whose body lists `errors`. `options` (`standard`,
+   * `format`) may also be given in `payment` itself. Costs 1.
    */
-  paymentQr(payment: PaymentQrInput): Promise<Answer<PaymentQrResult>> {
-    return this.#call({ method: 'POST', path: '/v1/payment/qr', body: payment, safety: 'metered' });
+  paymentQr(
+    payment: PaymentQrInput,
+    options: Pick<PaymentQrInput, 'standard' | 'format'> = {},
+  ): Promise<Answer<PaymentQrResult>> {
+    return this.#call({ method: 'POST', path: '/v1/payment/qr', body: { ...payment, ...options }, safety: 'metered' });
   }
 
   /** Reads a payment QR code from its text or an image: the standard, the fields and their payment check. Costs 1. */
@@ -222,6 +227,11 @@ export class Mod97 {
   /** With a key: its balance; without one: the caller network's no-key trial. */
   usage(): Promise<Answer<UsageResult>> {
     return this.#call({ method: 'GET', path: '/v1/keys/usage', safety: 'read' });
+  }
+
+  /** The key's calls per day over its current period, for charts (free; needs a key). */
+  dailyUsage(): Promise<Answer<DailyUsageResult>> {
+    return this.#call({ method: 'GET', path: '/v1/keys/usage/daily', safety: 'read' });
   }
 
   /** A new key (201); with `email` an email-tier key, which may first need a mailed `code`. */

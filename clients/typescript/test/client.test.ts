@@ -80,6 +80,8 @@ describe('every method against the real service', async () => {
     const trial = await new Mod97({ baseUrl: svc.url }).usage();
     assert.equal(trial.tier, 'trial');
     assert.equal(trial.quota, undefined, 'no key, no quota headers');
+    const daily = await new Mod97({ baseUrl: svc.url, apiKey: key }).dailyUsage();
+    assert.deepEqual([daily.key_prefix, daily.total, Array.isArray(daily.days)], [key.slice(0, 8), 0, true]);
   });
 
   test('generateKey and rotate: the old secret is refused with a typed 401 afterwards', async () => {

@@ -20,6 +20,9 @@ test('paymentQr makes a PNG that readPaymentQr reads back; an uncodable payment 
   assert.equal(read.payload, made.payload);
   assert.deepEqual(read.fields, { ...payment, amount: '12.50', standard: 'epc' });
   assert.equal(read.quota?.used, 2);
+  // The format as an option, as the Python client's payment_qr(payment, format=...) takes it.
+  const asOption = await client.paymentQr(payment, { format: 'payload' });
+  assert.deepEqual([asOption.payload, asOption.image], [made.payload, undefined]);
   await assert.rejects(
     client.paymentQr({ ...payment, currency: 'CHF', standard: 'swiss_qr_bill' }),
     (e: unknown) =>
