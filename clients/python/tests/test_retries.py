@@ -264,10 +264,12 @@ def test_a_metered_call_whose_connection_was_refused_is_sent_again_and_counted_o
         timer.join()
     assert answer["valid"] is True
     assert quota(answer)["used"] == 1, "counted once"
-    with Mod97(base_url=f"http://127.0.0.1:{free_port()}", api_key="", retries=0) as nobody:
+    closed = free_port()
+    with Mod97(base_url=f"http://127.0.0.1:{closed}", api_key="", retries=0) as nobody:
         with pytest.raises(Mod97Error) as refused:
             nobody.validate(IBAN)
     assert (refused.value.status, refused.value.code) == (0, "connection_failed")
+    assert f"Could not reach the service at http://127.0.0.1:{closed}: " in str(refused.value)
 
 
 def test_an_answer_that_is_not_json_is_a_typed_error(fronts: Callable[..., Front]) -> None:

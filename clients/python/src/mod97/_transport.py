@@ -140,10 +140,16 @@ def backoff(attempt: int, retry_after: str | None = None) -> float:
 
 def failure(error: httpx.HTTPError) -> Mod97Error:
     """No HTTP answer: status 0, code ``timeout`` or ``connection_failed``."""
+    where = ""
+    try:
+        url = error.request.url
+        where = f" at {url.scheme}://{url.netloc.decode('ascii')}"
+    except RuntimeError:  # an error raised before any request was made has none
+        pass
     if isinstance(error, httpx.TimeoutException):
-        return Mod97Error(0, "timeout", "The service did not answer in time.")
+        return Mod97Error(0, "timeout", f"The service{where} did not answer in time.")
     detail = str(error) or type(error).__name__
-    return Mod97Error(0, "connection_failed", f"Could not reach the service: {detail}")
+    return Mod97Error(0, "connection_failed", f"Could not reach the service{where}: {detail}")
 
 
 def quota_from(headers: httpx.Headers) -> Quota | None:
