@@ -7,7 +7,8 @@
  * service would (tool-list.ts), and answers each call with an error naming MOD97_URL, trying the
  * service again on every request. Nor does a service that refuses the key (401: a mistyped or
  * rotated MOD97_API_KEY): each call then answers that refusal as a tool error, so the agent can
- * tell its user what to fix instead of seeing the server vanish.
+ * tell its user what to fix instead of seeing the server vanish, except a call that carries its
+ * own key, which is served on it.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,6 +21,7 @@ import {
   ListToolsRequestSchema,
   ListToolsResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { KEY_META } from '../http/body.ts';
 import { offlineToolList } from './tool-list.ts';
 import { causeOf, codeOf, messageIn, messageOf } from '../thrown.ts';
 
@@ -34,7 +36,7 @@ const OFFLINE_INSTRUCTIONS =
   'mod97 validates IBANs and looks up banks. The mod97 service this server forwards to (MOD97_URL) cannot be reached right now: every tool call answers an error saying so until it can.';
 
 const REFUSED_INSTRUCTIONS =
-  'mod97 validates IBANs and looks up banks. The mod97 service refused the key in MOD97_API_KEY (unknown, rotated or revoked): every tool call answers that refusal until the variable holds a valid key.';
+  'mod97 validates IBANs and looks up banks. The mod97 service refused the key in MOD97_API_KEY (unknown, rotated or revoked): every tool call answers that refusal until the variable holds a valid key, except a call that carries its own key in params._meta["mod97/api-key"].';
 
 /** A REST error body, as the service's refusal of the /mcp request carried it. */
 interface Refusal {
@@ -65,58 +67,73 @@ function unreachable(err: unknown, url: string): string {
   return `The mod97 service at ${url} (MOD97_URL) cannot be reached (${why}). Start it, or set MOD97_URL to the address of a running mod97 service.`;
 }
 
-/** Runs until stdin closes. Rejects when the service refuses the key. */
+/**
+ * One connection to the service's /mcp, with `apiKey` on it or none: connected on first use,
+ * and again after the service went away; what stopped it last is kept to answer with.
+ */
+function link(endpoint: URL, url: string, apiKey: string | undefined) {
+  let remote: Client | null = null;
+  const state = {
+    /** The service's refusal of the connection (its key), until a connection succeeds. */
+    refusal: null as Refusal | null,
+    lastFailure: '',
+    /** The connected client, or null when the service cannot be reached or refuses the key. */
+    async connect(): Promise<Client | null> {
+      if (remote) return remote;
+      const client = new Client({ name: 'mod97-stdio-bridge', version: '1.0.0' });
+      try {
+        await client.connect(
+          new StreamableHTTPClientTransport(endpoint, {
+            requestInit: apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : undefined,
+          }),
+        );
+      } catch (err) {
+        state.refusal = refusalOf(err, url);
+        if (!state.refusal) state.lastFailure = unreachable(err, url);
+        return null;
+      }
+      state.refusal = null;
+      remote = client;
+      return client;
+    },
+    /** Forwards a request; a service gone away is forgotten, to be tried again next time. */
+    async forward<T>(send: (client: Client) => Promise<T>): Promise<T | null> {
+      const client = await state.connect();
+      if (!client) return null;
+      try {
+        return await send(client);
+      } catch (err) {
+        // The key rotated while the bridge ran: answered like a key refused at the start.
+        state.refusal = refusalOf(err, url);
+        if (!state.refusal && !(err instanceof TypeError || causeOf(err))) throw err;
+        if (!state.refusal) state.lastFailure = unreachable(err, url);
+        remote = null;
+        void client.close();
+        return null;
+      }
+    },
+    async close(): Promise<void> {
+      await remote?.close();
+    },
+  };
+  return state;
+}
+
+/** Runs until stdin closes. */
 export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   const endpoint = new URL('/mcp', opts.url);
-  let remote: Client | null = null;
-  /** The service's refusal of the key, until a connection succeeds. */
-  let refusal: Refusal | null = null;
-  /** The connected client, or null when the service cannot be reached or refuses the key. */
-  const connect = async (): Promise<Client | null> => {
-    if (remote) return remote;
-    const client = new Client({ name: 'mod97-stdio-bridge', version: '1.0.0' });
-    try {
-      await client.connect(
-        new StreamableHTTPClientTransport(endpoint, {
-          requestInit: opts.apiKey ? { headers: { authorization: `Bearer ${opts.apiKey}` } } : undefined,
-        }),
-      );
-    } catch (err) {
-      refusal = refusalOf(err, opts.url);
-      if (!refusal) lastFailure = unreachable(err, opts.url);
-      return null;
-    }
-    refusal = null;
-    remote = client;
-    return client;
-  };
-  let lastFailure = '';
-  /** Forwards a request; a service gone away is forgotten, to be tried again next time. */
-  const forward = async <T>(send: (client: Client) => Promise<T>): Promise<T | null> => {
-    const client = await connect();
-    if (!client) return null;
-    try {
-      return await send(client);
-    } catch (err) {
-      // The key rotated while the bridge ran: answered like a key refused at the start.
-      refusal = refusalOf(err, opts.url);
-      if (!refusal && !(err instanceof TypeError || causeOf(err))) throw err;
-      if (!refusal) lastFailure = unreachable(err, opts.url);
-      remote = null;
-      void client.close();
-      return null;
-    }
-  };
-
-  const first = await connect();
-  // Read through a function: the compiler does not see that connect() above may have set it.
-  const refusedAtStart = (): Refusal | null => refusal;
-  const startRefusal = refusedAtStart();
+  const keyed = link(endpoint, opts.url, opts.apiKey);
+  // A call that carries its own key (params._meta["mod97/api-key"]) needs none on the connection:
+  // once the service refuses MOD97_API_KEY, such calls go over a connection without it.
+  const ownKeyed = opts.apiKey ? link(endpoint, opts.url, undefined) : keyed;
+  const first = await keyed.connect();
+  const startRefusal = keyed.refusal;
   if (startRefusal) {
     process.stderr.write(
-      `mod97 mcp: ${startRefusal.error}: ${startRefusal.message} Starting anyway; tool calls answer this refusal until MOD97_API_KEY holds a valid key.\n`,
+      `mod97 mcp: ${startRefusal.error}: ${startRefusal.message} Starting anyway; tool calls answer this refusal until MOD97_API_KEY holds a valid key (or send their own key in params._meta["${KEY_META}"]).\n`,
     );
-  } else if (!first) process.stderr.write(`mod97 mcp: ${lastFailure} Starting anyway; tool calls answer this error.\n`);
+  } else if (!first)
+    process.stderr.write(`mod97 mcp: ${keyed.lastFailure} Starting anyway; tool calls answer this error.\n`);
   const info = first?.getServerVersion();
   const local = new Server(
     { name: info?.name ?? 'mod97', title: info?.title ?? 'mod97', version: info?.version ?? '0.0.0' },
@@ -129,16 +146,22 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   local.setRequestHandler(
     ListToolsRequestSchema,
     async (request) =>
-      (await forward((client) => client.request(request, ListToolsResultSchema))) ?? {
+      (await keyed.forward((client) => client.request(request, ListToolsResultSchema))) ?? {
         tools: await offlineToolList(),
       },
   );
-  local.setRequestHandler(
-    CallToolRequestSchema,
-    async (request) =>
-      (await forward((client) => client.request(request, CallToolResultSchema))) ??
-      (refusal ? refused(refusal) : serviceDown(lastFailure)),
-  );
+  local.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const send = (client: Client) => client.request(request, CallToolResultSchema);
+    const answer = await keyed.forward(send);
+    if (answer) return answer;
+    const ownKey = request.params._meta?.[KEY_META] !== undefined;
+    if (ownKey && keyed.refusal?.error === 'invalid_api_key' && ownKeyed !== keyed) {
+      const answered = await ownKeyed.forward(send);
+      if (answered) return answered;
+      return ownKeyed.refusal ? refused(ownKeyed.refusal) : serviceDown(ownKeyed.lastFailure);
+    }
+    return keyed.refusal ? refused(keyed.refusal) : serviceDown(keyed.lastFailure);
+  });
 
   const closed = new Promise<void>((resolve) => {
     local.onclose = resolve;
@@ -147,9 +170,7 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   process.stdin.once('end', () => void local.close());
   await local.connect(new StdioServerTransport());
   await closed;
-  // Read through a function: the compiler does not see that connect() above may have set it.
-  const connected = (): Client | null => remote;
-  await connected()?.close();
+  await Promise.all([keyed.close(), ownKeyed.close()]);
 }
 
 /** A tool result in the REST error body's shape, which every tool's output schema admits. */
@@ -158,9 +179,13 @@ function serviceDown(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], structuredContent: body, isError: true };
 }
 
-/** The service's refusal of the key, as the tool result of every call: its REST error body. */
+/** The service's refusal of the /mcp request, as the tool result: its REST error body. */
 function refused(body: Refusal): CallToolResult {
-  const text = `${body.message} Set MOD97_API_KEY to a valid key (a rotated key is replaced by the new one), or unset it for the no-key trial.`;
+  // Only a refused key is MOD97_API_KEY's to fix; a refusal of the call itself (a key in its arguments) is not.
+  const text =
+    body.error === 'invalid_api_key'
+      ? `${body.message} Set MOD97_API_KEY to a valid key (a rotated key is replaced by the new one), or unset it for the no-key trial.`
+      : body.message;
   const structured = { ...body, message: text };
   return {
     content: [{ type: 'text', text: JSON.stringify(structured) }],

@@ -73,6 +73,24 @@ describe('mod97 mcp (stdio bridge)', () => {
     assert.doesNotMatch(stderr() + JSON.stringify(result), /ifk_cd/);
     // Nothing was served on the trial in the key's place.
     assert.equal((await svc.call('/v1/keys/usage')).body.used, 0);
+    // A call that carries its own key is served on it, as the service's /mcp serves it: an agent
+    // whose MOD97_API_KEY went stale can go on with a key it was just given.
+    const key = await svc.newKey();
+    const own = await client.callTool({
+      name: 'validate_iban',
+      arguments: { iban: IBAN },
+      _meta: { 'mod97/api-key': key },
+    });
+    assert.equal(own.isError ?? false, false, JSON.stringify(own.structuredContent));
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1);
+    // A refusal of the call itself is not blamed on MOD97_API_KEY.
+    const inArguments = await client.callTool({
+      name: 'validate_iban',
+      arguments: { iban: key },
+      _meta: { 'mod97/api-key': key },
+    });
+    assert.equal((inArguments.structuredContent as { error: string }).error, 'key_in_body');
+    assert.doesNotMatch((inArguments.structuredContent as { message: string }).message, /MOD97_API_KEY/);
   });
 
   test('a key rotated while it runs: the next call answers the 401 as a tool error, and it keeps running', async () => {
