@@ -8,7 +8,7 @@ import { prefersHtml } from '../http/accept.ts';
 import { LIMITS } from '../plans.ts';
 import type { Services } from '../services.ts';
 import { apiReference, openApiDoc } from '../web/api-reference.ts';
-import { FREE, pricing, ROUTES, TERMS } from '../web/content.ts';
+import { FREE, keysNew, pricing, ROUTES, TERMS } from '../web/content.ts';
 import { QR_FORM_FIELDS } from '../web/qr-form.ts';
 import { loadAssets, PAGE_HEADERS, sendPage } from '../web/render.ts';
 import { generateRoute } from '../api/keys.ts';
@@ -53,7 +53,7 @@ export const siteRoutes =
       };
     });
     page('/pricing', 'pricing', 'Pricing', () => pricing(rails()));
-    page('/keys/new', 'keys-new', 'Get a free key');
+    page('/keys/new', 'keys-new', 'Get a free key', () => keysNew(rails()));
     page('/claim', 'claim', 'Claim your key');
     page('/usage', 'usage', 'Usage');
     page('/qr', 'qr', 'Payment QR codes', () => ({ fields: QR_FORM_FIELDS }));

@@ -88,6 +88,14 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
   };
 }
 
+/**
+ * What /keys/new offers after a network's last free key of the day: a credit pack only when this
+ * server sells one (a card or x402 rail is on, as /pricing says), else what works without one.
+ */
+export function keysNew(rails: { card: boolean; x402: boolean }) {
+  return { packsOnSale: rails.card || rails.x402 };
+}
+
 export const TERMS = [
   'Free keys (anonymous, e-mail and claimed) are for building and running your software. One person or organisation should not hold several free keys to multiply the quota.',
   'When results obtained with a free key are shown to people, show "Powered by mod97" with a link to this service. Results kept in a backend owe nothing.',

@@ -129,7 +129,7 @@ async function claimState(key) {
   const u = await api('GET', '/v1/keys/usage', { key });
   if (u.status !== 200) return null;
   const claim = u.body.claim;
-  return { tier: u.body.tier, claim, ready: Boolean(claim?.first_call_made) };
+  return { tier: u.body.tier, limit: u.body.limit, claim, ready: Boolean(claim?.first_call_made) };
 }
 
 /** The example the "Make the first call" step validates. */
@@ -162,6 +162,42 @@ function explain(body) {
     );
   }
   return lines.join(' ');
+}
+
+/**
+ * Brings what a press produced into view and gives it focus, so that a person on a phone sees
+ * the answer rather than the top of the page: all of it when it fits the window, else its start.
+ * `focus` is the element focused (a region gets tabindex=-1), `node` the one scrolled to.
+ */
+function reveal(node, focus = node) {
+  if (focus.tabIndex < 0 && !focus.hasAttribute('tabindex')) focus.setAttribute('tabindex', '-1');
+  focus.focus({ preventScroll: true });
+  const margin = 16;
+  node.style.scrollMarginTop = `${margin}px`;
+  node.style.scrollMarginBottom = `${margin}px`;
+  const fits = node.getBoundingClientRect().height + 2 * margin <= window.innerHeight;
+  node.scrollIntoView({ block: fits ? 'nearest' : 'start' });
+}
+
+/**
+ * A message of the API said to a person on a page: the sentences that tell a program which
+ * member to send (`code`, `email`) are left out, since the page's own fields do that.
+ */
+function forPeople(message) {
+  return String(message ?? '')
+    .split(/(?<=\.)\s+/)
+    .filter((sentence) => sentence && !sentence.includes('`'))
+    .join(' ');
+}
+
+/** What a key's plan means, in a sentence; only an anonymous key has a claim ahead of it. */
+function tierSentence({ tier, limit }) {
+  const monthly = limit === undefined ? '' : ` (${fmt(limit)} requests a month)`;
+  if (tier === 'email') return `It was made with an e-mail address, so it already has what a claim gives${monthly}.`;
+  if (tier === 'claimed') return `It is claimed already${monthly}.`;
+  if (tier === 'pro') return `It is a Pro key${monthly}.`;
+  if (tier === 'credits') return 'It is a prepaid key: each call draws on its credits.';
+  return `Its plan is ${tier}.`;
 }
 
 /** The "Copy" button: the clipboard when allowed, else the text selected for Ctrl+C. */
@@ -200,6 +236,8 @@ const pages = {
     const form = $('validate-form');
     const out = $('validate-result');
     fillKey($('api-key'));
+    // Set on arriving by "Make the first call": its answer and next step are brought into view.
+    let revealAnswer = false;
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const iban = $('iban').value.trim();
@@ -274,6 +312,10 @@ const pages = {
           trial,
           keyed,
         );
+      }).then(() => {
+        if (!revealAnswer) return;
+        revealAnswer = false;
+        reveal(out);
       });
     });
 
@@ -325,8 +367,15 @@ const pages = {
           ),
           el('p', { class: 'row' }, el('a', { class: 'button', href: '/claim' }, 'Claim it')),
         );
-      const kind = state && state.tier !== 'anonymous' ? `It is a ${state.tier} key, with nothing to claim: ` : '';
-      return el('p', { class: 'small muted' }, counted, ' ', kind, usage, '.');
+      if (state && state.tier !== 'anonymous')
+        return el(
+          'p',
+          { class: 'small muted' },
+          `${counted} ${tierSentence(state)} There is nothing to claim: `,
+          usage,
+          '.',
+        );
+      return el('p', { class: 'small muted' }, counted, ' ', el('a', { href: '/usage' }, 'See its usage'), '.');
     };
 
     // Arrived by "Make the first call" on /keys/new: the key of this tab validates an example.
@@ -334,6 +383,7 @@ const pages = {
       history.replaceState(null, '', location.pathname);
       if (session.key() && $('api-key').value.trim() === session.key()) {
         $('iban').value = EXAMPLE_IBAN;
+        revealAnswer = true;
         form.requestSubmit();
       }
     }
@@ -358,7 +408,7 @@ const pages = {
             err,
             'good',
             'Check your mail.',
-            r.body.message,
+            forPeople(r.body.message),
             'Type the code in the Code field and press "Create key" again.',
           );
           $('code').focus();
@@ -370,7 +420,8 @@ const pages = {
             'bad',
             'No key was created.',
             explain(r.body),
-            // The network's keys for today are made: what a person can do instead.
+            // The network's keys for today are made: what a person can do instead. A pack is
+            // offered only when this server sells one (the page says whether a rail is on).
             r.body.error === 'key_creation_limit'
               ? el(
                   'p',
@@ -379,9 +430,9 @@ const pages = {
                   el('a', { href: '/usage' }, 'see its usage'),
                   ' or ',
                   el('a', { href: '/claim' }, 'claim it'),
-                  '), or ',
-                  el('a', { href: '/pricing' }, 'buy a credit pack'),
-                  '.',
+                  ...(form.dataset.packs === 'on'
+                    ? ['), or ', el('a', { href: '/pricing' }, 'buy a credit pack'), '.']
+                    : ['), or come back for a new key on the next day (UTC).']),
                 )
               : null,
           );
@@ -421,7 +472,7 @@ const pages = {
             out,
             'info',
             `Your key ${prefix} has nothing to claim.`,
-            `It is a ${state.tier} key already. `,
+            tierSentence(state),
             el('p', {}, el('a', { href: '/usage' }, 'See its usage')),
           );
           return;
@@ -453,7 +504,14 @@ const pages = {
       const r = await api('POST', '/v1/keys/claim', { key, body });
       if (r.status === 202) {
         $('code-step').hidden = false;
-        notice(out, 'good', 'Code sent.', r.body.message);
+        const minutes = r.body.expires_in_minutes;
+        notice(
+          out,
+          'good',
+          'Code sent.',
+          forPeople(r.body.message),
+          `Type it in the Code field${typeof minutes === 'number' ? ` within ${minutes} minutes` : ''}, then press "Claim".`,
+        );
         $('code').focus();
         return;
       }
@@ -704,27 +762,45 @@ const pages = {
     // Try it: the request goes to this service (a relative URL, whatever origin the page has),
     // with the key typed above in the Authorization header only.
     fillKey($('api-key'));
+    // The calls that change a key (each box of such a route says so in data-confirm), matched by
+    // the method and path a box actually sends: a path typed into another route's box asks too.
+    const asking = [...document.querySelectorAll('.try[data-confirm]')].map((box) => ({
+      method: box.dataset.method,
+      path: routePattern(box.dataset.route),
+      confirm: box.dataset.confirm,
+    }));
+    const confirmOf = (method, path) =>
+      asking.find((a) => a.method === method && a.path.test(sentPath(path)))?.confirm ?? null;
     for (const box of document.querySelectorAll('.try')) {
       const send = box.querySelector('.try-send');
       const out = box.querySelector('.try-result');
+      const pathField = box.querySelector('.try-path');
       const label = send.textContent;
+      const disarm = () => {
+        delete send.dataset.armed;
+        send.textContent = label;
+      };
+      // A confirmation is for the request it named: another path asks again.
+      pathField.addEventListener('input', disarm);
       send.addEventListener('click', () =>
         busy(send, async () => {
           const key = readKey($('api-key'), out, { optional: true });
           if (key === null) return;
-          // A call that changes the key asks first, as /usage does before a rotation.
-          if (box.dataset.confirm && !send.dataset.armed) {
-            send.dataset.armed = '1';
-            send.textContent = box.dataset.confirm;
-            return;
-          }
-          delete send.dataset.armed;
-          send.textContent = label;
-          const path = box.querySelector('.try-path').value.trim();
+          const path = pathField.value.trim();
           if (!path.startsWith('/') || path.startsWith('//')) {
+            disarm();
             notice(out, 'bad', 'The path must start with a single /, as in /v1/iban/validate.');
             return;
           }
+          // A call that changes the key asks first, as /usage does before a rotation.
+          const request = `${box.dataset.method} ${path}`;
+          const confirm = confirmOf(box.dataset.method, path);
+          if (confirm && send.dataset.armed !== request) {
+            send.dataset.armed = request;
+            send.textContent = confirm;
+            return;
+          }
+          disarm();
           const bodyField = box.querySelector('.try-body');
           let body;
           if (bodyField?.value.trim()) {
@@ -797,6 +873,33 @@ const pages = {
 };
 
 /**
+ * The path a request to `path` reaches, compared loosely: dot segments resolved (as fetch
+ * does), percent-escapes decoded (as the router does), and repeated or trailing slashes and
+ * letter case ignored, so that a spelling of a route that changes a key asks rather than slips by.
+ */
+function sentPath(path) {
+  let p = new URL(path, location.origin).pathname;
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    // A malformed escape: compared as written.
+  }
+  return p
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/+$/, '$1')
+    .toLowerCase();
+}
+
+/** A documented path (`/v1/bic/{code}`) as a pattern of the paths sent to it. */
+function routePattern(route) {
+  const parts = String(route)
+    .toLowerCase()
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}$`);
+}
+
+/**
  * /qr: the payment's fields, each error of the API shown beside the field it names
  * (`errors[].field`), and the code drawn again a moment after the typing stops: each drawing is
  * one request on the key typed here, so an unchanged payment is not drawn twice.
@@ -839,13 +942,41 @@ function qrPage() {
     return payment;
   };
 
+  const keyField = $('api-key');
   const clearErrors = () => {
     for (const p of form.querySelectorAll('.field-error')) {
       p.hidden = true;
       p.textContent = '';
     }
-    for (const input of inputs) input.removeAttribute('aria-invalid');
+    for (const input of [keyField, ...inputs]) input.removeAttribute('aria-invalid');
     for (const group of form.querySelectorAll('fieldset')) group.classList.remove('invalid');
+    own.clear();
+  };
+
+  // What the page tells before asking the API (a field left empty, a key of the wrong shape),
+  // beside its field as the API's errors are; gone once that field no longer has the fault.
+  const own = new Set();
+  const ownError = (input, message) => {
+    const p = $(`err-${input.id}`);
+    p.hidden = false;
+    p.replaceChildren(...inline(message));
+    input.setAttribute('aria-invalid', 'true');
+    own.add(input);
+  };
+  const clearOwn = (input) => {
+    own.delete(input);
+    const p = $(`err-${input.id}`);
+    p.hidden = true;
+    p.textContent = '';
+    input.removeAttribute('aria-invalid');
+  };
+
+  /** After a press of "Draw the code": the first field at fault, else the code or what went wrong. */
+  const showOutcome = () => {
+    const fault = form.querySelector('[aria-invalid="true"], fieldset.invalid');
+    if (!fault) reveal(out.closest('section'), out);
+    else if (fault.matches('fieldset')) reveal(fault, fault.querySelector('input'));
+    else reveal(fault.closest('.field') ?? fault, fault);
   };
 
   /** The input an error's field names, or its group (`creditor.address`), or none. */
@@ -886,17 +1017,22 @@ function qrPage() {
 
   const draw = async ({ force = false } = {}) => {
     const payment = body();
-    if (!payment.creditor.iban || !payment.creditor.name) {
-      if (force) notice(out, 'bad', 'Type the IBAN and the name of whom is paid first.');
+    const key = keyField.value.trim();
+    const malformed = key !== '' && !KEY_SHAPE.test(key);
+    const faults = [
+      key === '' && [keyField, 'Type your API key first. Each code drawn counts 1 request on it.'],
+      malformed && [keyField, `That is not an API key. ${KEY_SHAPE_TEXT} Paste the whole key.`],
+      !payment.creditor.name && [$('qr-name'), 'Type the name of whom is paid.'],
+      !payment.creditor.iban && [$('qr-iban'), 'Type the IBAN to be paid.'],
+    ].filter(Boolean);
+    for (const input of own) if (!faults.some(([at]) => at === input)) clearOwn(input);
+    if (faults.length) {
+      // While typing, only a key of the wrong shape is said; "Draw the code" says every fault
+      // and goes to the first.
+      for (const [input, message] of faults) if (force || (input === keyField && malformed)) ownError(input, message);
+      if (force) showOutcome();
       return;
     }
-    const typedKey = $('api-key').value.trim();
-    if (!typedKey) {
-      if (force) notice(out, 'bad', 'Type your API key first.', 'Each code drawn counts 1 request on it.');
-      return;
-    }
-    const key = readKey($('api-key'), out);
-    if (key === null) return;
     const signature = JSON.stringify(payment);
     if (!force && signature === drawn) return;
     drawn = signature;
@@ -918,6 +1054,7 @@ function qrPage() {
           ? el('p', {}, el('a', { href: '/keys/new' }, 'Get a free key'), '.')
           : null,
       );
+      if (force) showOutcome();
       return;
     }
     current = { payment, answer: r.body, key };
@@ -936,6 +1073,7 @@ function qrPage() {
       `${standard}, ready to scan`,
       remaining === null ? null : el('p', { class: 'small muted' }, `${fmt(remaining)} requests left on your key.`),
     );
+    if (force) showOutcome();
   };
 
   form.addEventListener('input', () => {
