@@ -48,7 +48,7 @@ export const PAYMENT_ISSUES = {
   reference_invalid: 'The reference fails validation (see `reference.errors`) or the scheme does not carry its type.',
   qr_iban_needs_qrr: 'A QR-IBAN is paid with a valid QR reference only.',
   qrr_needs_qr_iban: 'A QR reference is paid to a QR-IBAN only (IID 30000-31999).',
-  remittance_too_long: 'The remittance text has more than 140 characters.',
+  remittance_too_long: 'The remittance text (the message to the payee) has more than 140 characters.',
   bic_mismatch: 'The BIC is not one the sources give for the IBAN’s bank.',
   reference_and_remittance: 'An EPC QR code carries a reference or a remittance text, not both: the text is dropped.',
 } as const satisfies Record<string, string>;
@@ -226,7 +226,7 @@ export function checkPayment<I extends IbanVerdict>(input: PaymentInput, deps: P
     errors.push({
       code: 'remittance_too_long',
       field: 'remittance',
-      message: `The remittance text has ${length(remittance)} characters; at most ${LIMITS.remittance}.`,
+      message: `The remittance text (the message to the payee) has ${length(remittance)} characters; at most ${LIMITS.remittance}.`,
     });
   }
   if (scheme === 'sct' && reference !== null && !blank(remittance)) {
