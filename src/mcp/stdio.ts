@@ -71,14 +71,23 @@ function unreachable(err: unknown, url: string): string {
  * One connection to the service's /mcp, with `apiKey` on it or none: connected on first use,
  * and again after the service went away; what stopped it last is kept to answer with.
  */
-function link(endpoint: URL, url: string, apiKey: string | undefined) {
+interface Link {
+  /** The service's refusal of the connection (its key), until a connection succeeds. */
+  refusal: Refusal | null;
+  lastFailure: string;
+  /** The connected client, or null when the service cannot be reached or refuses the key. */
+  connect(): Promise<Client | null>;
+  /** Forwards a request; a service gone away is forgotten, to be tried again next time. */
+  forward<T>(send: (client: Client) => Promise<T>): Promise<T | null>;
+  close(): Promise<void>;
+}
+
+function link(endpoint: URL, url: string, apiKey: string | undefined): Link {
   let remote: Client | null = null;
-  const state = {
-    /** The service's refusal of the connection (its key), until a connection succeeds. */
-    refusal: null as Refusal | null,
+  const state: Link = {
+    refusal: null,
     lastFailure: '',
-    /** The connected client, or null when the service cannot be reached or refuses the key. */
-    async connect(): Promise<Client | null> {
+    async connect() {
       if (remote) return remote;
       const client = new Client({ name: 'mod97-stdio-bridge', version: '1.0.0' });
       try {
@@ -96,8 +105,7 @@ function link(endpoint: URL, url: string, apiKey: string | undefined) {
       remote = client;
       return client;
     },
-    /** Forwards a request; a service gone away is forgotten, to be tried again next time. */
-    async forward<T>(send: (client: Client) => Promise<T>): Promise<T | null> {
+    async forward(send) {
       const client = await state.connect();
       if (!client) return null;
       try {
@@ -112,7 +120,7 @@ function link(endpoint: URL, url: string, apiKey: string | undefined) {
         return null;
       }
     },
-    async close(): Promise<void> {
+    async close() {
       await remote?.close();
     },
   };
