@@ -84,7 +84,7 @@ async function strokesThroughUnderscores(page: Page, link: Locator): Promise<num
   });
 }
 
-describe('what the outside tester found, in a browser', { skip: chromiumMissing }, () => {
+describe('pages as a person meets them, in a browser', { skip: chromiumMissing }, () => {
   let b: Browser;
   before(async () => {
     b = await openBrowser(origin);
