@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing = existsSync(CHROMIUM)
@@ -41,6 +41,14 @@ export interface Browser {
   problems: string[];
   close(): Promise<void>;
 }
+
+/** A text field by its accessible name, exactly. */
+export const textbox = (within: Page | Locator, label: string): Locator =>
+  within.getByRole('textbox', { name: label, exact: true });
+
+/** A button by its accessible name: exactly when a string, else by the pattern. */
+export const button = (within: Page | Locator, label: string | RegExp): Locator =>
+  within.getByRole('button', typeof label === 'string' ? { name: label, exact: true } : { name: label });
 
 export async function openBrowser(origin: string): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'mod97-chromium-'));

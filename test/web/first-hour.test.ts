@@ -13,10 +13,12 @@ import { startMailService, type MailService } from '../support/mail/service.ts';
 import {
   assertClean,
   assertNothingStored,
+  button as buttonIn,
   checkPage,
   chromiumMissing,
   openBrowser,
   SCREENSHOTS,
+  textbox,
   type Browser,
 } from './browser.ts';
 
@@ -35,9 +37,8 @@ describe('the first hour in a browser', { skip: chromiumMissing }, () => {
   after(async () => {
     await b?.close();
   });
-  const field = (label: string) => b.page.getByRole('textbox', { name: label, exact: true });
-  const button = (label: string | RegExp) =>
-    b.page.getByRole('button', typeof label === 'string' ? { name: label, exact: true } : { name: label });
+  const field = (label: string) => textbox(b.page, label);
+  const button = (label: string | RegExp) => buttonIn(b.page, label);
   const result = () => b.page.locator('#validate-result');
 
   test('a typo shows its suggestions in print form with their banks; one at an unlisted bank says so', async () => {

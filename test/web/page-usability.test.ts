@@ -12,7 +12,15 @@ import { PNG } from 'pngjs';
 import { MAIL_DOMAINS } from '../support/mail/dns.ts';
 import { startMailService, usedKey, type MailService } from '../support/mail/service.ts';
 import { startCardService } from '../support/stripe/card-service.ts';
-import { assertClean, checkPage, chromiumMissing, openBrowser, type Browser } from './browser.ts';
+import {
+  assertClean,
+  button as buttonIn,
+  checkPage,
+  chromiumMissing,
+  openBrowser,
+  textbox,
+  type Browser,
+} from './browser.ts';
 
 const KEY = /^ifk_[0-9a-f]{64}$/;
 const PHONE = { width: 360, height: 740 };
@@ -92,9 +100,8 @@ describe('pages as a person meets them, in a browser', { skip: chromiumMissing }
   after(async () => {
     await b?.close();
   });
-  const field = (label: string) => b.page.getByRole('textbox', { name: label, exact: true });
-  const button = (label: string | RegExp, within: Page | Locator = b.page) =>
-    within.getByRole('button', typeof label === 'string' ? { name: label, exact: true } : { name: label });
+  const field = (label: string) => textbox(b.page, label);
+  const button = (label: string | RegExp, within: Page | Locator = b.page) => buttonIn(within, label);
 
   test('on a phone, "Make the first call" brings its answer and the "Claim it" step into view, with focus', async () => {
     await b.page.setViewportSize(PHONE);
