@@ -19,10 +19,14 @@ const unknownKey = () => new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.
 export function chargeSteps(services: PaymentServices & { keys: KeyService }, x402On: boolean) {
   const { keys, meter, clock, store } = services;
 
-  /** A no-key call that draws no trial call now (a replay, a resumed retry) still shows the trial's balance. */
+  /**
+   * A no-key call that draws no trial call now (a replay, a resumed retry) still shows the
+   * trial's balance; one that brings an x402 payment is not on the trial.
+   */
   async function showTrialBalance(req: FastifyRequest, routeMeter: RouteMeter): Promise<void> {
     const { caller } = req;
-    if (!caller.key && routeMeter.trial) caller.trialUsed = await meter.trialUsed(caller.network);
+    if (caller.key || !routeMeter.trial || (x402On && hasPayment(req.headers))) return;
+    caller.trialUsed = await meter.trialUsed(caller.network);
   }
 
   return {
