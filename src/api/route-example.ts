@@ -6,6 +6,11 @@ export interface RouteExample {
   body?: unknown;
   /** Whether the example sends a key (`Authorization: Bearer`). */
   key: boolean;
+  /**
+   * Headers sent besides the key and Content-Type (a payment's proof, a webhook's signature); a
+   * value `$NAME` is the caller's own, read from the environment variable NAME.
+   */
+  headers?: Record<string, string>;
   status: number;
   answer: unknown;
   /** The same call with mod97-client, when the client has a method for it: `await mod97.x(...)`. */

@@ -15,9 +15,18 @@ export interface CodeSample {
 const json = (value: unknown) => JSON.stringify(value);
 const sendsBody = (ex: RouteExample) => ex.body !== undefined;
 
+/** The example's own headers, each value either a literal or the name of the variable holding it. */
+const ownHeaders = (ex: RouteExample) =>
+  Object.entries(ex.headers ?? {}).map(([name, value]) => ({
+    name,
+    value,
+    variable: value.startsWith('$') ? value.slice(1) : null,
+  }));
+
 export function curlOf(ex: RouteExample, base: string): string {
   const lines = [`curl${ex.method === 'GET' ? '' : ` -X ${ex.method}`} ${base}${ex.path}`];
   if (ex.key) lines.push(`-H "Authorization: Bearer $MOD97_API_KEY"`);
+  for (const h of ownHeaders(ex)) lines.push(`-H "${h.name}: ${h.value}"`);
   if (sendsBody(ex)) lines.push(`-H "Content-Type: application/json"`, `-d '${json(ex.body)}'`);
   return lines.join(' \\\n  ');
 }
@@ -35,6 +44,7 @@ function javascriptOf(ex: RouteExample, base: string): string {
   const headers = [
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own JavaScript template literal
     ...(ex.key ? ['Authorization: `Bearer ${process.env.MOD97_API_KEY}`'] : []),
+    ...ownHeaders(ex).map((h) => `'${h.name}': ${h.variable ? `process.env.${h.variable}` : `'${h.value}'`}`),
     ...(sendsBody(ex) ? [`'Content-Type': 'application/json'`] : []),
   ];
   const options = [
@@ -63,11 +73,12 @@ function pythonOf(ex: RouteExample, base: string): string {
   }
   const headers = [
     ...(ex.key ? [`"Authorization": "Bearer " + os.environ["MOD97_API_KEY"]`] : []),
+    ...ownHeaders(ex).map((h) => `"${h.name}": ${h.variable ? `os.environ["${h.variable}"]` : `"${h.value}"`}`),
     ...(sendsBody(ex) ? [`"Content-Type": "application/json"`] : []),
   ];
   return [
     'import json',
-    ...(ex.key ? ['import os'] : []),
+    ...(ex.key || ownHeaders(ex).some((h) => h.variable) ? ['import os'] : []),
     'import urllib.error',
     'import urllib.request',
     '',

@@ -119,7 +119,7 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   clearing_not_found: 'a well-formed IID that the clearing data does not list',
   checkout_not_found: 'a checkout session this server never started',
   method_not_allowed:
-    'a method a data route does not serve (`HEAD`, `GET` on a `POST` route, `PUT`, ...), or `GET`/`DELETE` on `/mcp`; `Allow` names the method',
+    'a method a data route or a pack route does not serve (`HEAD`, `GET` on a `POST` route, `PUT`, `OPTIONS` on a pack, ...), or `GET`/`DELETE` on `/mcp`; `Allow` names the method',
   request_timeout: 'headers or body too slow (30 s)',
   idempotency_in_progress: 'the first request with this `Idempotency-Key` is still being answered; `Retry-After: 1`',
   idempotency_answer_not_kept:
