@@ -43,8 +43,8 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
   const [command, ...rest] = positionals;
   if (!command) throw new UsageError('', DATA_USAGE);
   const asOf = values['as-of'];
-  if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf))
-    throw new UsageError('--as-of takes a date YYYY-MM-DD', DATA_USAGE);
+  const asOfFault = asOf === undefined ? null : dateFault(asOf, new Date().toISOString().slice(0, 10));
+  if (asOfFault) throw new UsageError(`--as-of ${asOfFault}`, DATA_USAGE);
   const commands = ['list', 'import', 'update'];
   if (!commands.includes(command))
     throw new UsageError(`unknown data command "${command}"${didYouMean(command, commands)}`, DATA_USAGE);
@@ -138,4 +138,18 @@ function listBundled(io: CliIo): number {
   io.out('bundled:');
   for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
   return EXIT.ok;
+}
+
+/**
+ * Why `text` cannot be the date a publisher issued its file, or null. The date decides whether
+ * the data counts as stale (sanctions after 30 days), so a mistyped or future one would make old
+ * data look fresh.
+ */
+function dateFault(text: string, today: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return 'takes a date YYYY-MM-DD';
+  const [year, month, day] = text.split('-').map(Number);
+  const date = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day ?? 0));
+  if (date.toISOString().slice(0, 10) !== text) return `${text} is not a date of the calendar`;
+  if (text > today) return `${text} is in the future: give the date the publisher issued the file`;
+  return null;
 }

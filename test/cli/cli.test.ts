@@ -53,6 +53,15 @@ test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reaso
   assert.equal(usage.code, 2);
   assert.equal(usage.err, 'error: data import takes <kind> <file> (see mod97 data --help)');
   assert.equal((await run(['data', 'import', 'x', 'y', '--as-of', 'yesterday'], env)).code, 2);
+  // A date that is not one, or is still to come, would make old sanctions data look fresh.
+  for (const [asOf, said] of [
+    ['2025-13-45', /--as-of 2025-13-45 is not a date of the calendar/],
+    ['2025-02-29', /not a date of the calendar/],
+    ['2099-01-01', /--as-of 2099-01-01 is in the future/],
+  ] as const) {
+    const refused = await run(['data', 'import', 'ofac-sdn', 'sdn.csv', '--as-of', asOf], env);
+    assert.deepEqual([refused.code, said.test(refused.err)], [2, true], refused.err);
+  }
   const file = join(dir, 'junk.csv');
   writeFileSync(file, 'hello\n');
   const bad = await run(['data', 'import', 'ofac-sdn', file], env);
