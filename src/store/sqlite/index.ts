@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteDaily } from './daily.ts';
@@ -20,7 +20,12 @@ import { turnCommit } from './turn-commit.ts';
 /** Opens (creating if needed) a SQLite database: `sqlite:PATH` or `sqlite::memory:`. */
 export function openSqliteStore(url: string): Store {
   const path = url.replace(/^sqlite:/, '');
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    // Readable by the owner alone, whatever the umask: it holds the keys' hashes. SQLite gives
+    // its -wal and -shm files the database file's permissions.
+    if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // Metering counters commit durable against a crash of the process; writes of value are made
