@@ -88,10 +88,10 @@ function dataRefresh(value: string | undefined): Config['dataRefresh'] {
  * Each pair below is either wholly set or wholly unset; one half alone stops the start naming the
  * other. (The rest of each rail's variables are checked by its own config reader.)
  */
-const RAIL_HALVES: readonly [string, string, string][] = [
+const RAIL_HALVES = [
   ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'the card rail (Stripe)'],
   ['MOD97_X402_FACILITATOR_URL', 'MOD97_X402_PAY_TO', 'the x402 rail'],
-];
+] as const;
 
 function refuseHalfRails(env: Record<string, string>): void {
   for (const [a, b, rail] of RAIL_HALVES) {
@@ -103,14 +103,22 @@ function refuseHalfRails(env: Record<string, string>): void {
         `${given} is set but ${missing} is not: ${rail} needs both. Set ${missing}, or unset ${given} to leave the rail off.`,
       );
   }
-  // Any other x402 variable without the facilitator would be ignored without a word.
-  const strayX402 = Object.keys(env).find((name) => name.startsWith('MOD97_X402_'));
-  if (strayX402 !== undefined && env.MOD97_X402_FACILITATOR_URL === undefined)
-    throw new DomainError(
-      'invalid_config',
-      `${strayX402} is set but MOD97_X402_FACILITATOR_URL is not: the x402 rail needs MOD97_X402_FACILITATOR_URL and MOD97_X402_PAY_TO. Set them, or unset ${strayX402}.`,
-    );
+  // Any other variable of a rail that is off would be ignored without a word.
+  for (const [isOfRail, [a, b, rail]] of RAIL_VARIABLES) {
+    const stray = Object.keys(env).find(isOfRail);
+    if (stray !== undefined && env[a] === undefined)
+      throw new DomainError(
+        'invalid_config',
+        `${stray} is set but ${a} is not: ${rail} needs ${a} and ${b}. Set them, or unset ${stray}.`,
+      );
+  }
 }
+
+/** The other variables each rail reads (Stripe's own tools have STRIPE_ variables mod97 does not read). */
+const RAIL_VARIABLES: readonly [(name: string) => boolean, readonly [string, string, string]][] = [
+  [(name) => name.startsWith('STRIPE_PRICE_') || name === 'STRIPE_API_BASE', RAIL_HALVES[0]],
+  [(name) => name.startsWith('MOD97_X402_'), RAIL_HALVES[1]],
+];
 
 /** The fewest bytes a pepper may have: a short one can be guessed along with the keys. */
 export const MIN_PEPPER_BYTES = 32;

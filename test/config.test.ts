@@ -84,6 +84,7 @@ describe('configuration (README, "Configuration")', () => {
       [{ MOD97_X402_FACILITATOR_URL: 'https://f.example' }, /FACILITATOR_URL is set but MOD97_X402_PAY_TO is not/],
       [{ MOD97_X402_PAY_TO: `0x${'1'.repeat(40)}` }, /PAY_TO is set but MOD97_X402_FACILITATOR_URL is not/],
       [{ MOD97_X402_NETWORK: 'eip155:84532' }, /MOD97_X402_NETWORK is set but MOD97_X402_FACILITATOR_URL is not/],
+      [{ STRIPE_PRICE_PRO: 'price_x' }, /STRIPE_PRICE_PRO is set but STRIPE_SECRET_KEY is not/],
     ];
     for (const [env, message] of halves) {
       assert.throws(
