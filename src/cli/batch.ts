@@ -148,6 +148,10 @@ export async function batchCommand(argv: string[], settings: CliConfig, io: CliI
   const dryRun = values['dry-run'] ?? false;
   if (existsSync(output) && statSync(output).isDirectory())
     throw new Refusal(`${output} is a directory; name a file with --out`);
+  // Before anything is sent: an output that cannot be written would lose answers already paid for.
+  const folder = dirname(resolve(output));
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new Refusal(`cannot write ${output}: the folder ${dirname(output)} does not exist`);
   if (existsSync(output) && !values.resume && !values.force && !dryRun)
     throw new UsageError(`${output} exists: add --resume to continue it or --force to start it again`, BATCH_USAGE);
 
@@ -159,6 +163,9 @@ export async function batchCommand(argv: string[], settings: CliConfig, io: CliI
     return await run.go();
   } finally {
     process.off('SIGINT', interrupt);
+    // A run that got this far is over: a Ctrl-C before the process is gone must not turn its
+    // exit code into 130 (a second one still ends it).
+    process.once('SIGINT', () => {});
   }
 }
 

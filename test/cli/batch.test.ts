@@ -305,6 +305,16 @@ test('a file without the IBAN column, or no key, is a usage error (exit 2) and s
   assert.equal(down.code, 2, 'a service that cannot be reached is a service error');
   assert.match(down.stderr, /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(MOD97_URL\): connection refused/m);
   assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'only the corrected run sent');
+  // An output folder that does not exist is said before anything is sent, not after it is paid for.
+  const nowhere = await mod97(
+    ['batch', input, '--column', 'account', '--out', join(dir, 'no-such', 'x.csv')],
+    env(key),
+  );
+  assert.deepEqual(
+    [nowhere.code, nowhere.stderr],
+    [2, `error: cannot write ${join(dir, 'no-such', 'x.csv')}: the folder ${join(dir, 'no-such')} does not exist\n`],
+  );
+  assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'nothing sent');
 });
 
 test('a file that is not valid CSV stops with exit 2 before anything is written', async () => {
