@@ -1,12 +1,12 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { updatableKinds, urlVariable } from '../data/download.ts';
 import { checkFileSize, datedWords, IMPORTERS, ImportError, importerFor } from '../data/importers/index.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, storeExists } from '../store/index.ts';
 import { didYouMean, EXIT, UsageError, type CliIo } from './io.ts';
 import { messageOf } from '../thrown.ts';
 
@@ -113,9 +113,9 @@ function databaseName(url: string): string {
 
 /** Lists what the database holds; a database that does not exist is named, never created. */
 async function list(databaseUrl: string, io: CliIo): Promise<number> {
-  const file = sqliteFile(databaseUrl);
-  if (file !== null && !existsSync(file)) {
-    io.out(`database: none at ${file} (MOD97_DATABASE_URL); nothing imported, and nothing was created`);
+  if (!(await storeExists(databaseUrl))) {
+    const at = sqliteFile(databaseUrl) ?? databaseName(databaseUrl);
+    io.out(`database: none at ${at} (MOD97_DATABASE_URL); nothing imported, and nothing was created`);
     return listBundled(io);
   }
   const store = await openStore(databaseUrl);

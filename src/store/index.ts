@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { DomainError } from '../errors.ts';
 import { openSqliteStore } from './sqlite/index.ts';
 import type { Store } from './types.ts';
@@ -8,6 +9,19 @@ export async function openStore(url: string): Promise<Store> {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const { openPostgresStore } = await import('./postgres/index.ts');
     return openPostgresStore(url);
+  }
+  throw new DomainError('invalid_config', 'MOD97_DATABASE_URL must start with sqlite: or postgres://');
+}
+
+/** Whether `url` names a store that exists, found without creating one (`mod97 data list`). */
+export async function storeExists(url: string): Promise<boolean> {
+  if (url.startsWith('sqlite:')) {
+    const path = url.replace(/^sqlite:/, '');
+    return path === ':memory:' || existsSync(path);
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const { postgresStoreExists } = await import('./postgres/index.ts');
+    return postgresStoreExists(url);
   }
   throw new DomainError('invalid_config', 'MOD97_DATABASE_URL must start with sqlite: or postgres://');
 }

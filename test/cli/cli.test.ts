@@ -8,7 +8,9 @@ import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
+import { openStore } from '../../src/store/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { pgAdmin, pgUrl, throwawaySchema } from '../support/pg.ts';
 import { loopbackServer } from '../support/loopback.ts';
 import { SHARED_DATA as shared, skipUnlessShared } from '../support/shared-data.ts';
 
@@ -45,6 +47,29 @@ test('data list never creates a database: it says there is none, and where it lo
   assert.match(listed.out, /bundled:\n.*schwifty bank registry/);
   assert.equal(existsSync(path), false, 'no file was created');
   assert.equal(existsSync(join(dir, 'nowhere')), false, 'nor its folder');
+});
+
+test('data list on PostgreSQL never creates a store either', {
+  skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
+}, async () => {
+  const { schema, url } = throwawaySchema('mod97_list');
+  const listed = await run(['data', 'list'], { MOD97_DATABASE_URL: url });
+  assert.equal(listed.code, 0, listed.err);
+  assert.match(
+    listed.out,
+    /^database: none at postgres:\/\/.*\(MOD97_DATABASE_URL\); nothing imported, and nothing was created/,
+  );
+  const admin = await pgAdmin(pgUrl ?? '');
+  try {
+    const found = await admin.unsafe('SELECT 1 FROM information_schema.tables WHERE table_schema = $1', [schema]);
+    assert.equal(found.length, 0, 'no table was made');
+  } finally {
+    await admin.end();
+  }
+  // Once the store exists, it is listed.
+  await (await openStore(url)).close();
+  const existing = await run(['data', 'list'], { MOD97_DATABASE_URL: url });
+  assert.match(existing.out, /^database: postgres:\/\/.*\nimported: none/);
 });
 
 test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reason', async () => {

@@ -34,6 +34,23 @@ export function postgresSettings(url: string): { connectionString: string; schem
   return { connectionString: parsed.toString(), schema, max };
 }
 
+/**
+ * Whether the database (its `?schema=`, else `public`) holds a mod97 store, found without
+ * creating or changing anything: for commands that must not create a database.
+ */
+export async function postgresStoreExists(url: string): Promise<boolean> {
+  const { connectionString, schema } = postgresSettings(url);
+  const pool = createPool(connectionString, { schema, max: 1 });
+  try {
+    const [row] = await pool.sql<{ found: string | null }[]>`SELECT to_regclass('schema_migrations')::text AS found`;
+    return row?.found != null;
+  } catch (err) {
+    throw unreachable(new URL(url), err) ?? err;
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Connections for the Idempotency-Key statements (idempotency.ts): the batches in flight. */
 const UNFLUSHED_MAX = 4;
 
