@@ -1,7 +1,7 @@
 /** `mod97 validate IBAN...`: one line per IBAN; exit 0 all valid, 1 one is not, 2 usage or service error. */
 import type { CliConfig } from '../config.ts';
 import { parseArgs } from 'node:util';
-import type { ValidateResult } from '../../clients/typescript/src/index.ts';
+import { Mod97Error, type ValidateResult } from '../../clients/typescript/src/index.ts';
 import { clientFor, EXIT, serviceError, UsageError, type CliIo } from './io.ts';
 
 export const VALIDATE_USAGE = `usage: mod97 validate [--json] IBAN...
@@ -52,7 +52,11 @@ export async function validateCommand(argv: string[], settings: CliConfig, io: C
         `${r.formatted || iban}\t${r.valid ? 'valid' : 'invalid'}${unlisted}${errors ? `\t${errors}${hint}` : ''}`,
       );
     } catch (e) {
-      return serviceError(io, e);
+      // One argument the service refuses to read as an IBAN (over 64 characters) is that
+      // argument's answer; the others are still checked.
+      if (!(e instanceof Mod97Error && e.status === 400 && e.code === 'invalid_request')) return serviceError(io, e);
+      invalid++;
+      io.out(values.json ? JSON.stringify(e.body) : `${iban}\tinvalid\t${e.code}: ${e.message}`);
     }
   }
   return invalid ? EXIT.failed : EXIT.ok;

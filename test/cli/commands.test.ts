@@ -23,6 +23,16 @@ test('validate prints one line per IBAN; exit 0 when all are valid, 1 when one i
     /^DE89 3704 0044 0532 0130 01\tinvalid\tchecksum_failed: [A-Z][^\t]{10,}\tdid you mean /m,
     'each error code with what it means',
   );
+  // An argument the service will not read as an IBAN is that argument's line; the rest are checked.
+  const long = 'X'.repeat(70);
+  const mixed = await mod97(['validate', 'DE89370400440532013000', long, 'GB82WEST12345698765432'], at);
+  assert.equal(mixed.code, 1, mixed.stderr);
+  const lines = mixed.stdout.trim().split('\n');
+  assert.deepEqual(
+    lines.map((l) => l.split('\t').slice(0, 2).join(' ')),
+    ['DE89 3704 0044 0532 0130 00 valid', `${long} invalid`, 'GB82 WEST 1234 5698 7654 32 valid'],
+  );
+  assert.match(lines[1] ?? '', /\tinvalid_request: /);
 });
 
 test('validate --json prints the service answer, one JSON object per IBAN', async () => {
