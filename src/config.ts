@@ -120,6 +120,32 @@ const RAIL_VARIABLES: readonly [(name: string) => boolean, readonly [string, str
   [(name) => name.startsWith('MOD97_X402_'), RAIL_HALVES[1]],
 ];
 
+/** The address the service is reached at, as links and CORS name it: an http(s) URL. */
+function publicUrl(value: string | undefined, port: number): string {
+  if (value === undefined) return `http://localhost:${port}`;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // said below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new DomainError(
+      'invalid_config',
+      `MOD97_PUBLIC_URL must be the http(s) address clients reach the service at, such as https://iban.example.com; got "${value}"`,
+    );
+  return value.replace(/\/+$/, '');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(value: string | undefined): string {
+  if (value === undefined) return 'info';
+  if (!LOG_LEVELS.includes(value))
+    throw new DomainError('invalid_config', `MOD97_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${value}"`);
+  return value;
+}
+
 /** The fewest bytes a pepper may have: a short one can be guessed along with the keys. */
 export const MIN_PEPPER_BYTES = 32;
 
@@ -153,7 +179,7 @@ export function readConfig(given: Env = process.env): Config {
   return Object.freeze({
     port,
     host: env.HOST ?? '127.0.0.1',
-    publicUrl: (env.MOD97_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl(env.MOD97_PUBLIC_URL, port),
     publicUrlSet: env.MOD97_PUBLIC_URL !== undefined,
     databaseUrl: env.MOD97_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     smtpUrl: env.MOD97_SMTP_URL ?? null,
@@ -163,7 +189,7 @@ export function readConfig(given: Env = process.env): Config {
     mxCheck: mx === 'on',
     trustProxy: Object.freeze(list(env.MOD97_TRUST_PROXY)),
     keyPepper: keyPepper(env.MOD97_KEY_PEPPER),
-    logLevel: env.MOD97_LOG_LEVEL ?? 'info',
+    logLevel: logLevel(env.MOD97_LOG_LEVEL),
     metricsToken: env.MOD97_METRICS_TOKEN ?? null,
     dataRefresh: dataRefresh(env.MOD97_DATA_REFRESH),
     dataUrls: dataUrls(env),

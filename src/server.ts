@@ -8,6 +8,7 @@ import { loadCompiledSchemas } from './http/compiled-schemas.ts';
 import { logStartup } from './ops/startup.ts';
 import { buildServices } from './services.ts';
 import { openStore } from './store/index.ts';
+import { codeOf } from './thrown.ts';
 
 /**
  * A setting that cannot work (a bad variable, a pepper the keys were not made with, a database
@@ -35,6 +36,13 @@ const { config, store, services, app } = await start().catch((err: unknown) => {
   process.exit(1);
 });
 
+const LISTEN_FAULTS: Record<string, string> = {
+  EADDRINUSE: 'is in use by another process: stop it, or set PORT to a free port',
+  EADDRNOTAVAIL: 'is not an address of this machine: set HOST to one of its addresses (127.0.0.1, 0.0.0.0)',
+  EACCES: 'needs privileges this process lacks: set PORT to 1024 or above',
+  ENOTFOUND: 'names a host that does not resolve: set HOST to an address of this machine',
+};
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -47,5 +55,12 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
+  // The address cannot be had: named with the variables that chose it.
+  const why = LISTEN_FAULTS[String(codeOf(err))];
+  if (!why) throw err;
+  await store.close();
+  process.stderr.write(`mod97: cannot start: ${config.host}:${config.port} (HOST, PORT) ${why}.\n`);
+  process.exit(1);
+});
 logStartup(app.log, services);

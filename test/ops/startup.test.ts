@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -263,6 +265,28 @@ describe('operators at start', () => {
     const half = await runUntilExit({ MOD97_DATABASE_URL: 'sqlite::memory:', STRIPE_SECRET_KEY: 'sk_test_1' });
     assert.equal(half.code, 1);
     assert.match(half.stderr, /^mod97: cannot start: STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/);
+  });
+
+  test('an address in use, a public URL that is not one, and an unknown log level stop the start in one line', async () => {
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    after(() => taken.close());
+    const port = String((taken.address() as AddressInfo).port);
+    const inUse = await runUntilExit({ MOD97_DATABASE_URL: 'sqlite::memory:', PORT: port });
+    assert.deepEqual(
+      [inUse.code, inUse.stderr],
+      [
+        1,
+        `mod97: cannot start: 127.0.0.1:${port} (HOST, PORT) is in use by another process: stop it, or set PORT to a free port.\n`,
+      ],
+    );
+    for (const [env, said] of [
+      [{ MOD97_PUBLIC_URL: 'notaurl' }, /^mod97: cannot start: MOD97_PUBLIC_URL must be the http\(s\) address/],
+      [{ MOD97_LOG_LEVEL: 'loud' }, /^mod97: cannot start: MOD97_LOG_LEVEL must be one of fatal, error/],
+    ] as const) {
+      const r = await runUntilExit({ MOD97_DATABASE_URL: 'sqlite::memory:', ...env });
+      assert.deepEqual([r.code, said.test(r.stderr), r.stderr.split('\n').length], [1, true, 2], r.stderr);
+    }
   });
 
   test('a database made with MOD97_KEY_PEPPER refuses a start without it', async () => {
