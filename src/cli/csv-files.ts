@@ -8,7 +8,7 @@ import { Refusal } from './io.ts';
 interface Dialect {
   delimiter: ',' | ';';
   /** The line ending of the header row, used for every row written. */
-  eol: '\n' | '\r\n';
+  eol: '\n' | '\r\n' | '\r';
 }
 
 /**
@@ -38,6 +38,9 @@ export function sniffDialect(file: string): Dialect {
     else if (c === '\t') tabs++;
     else if (c === '\n') {
       if (text[i - 1] === '\r') eol = '\r\n';
+      break;
+    } else if (c === '\r' && text[i + 1] !== '\n') {
+      eol = '\r';
       break;
     }
   }
@@ -129,8 +132,14 @@ interface ParsedRow {
  * with empty cells). Refuses, naming the line, a file that is not UTF-8, not CSV, or has a row
  * wider than its header (its cells would land under the wrong columns).
  */
+/**
+ * Rows end at CR LF, LF or a lone CR, whichever each row uses: a file edited on two systems
+ * mixes them, and a parser that took the first row's ending would leave a CR in a cell.
+ */
+const ANY_LINE_END = ['\r\n', '\n', '\r'];
+
 export async function* readInput(file: string, delimiter: string): AsyncGenerator<InputRow> {
-  const parser = parse({ delimiter, bom: true, relax_column_count: true, info: true });
+  const parser = parse({ delimiter, bom: true, relax_column_count: true, info: true, record_delimiter: ANY_LINE_END });
   pipeline(createReadStream(file), new Utf8Check(file), parser, () => {});
   let width = -1;
   try {
@@ -197,7 +206,9 @@ export async function scanWritten(
     onRow(row.record, head);
   };
   try {
-    const parser = createReadStream(file).pipe(parse({ delimiter, relax_column_count: true, info: true }));
+    const parser = createReadStream(file).pipe(
+      parse({ delimiter, relax_column_count: true, info: true, record_delimiter: ANY_LINE_END }),
+    );
     const rows: AsyncIterable<ParsedRow> = parser;
     for await (const { record, info } of rows) {
       if (!header) {
@@ -222,7 +233,7 @@ export async function scanWritten(
     const fd = openSync(file, 'r');
     readSync(fd, byte, 0, 1, end - 1);
     closeSync(fd);
-    if (byte[0] !== 0x0a) {
+    if (byte[0] !== 0x0a && byte[0] !== 0x0d) {
       // the last record has no line end: it was cut short
       records--;
       end = previousEnd;

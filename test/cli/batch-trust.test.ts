@@ -112,6 +112,30 @@ test('an IBAN cell over 64 characters is answered invalid_request locally and th
   assert.equal(await used(key), 2, 'the long cells were not sent');
 });
 
+test("rows ending in CR LF, LF or a lone CR are read alike: no CR is left in a cell, and the header's ending is written", async () => {
+  const key = await creditsKey(svc, 100);
+  for (const [name, text, eol] of [
+    ['lf-then-crlf.csv', `id,iban\n1,${austrianIban(1)}\r\n2,${austrianIban(2)}\r\n`, '\n'],
+    ['crlf-then-lf.csv', `id,iban\r\n1,${austrianIban(1)}\n2,${austrianIban(2)}\n`, '\r\n'],
+    ['cr.csv', `id,iban\r1,${austrianIban(1)}\r2,${austrianIban(2)}\r`, '\r'],
+  ] as const) {
+    const r = await mod97(['batch', file(name, text)], env(key));
+    assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+    const written = readFileSync(join(dir, name.replace('.csv', '.mod97.csv')), 'utf8');
+    const rows = written.split(eol).filter(Boolean);
+    assert.equal(rows.length, 3, name);
+    assert.deepEqual(
+      rows.slice(1).map((row) => row.split(',').slice(0, 3)),
+      [
+        ['1', austrianIban(1), 'true'],
+        ['2', austrianIban(2), 'true'],
+      ],
+      name,
+    );
+    assert.equal(written.replaceAll(eol, '').includes('\r'), false, `${name}: no stray CR`);
+  }
+});
+
 test('an input that is not UTF-8 is refused with its line number, and nothing is written or sent', async () => {
   const input = file(
     'latin1.csv',
