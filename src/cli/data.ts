@@ -1,14 +1,14 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { updatableKinds, urlVariable } from '../data/download.ts';
-import { checkFileSize, datedWords, IMPORTERS, ImportError, importerFor } from '../data/importers/index.ts';
+import { checkFileSize, datedWords, IMPORTERS, importerFor } from '../data/importers/index.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore, storeExists } from '../store/index.ts';
-import { didYouMean, EXIT, UsageError, type CliIo } from './io.ts';
-import { messageOf } from '../thrown.ts';
+import { didYouMean, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
+import { codeOf, messageOf } from '../thrown.ts';
 
 /** The kinds an update that names none leaves out until imported once (download.ts, defaultKinds). */
 const optInKinds = IMPORTERS.filter((i) => i.optIn).map((i) => i.kind);
@@ -57,8 +57,9 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
   try {
     if (command === 'import') {
       const [kind, file] = rest;
+      importerFor(kind); // an unknown kind is told before the file is looked at
       // a file past its bound is refused before it is read (a folder is bounded as it is read)
-      const stat = statSync(file);
+      const stat = statOrRefuse(file);
       if (!stat.isDirectory()) checkFileSize(kind, file, stat.size);
       const { databaseUrl } = settings;
       io.out(
@@ -92,7 +93,8 @@ export async function dataCommand(argv: string[], settings: CliConfig, io: CliIo
     for (const line of report.failures) io.err(line.replace(/^(\S+) from (\S+): /, '$1 from $2 failed: '));
     return report.failures.length ? EXIT.failed : EXIT.ok;
   } catch (e) {
-    io.err(e instanceof ImportError ? e.message : `error: ${messageOf(e)}`);
+    if (e instanceof Refusal) throw e;
+    io.err(`error: ${messageOf(e)}`);
     return EXIT.failed;
   } finally {
     await worker.close();
@@ -152,4 +154,16 @@ function dateFault(text: string, today: string): string | null {
   if (date.toISOString().slice(0, 10) !== text) return `${text} is not a date of the calendar`;
   if (text > today) return `${text} is in the future: give the date the publisher issued the file`;
   return null;
+}
+
+/** The file or folder to import, or a refusal in the words every command uses for a file. */
+function statOrRefuse(file: string): Stats {
+  try {
+    return statSync(file);
+  } catch (e) {
+    const code = codeOf(e);
+    throw new Refusal(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(e)}`,
+    );
+  }
 }

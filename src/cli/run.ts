@@ -93,6 +93,11 @@ export async function runCli(argv: string[], env: Env, io: CliIo, now: () => num
       io.err(`error: ${e.message}`);
       return EXIT.usage;
     }
+    const fileFault = fileFaultOf(e);
+    if (fileFault) {
+      io.err(`error: ${fileFault}`);
+      return EXIT.usage;
+    }
     const usage = e instanceof UsageError || String(codeOf(e) ?? '').startsWith('ERR_PARSE_ARGS');
     if (!usage) {
       io.err(`error: ${messageOf(e)}`);
@@ -166,4 +171,20 @@ async function mcp(argv: string[], settings: CliConfig, io: CliIo): Promise<numb
   const { runStdioBridge } = await import('../mcp/stdio.ts');
   await runStdioBridge({ url: settings.serviceUrl ?? DEFAULT_URL, apiKey: settings.apiKey ?? undefined });
   return EXIT.ok;
+}
+
+const FILE_FAULTS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  EEXIST: 'it exists already',
+};
+
+/** A file a command was given that the system refused, in the words every command uses for it. */
+function fileFaultOf(e: unknown): string | null {
+  const why = FILE_FAULTS[String(codeOf(e))];
+  const path = e instanceof Error && 'path' in e && typeof e.path === 'string' ? e.path : null;
+  return why && path ? `cannot use ${path}: ${why}` : null;
 }

@@ -93,6 +93,8 @@ test('wrong usage exits 2 with the usage text, a bad file exits 1 with the reaso
   assert.equal(bad.code, 1);
   assert.match(bad.err, /not OFAC sdn\.csv/);
   assert.equal((await run(['data', 'import', 'nonsense', file], env)).code, 1);
+  const missing = await run(['data', 'import', 'ofac-sdn', join(dir, 'absent.csv'), '--as-of', '2026-11-01'], env);
+  assert.deepEqual([missing.code, missing.err], [2, `error: cannot read ${join(dir, 'absent.csv')}: no such file`]);
 });
 
 test('a file that states no date is refused without --as-of, whatever its modification time, and stores nothing', async () => {
