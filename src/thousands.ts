@@ -7,3 +7,6 @@ export function thousands(n: number): string {
   const grouped = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 ? `-${grouped}` : grouped;
 }
+
+/** A count with its noun, singular for one: `1 row`, `3 rows`, `1 IBAN`. */
+export const counted = (n: number, noun: string): string => `${n} ${n === 1 ? noun : `${noun}s`}`;

@@ -27,6 +27,7 @@ import {
 import { LastRows } from './last-rows.ts';
 import { Progress } from './progress.ts';
 import { isRecord } from '../is-record.ts';
+import { counted } from '../thousands.ts';
 
 export const BATCH_USAGE = `usage: mod97 batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume] [--force] [--dry-run]
 Reads a CSV file with a header row (',' or ';' between fields, quoted fields, UTF-8 with or
@@ -317,10 +318,10 @@ class BatchRun {
     const requests = this.lastRowOf.size - this.answers.size;
     const rows = plan.rows - skip;
     say(
-      `${this.input}: ${rows} rows${skip ? ` after the ${skip} already in ${this.output}` : ''}, ${this.lastRowOf.size} distinct IBANs: ${requests} requests${requests < this.lastRowOf.size ? ` (${this.lastRowOf.size - requests} answered in ${this.output} already: copied, not sent)` : ''}${plan.tooLong ? ` (${plan.tooLong} cells over ${IBAN_MAX_CHARS} characters answered invalid without sending)` : ''}`,
+      `${this.input}: ${counted(rows, 'row')}${skip ? ` after the ${skip} already in ${this.output}` : ''}, ${counted(this.lastRowOf.size, 'distinct IBAN')}: ${counted(requests, 'request')}${requests < this.lastRowOf.size ? ` (${this.lastRowOf.size - requests} answered in ${this.output} already: copied, not sent)` : ''}${plan.tooLong ? ` (${plan.tooLong} cells over ${IBAN_MAX_CHARS} characters answered invalid without sending)` : ''}`,
     );
     say(
-      `the key has ${usage.remaining} of ${usage.limit} requests left${usage.month ? ` (month ${usage.month})` : ''}`,
+      `the key has ${usage.remaining} of ${counted(usage.limit, 'request')} left${usage.month ? ` (month ${usage.month})` : ''}`,
     );
     if (requests > usage.remaining)
       say(
@@ -380,7 +381,7 @@ class BatchRun {
     const invalid = before.invalid + this.sent.invalid;
     const empty = before.empty + this.sent.empty;
     this.io.out(
-      `${skip + this.written} rows written to ${this.output} (${valid} valid, ${invalid} invalid, ${empty} without an IBAN)${skip ? `, ${this.written} of them in this run` : ''}; ${this.sent.ibans} IBANs sent`,
+      `${counted(skip + this.written, 'row')} written to ${this.output} (${valid} valid, ${invalid} invalid, ${empty} without an IBAN)${skip ? `, ${this.written} of them in this run` : ''}; ${counted(this.sent.ibans, 'IBAN')} sent`,
     );
     return EXIT.ok;
   }
@@ -517,7 +518,7 @@ class BatchRun {
 
   private howToGoOn(before: string[] = []): string[] {
     return [
-      `${this.written} rows written to ${this.output} in this run; it ends on a whole batch.`,
+      `${counted(this.written, 'row')} written to ${this.output} in this run; it ends on a whole batch.`,
       ...before,
       `then continue where it stopped: mod97 batch ${this.input} --out ${this.output} --resume`,
     ];

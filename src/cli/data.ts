@@ -8,6 +8,7 @@ import { checkFileSize, datedWords, IMPORTERS, importerFor } from '../data/impor
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore, storeExists } from '../store/index.ts';
 import { didYouMean, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
+import { counted } from '../thousands.ts';
 import { codeOf, messageOf } from '../thrown.ts';
 
 /** The kinds an update that names none leaves out until imported once (download.ts, defaultKinds). */
@@ -128,7 +129,9 @@ async function list(databaseUrl: string, io: CliIo): Promise<number> {
     for (const d of datasets) {
       // what the date rests on, where it was recorded (datasets imported before it was kept show none)
       const imported = new Date(d.importedAt).toISOString();
-      io.out(`  ${d.kind}\t${d.count} records\t${datedWords(d.asOf, d.asOfBasis)}\timported ${imported}\t${d.source}`);
+      io.out(
+        `  ${d.kind}\t${counted(d.count, 'record')}\t${datedWords(d.asOf, d.asOfBasis)}\timported ${imported}\t${d.source}`,
+      );
     }
   } finally {
     await store.close();

