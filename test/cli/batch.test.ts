@@ -265,6 +265,23 @@ test('a Ctrl-C that comes after the last row is written does not stop the run: i
   assert.equal((parse(readFileSync(out, 'utf8')) as string[][]).length, 4);
 });
 
+test("a reader of the progress that goes away (| head) does not stop a paid run: the file is finished, and the exit code is the run's", async () => {
+  const input = file(
+    'piped.csv',
+    `iban\n${Array.from({ length: 2500 }, (_, i) => austrianIban(i + 100)).join('\n')}\n`,
+  );
+  const out = join(dir, 'piped-out.csv');
+  const key = await creditsKey(svc, 3000);
+  const child = start(['batch', input, '--out', out], { MOD97_URL: svc.url, MOD97_API_KEY: key });
+  // As `| head -1` does: read the first line, then close the pipe.
+  await new Promise<void>((read) => child.stderr!.once('data', () => read()));
+  child.stdout!.destroy();
+  child.stderr!.destroy();
+  const code = await new Promise<number | null>((exited) => child.on('close', (c) => exited(c)));
+  assert.equal(code, 0);
+  assert.equal((parse(readFileSync(out, 'utf8')) as string[][]).length, 2501, 'every row written');
+});
+
 test('an output cut in the middle of a row is trimmed to its last whole row before resuming', async () => {
   const input = file('cut.csv', 'iban\nDE89370400440532013000\nGB82WEST12345698765432\nNL91ABNA0417164300\n');
   const out = file(
