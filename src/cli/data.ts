@@ -7,9 +7,9 @@ import { updatableKinds, urlVariable } from '../data/download.ts';
 import { checkFileSize, datedWords, IMPORTERS, importerFor } from '../data/importers/index.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore, storeExists } from '../store/index.ts';
-import { didYouMean, EXIT, Refusal, UsageError, type CliIo } from './io.ts';
+import { didYouMean, EXIT, fileFault, Refusal, UsageError, type CliIo } from './io.ts';
 import { counted } from '../thousands.ts';
-import { codeOf, messageOf } from '../thrown.ts';
+import { messageOf } from '../thrown.ts';
 
 /** The kinds an update that names none leaves out until imported once (download.ts, defaultKinds). */
 const optInKinds = IMPORTERS.filter((i) => i.optIn).map((i) => i.kind);
@@ -164,9 +164,6 @@ function statOrRefuse(file: string): Stats {
   try {
     return statSync(file);
   } catch (e) {
-    const code = codeOf(e);
-    throw new Refusal(
-      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(e)}`,
-    );
+    throw new Refusal(`cannot read ${file}: ${fileFault(e) ?? messageOf(e)}`);
   }
 }

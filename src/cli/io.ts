@@ -118,10 +118,7 @@ export function checkReadable(file: string): void {
   try {
     stat = statSync(file);
   } catch (e) {
-    const code = codeOf(e);
-    throw new Refusal(
-      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(e)}`,
-    );
+    throw new Refusal(`cannot read ${file}: ${fileFault(e) ?? messageOf(e)}`);
   }
   if (stat.isDirectory()) throw new Refusal(`cannot read ${file}: it is a directory, not a file`);
   if (!stat.isFile()) throw new Refusal(`cannot read ${file}: it is not a regular file`);
@@ -130,4 +127,18 @@ export function checkReadable(file: string): void {
   } catch {
     throw new Refusal(`cannot read ${file}: permission denied`);
   }
+}
+
+const FILE_FAULTS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  EEXIST: 'it exists already',
+};
+
+/** Why the system refused a file a command was given, in the words every command uses; null for another error. */
+export function fileFault(e: unknown): string | null {
+  return FILE_FAULTS[String(codeOf(e))] ?? null;
 }

@@ -4,7 +4,16 @@ import { BACKUP_USAGE, backupCommand } from './backup.ts';
 import { BATCH_USAGE, batchCommand } from './batch.ts';
 import { DATA_USAGE, dataCommand } from './data.ts';
 import { EXTRACT_USAGE, extractCommand } from './extract.ts';
-import { DEFAULT_URL, didYouMean, EXIT, Refusal, refuseUnsendableKey, UsageError, type CliIo } from './io.ts';
+import {
+  DEFAULT_URL,
+  didYouMean,
+  EXIT,
+  fileFault,
+  Refusal,
+  refuseUnsendableKey,
+  UsageError,
+  type CliIo,
+} from './io.ts';
 import { KEYS_USAGE, keysCommand } from './keys.ts';
 import { MIGRATE_TO_USAGE, migrateToCommand } from './migrate-to.ts';
 import { QR_USAGE, qrCommand } from './qr.ts';
@@ -173,18 +182,9 @@ async function mcp(argv: string[], settings: CliConfig, io: CliIo): Promise<numb
   return EXIT.ok;
 }
 
-const FILE_FAULTS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a folder, not a file',
-  ENOTDIR: 'a part of the path is not a folder',
-  EEXIST: 'it exists already',
-};
-
 /** A file a command was given that the system refused, in the words every command uses for it. */
 function fileFaultOf(e: unknown): string | null {
-  const why = FILE_FAULTS[String(codeOf(e))];
+  const why = fileFault(e);
   const path = e instanceof Error && 'path' in e && typeof e.path === 'string' ? e.path : null;
   return why && path ? `cannot use ${path}: ${why}` : null;
 }
