@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../errors.ts';
 import { LIMITS } from '../plans.ts';
-import { type RequestView, validationMessage } from './validation-message.ts';
+import { type RequestView, segments, validationMessage } from './validation-message.ts';
 
 export const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -220,12 +220,7 @@ export function classify(err: unknown, req?: RequestView): { error: DomainError;
     // The member at fault as a path (`creditor.address.town`, as the payment check names fields),
     // a missing one included; a list item is named by its list (`ibans`).
     const missing = first?.params?.missingProperty;
-    const path = [
-      ...String(first?.instancePath ?? '')
-        .split('/')
-        .slice(1),
-      ...(typeof missing === 'string' ? [missing] : []),
-    ];
+    const path = [...segments(String(first?.instancePath ?? '')), ...(typeof missing === 'string' ? [missing] : [])];
     const inList = path.findIndex((part) => /^\d+$/.test(part));
     const field = (inList === -1 ? path : path.slice(0, inList)).join('.') || undefined;
     const message = validationMessage(fe.validation, fe.validationContext ?? 'request', req);

@@ -57,7 +57,8 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
-const segments = (pointer: string): string[] =>
+/** A JSON pointer (`/creditor/address/town`) as its member names, escapes undone. */
+export const segments = (pointer: string): string[] =>
   pointer
     .split('/')
     .slice(1)
