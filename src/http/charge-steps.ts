@@ -19,13 +19,16 @@ const unknownKey = () => new DomainError('invalid_api_key', CREDENTIAL_MESSAGES.
 export function chargeSteps(services: PaymentServices & { keys: KeyService }, x402On: boolean) {
   const { keys, meter, clock, store } = services;
 
+  /** The call brings an x402 payment, which step 6 verifies: it draws on no quota or trial. */
+  const paysByX402 = (req: FastifyRequest) => x402On && hasPayment(req.headers);
+
   /**
    * A no-key call that draws no trial call now (a replay, a resumed retry) still shows the
    * trial's balance; one that brings an x402 payment is not on the trial.
    */
   async function showTrialBalance(req: FastifyRequest, routeMeter: RouteMeter): Promise<void> {
     const { caller } = req;
-    if (caller.key || !routeMeter.trial || (x402On && hasPayment(req.headers))) return;
+    if (caller.key || !routeMeter.trial || paysByX402(req)) return;
     caller.trialUsed = await meter.trialUsed(caller.network);
   }
 
@@ -62,7 +65,7 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
      * 4 may stop the call: no Idempotency-Key to judge (3a), no payment that draws no quota.
      */
     chargesWithLookup(req: FastifyRequest, keyed: boolean): boolean {
-      return meter.admitsWithLookup && !keyed && !(x402On && hasPayment(req.headers));
+      return meter.admitsWithLookup && !keyed && !paysByX402(req);
     },
 
     /**
@@ -77,7 +80,7 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
     ): Promise<void> {
       const { caller } = req;
       // A paid call draws on no quota; its payment is verified in step 6 and settled in step 11.
-      if (x402On && hasPayment(req.headers)) {
+      if (paysByX402(req)) {
         caller.paidByX402 = true;
         return;
       }
