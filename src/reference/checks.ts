@@ -22,10 +22,15 @@ export function rfCheckDigits(body: string): string {
   return cd < 10 ? `0${cd}` : String(cd);
 }
 
+/** The RF reference's check digits are ones ISO 11649 makes, 02 to 98 (the remainder alone also takes 00, 01, 99). */
+export function rfCheckDigitsInRange(reference: string): boolean {
+  const cd = Number(reference.slice(2, 4));
+  return cd >= 2 && cd <= 98;
+}
+
 /** The RF reference holds: check digits 02-98 and mod 97 of body + "RF" + check equal to 1. */
 export function rfHolds(reference: string): boolean {
-  const cd = Number(reference.slice(2, 4));
-  return cd >= 2 && cd <= 98 && mod97(reference.slice(4) + reference.slice(0, 4)) === 1;
+  return rfCheckDigitsInRange(reference) && mod97(reference.slice(4) + reference.slice(0, 4)) === 1;
 }
 
 /** Recursive mod 10 (SIX, QR-bill and the former ISR): the carry through this table, then 10 minus it. */

@@ -9,7 +9,7 @@
  * so a 25-character reference costs about what validating one IBAN does. A Belgian reference has
  * 12 digits and some 120 candidates, checked as they are.
  */
-import { belgianCheck, rfHolds } from './checks.ts';
+import { belgianCheck, rfCheckDigitsInRange, rfHolds } from './checks.ts';
 import type { ReferenceType } from './types.ts';
 
 export const MAX_REFERENCE_SUGGESTIONS = 5;
@@ -84,8 +84,7 @@ function suggestRf(reference: string): string[] {
     suffix[k] = (numberOf(c) * pow10(suffixWidth[k + 1] ?? 0) + (suffix[k + 1] ?? 0)) % 97;
   }
   const mod = (x: number) => ((x % 97) + 97) % 97;
-  const checkDigits = Number(reference.slice(2, 4));
-  const checkDigitsInRange = checkDigits >= 2 && checkDigits <= 98;
+  const checkDigitsInRange = rfCheckDigitsInRange(reference);
   /** The characters that, put at reference position i, leave 1: a digit, and for the body a letter. */
   const substitutes = (i: number): string[] => {
     const k = at(i);
