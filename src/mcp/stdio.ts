@@ -133,7 +133,8 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   const keyed = link(endpoint, opts.url, opts.apiKey);
   // A call that carries its own key (params._meta["mod97/api-key"]) needs none on the connection:
   // once the service refuses MOD97_API_KEY, such calls go over a connection without it.
-  const ownKeyed = opts.apiKey ? link(endpoint, opts.url, undefined) : keyed;
+  // Connected only when first used.
+  const ownKeyed = link(endpoint, opts.url, undefined);
   const first = await keyed.connect();
   const startRefusal = keyed.refusal;
   if (startRefusal) {
@@ -163,7 +164,7 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
     const answer = await keyed.forward(send);
     if (answer) return answer;
     const ownKey = request.params._meta?.[KEY_META] !== undefined;
-    if (ownKey && keyed.refusal?.error === 'invalid_api_key' && ownKeyed !== keyed) {
+    if (ownKey && keyed.refusal?.error === 'invalid_api_key') {
       const answered = await ownKeyed.forward(send);
       if (answered) return answered;
       return ownKeyed.refusal ? refused(ownKeyed.refusal) : serviceDown(ownKeyed.lastFailure);
