@@ -6,14 +6,13 @@
 import { type CatalogueRoute, catalogue, priceText, requestsText } from '../api/catalogue.ts';
 import type { ParamRefusal, ToolDeclaration } from '../api/declaration.ts';
 import { ErrorBody } from '../api/schemas.ts';
-import type { Rails } from '../payments/offers.ts';
+import { packsOnSale, type Rails } from '../payments/offers.ts';
 import { isRecord } from '../is-record.ts';
 
 /** How to go on after a 402, naming only the payment rails this server has on. */
 function refusalsSentence(rails: Rails): string {
   const ways = ['claim the key by e-mail'];
-  if (rails.x402 || rails.card)
-    ways.push(`buy credits${rails.card ? ' by card' : ''}${rails.x402 ? ' or by x402' : ''}`);
+  if (packsOnSale(rails)) ways.push(`buy credits${rails.card ? ' by card' : ''}${rails.x402 ? ' or by x402' : ''}`);
   if (rails.x402) ways.push('pay per call with x402');
   ways.push('wait for the monthly reset');
   return `A refusal is a result with isError: true whose structured content is the REST error body {error, message, ...}: quota_exhausted or payment_required (402) list \`options\` to go on (${ways.join(', ')}); invalid_request (400) names the field. Refused calls are not charged.`;

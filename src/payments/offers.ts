@@ -11,6 +11,9 @@ export interface Rails {
   card: boolean;
 }
 
+/** Credit packs can be bought where either rail is on: by card, or in USDC with x402. */
+export const packsOnSale = (rails: Rails): boolean => rails.x402 || rails.card;
+
 export type Offer = Record<string, unknown> & { type: string };
 
 export interface OfferContext {
@@ -45,7 +48,7 @@ export function offers(ctx: OfferContext): Offer[] {
       raises_limit_to: LIMITS.freePerMonth,
     });
   }
-  if (ctx.rails.x402 || ctx.rails.card) {
+  if (packsOnSale(ctx.rails)) {
     for (const p of PACKS) list.push(packOffer(ctx.baseUrl, p));
   }
   if (ctx.rails.x402 && ctx.x402PriceUsd !== undefined) list.push({ type: 'x402', price_usd: ctx.x402PriceUsd });

@@ -3,7 +3,7 @@ import { dayOf, monthOf } from '../clock.ts';
 import { CLAIM_GRANT_PRICE_USD, LIMITS } from '../plans.ts';
 import type { KeyRow } from '../records.ts';
 import type { Balance } from './meter.ts';
-import type { Rails } from '../payments/offers.ts';
+import { packsOnSale, type Rails } from '../payments/offers.ts';
 
 export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { baseUrl: string; rails: Rails }) {
   const { plan, used } = balance;
@@ -24,7 +24,7 @@ export function usageReport(key: KeyRow, balance: Balance, now: number, ctx: { b
             methods: [
               'email_code',
               ...(ctx.rails.x402 ? ['x402'] : []),
-              ...(ctx.rails.x402 || ctx.rails.card ? ['credits'] : []),
+              ...(packsOnSale(ctx.rails) ? ['credits'] : []),
             ],
             paid_so_far_usd: key.paidMicros / 1e6,
             paid_needed_usd: CLAIM_GRANT_PRICE_USD,

@@ -2,6 +2,7 @@
 import { costOf } from '../api/catalogue.ts';
 import { documentedPath } from '../api/declaration.ts';
 import { API_ROUTES } from '../api/index.ts';
+import { packsOnSale } from '../payments/offers.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import { thousands } from '../thousands.ts';
 
@@ -93,7 +94,7 @@ export function pricing(rails: { card: boolean; x402: boolean }) {
  * server sells one (a card or x402 rail is on, as /pricing says), else what works without one.
  */
 export function keysNew(rails: { card: boolean; x402: boolean }) {
-  return { packsOnSale: rails.card || rails.x402 };
+  return { packsOnSale: packsOnSale(rails) };
 }
 
 export const TERMS = [
