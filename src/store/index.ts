@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DomainError } from '../errors.ts';
-import { openSqliteStore } from './sqlite/index.ts';
+import { openSqliteStore, sqlitePath } from './sqlite/index.ts';
 import type { Store } from './types.ts';
 
 /** Chooses the engine from `MOD97_DATABASE_URL`. */
@@ -16,7 +16,7 @@ export async function openStore(url: string): Promise<Store> {
 /** Whether `url` names a store that exists, found without creating one (`mod97 data list`). */
 export async function storeExists(url: string): Promise<boolean> {
   if (url.startsWith('sqlite:')) {
-    const path = url.replace(/^sqlite:/, '');
+    const path = sqlitePath(url);
     return path === ':memory:' || existsSync(path);
   }
   if (/^postgres(ql)?:\/\//.test(url)) {

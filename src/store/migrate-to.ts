@@ -17,7 +17,7 @@ import { DomainError } from '../errors.ts';
 import { openPostgresStore, postgresSettings } from './postgres/index.ts';
 import { fillChargePeriods } from './postgres/keys.ts';
 import { createPool, type Sql } from './postgres/sql.ts';
-import { openSqliteStore } from './sqlite/index.ts';
+import { openSqliteStore, sqlitePath } from './sqlite/index.ts';
 
 export interface TableCopy {
   table: string;
@@ -53,7 +53,7 @@ export async function copySqliteToPostgres(
   postgresUrl: string,
   opts: { replace?: boolean } = {},
 ): Promise<TableCopy[]> {
-  const path = sqliteUrl.replace(/^sqlite:/, '');
+  const path = sqlitePath(sqliteUrl);
   if (path === ':memory:') throw new DomainError('invalid_config', 'an in-memory database has nothing to copy');
   if (!existsSync(path)) throw new DomainError('invalid_config', `no SQLite database at ${path} (MOD97_DATABASE_URL)`);
   // Both brought to this release's schema first, by the stores themselves (the same migrations).

@@ -17,9 +17,12 @@ import { sqlitePayments } from './payments.ts';
 import { durableWrites } from './durable.ts';
 import { turnCommit } from './turn-commit.ts';
 
+/** The file a `sqlite:PATH` URL names (`:memory:` for `sqlite::memory:`). */
+export const sqlitePath = (url: string): string => url.replace(/^sqlite:/, '');
+
 /** Opens (creating if needed) a SQLite database: `sqlite:PATH` or `sqlite::memory:`. */
 export function openSqliteStore(url: string): Store {
-  const path = url.replace(/^sqlite:/, '');
+  const path = sqlitePath(url);
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     // Readable by the owner alone, whatever the umask: it holds the keys' hashes. SQLite gives
