@@ -1,12 +1,13 @@
 /** `mod97 data import|update|list`: reference data into the service's own database. */
 import { type Stats, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BUNDLED_SOURCES } from '../data/bundled.ts';
 import { type CliConfig, DEFAULT_DATABASE_URL } from '../config.ts';
 import { updatableKinds, urlVariable } from '../data/download.ts';
 import { checkFileSize, datedWords, IMPORTERS, importerFor } from '../data/importers/index.ts';
+import { sourcesOf } from '../data/snapshot.ts';
 import { workerFetch } from '../data/update-in-worker.ts';
 import { openStore, storeExists } from '../store/index.ts';
+import type { DatasetMeta } from '../store/types.ts';
 import { didYouMean, EXIT, fileFault, Refusal, UsageError, type CliIo } from './io.ts';
 import { counted } from '../thousands.ts';
 import { messageOf } from '../thrown.ts';
@@ -133,15 +134,21 @@ async function list(databaseUrl: string, io: CliIo): Promise<number> {
         `  ${d.kind}\t${counted(d.count, 'record')}\t${datedWords(d.asOf, d.asOfBasis)}\timported ${imported}\t${d.source}`,
       );
     }
+    return listBundled(io, datasets);
   } finally {
     await store.close();
   }
-  return listBundled(io);
 }
 
-function listBundled(io: CliIo): number {
+/**
+ * The bundled sources the service answers from beside `imported`, with the dates its answers
+ * carry today (the German delta's from its day on), the country lists included; a bundled
+ * directory an import replaces is not listed.
+ */
+function listBundled(io: CliIo, imported: DatasetMeta[] = []): number {
   io.out('bundled:');
-  for (const s of Object.values(BUNDLED_SOURCES)) io.out(`  ${s.name}\tas of ${s.as_of ?? 'undated'}\t${s.licence}`);
+  for (const s of sourcesOf(imported, Date.now()).filter((source) => source.kind === 'bundled'))
+    io.out(`  ${[s.name, `as of ${s.as_of ?? 'undated'}`, ...(s.licence ? [s.licence] : [])].join('\t')}`);
   return EXIT.ok;
 }
 

@@ -45,6 +45,10 @@ test('data list never creates a database: it says there is none, and where it lo
   assert.equal(listed.code, 0, listed.err);
   assert.match(listed.out, new RegExp(`^database: none at ${path} \\(MOD97_DATABASE_URL\\); nothing imported`));
   assert.match(listed.out, /bundled:\n.*schwifty bank registry/);
+  // the dates the service's answers carry: the German delta's since its day (2026-09-07), and the country lists too
+  assert.match(listed.out, /bankdata-germany\S* \(Deutsche Bundesbank BLZ\)\tas of 2026-09-07\t/);
+  assert.match(listed.out, /\n {2}FATF public statement, plenary of .*\tas of \d{4}-\d{2}-\d{2}\n/);
+  assert.match(listed.out, /\n {2}EPC409-09 List of countries in the SEPA schemes' geographical scope/);
   assert.equal(existsSync(path), false, 'no file was created');
   assert.equal(existsSync(join(dir, 'nowhere')), false, 'nor its folder');
 });
