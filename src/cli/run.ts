@@ -25,7 +25,7 @@ export type { CliIo } from './io.ts';
 
 const USAGE = `usage: mod97 <command> [options]   (mod97 <command> --help for more)
   validate IBAN...                 check IBANs, one line each
-  batch FILE.csv [--column iban] [--out OUT.csv] [--resume] [--dry-run]
+  batch FILE.csv [--column iban] [--bic-column NAME] [--out OUT.csv] [--resume|--force] [--dry-run]
                                    add validation columns to every row of a CSV file
   extract [FILE|-]                 find every IBAN in a text (an invoice, a scan), one line each
   qr --iban IBAN --name NAME ... [--out FILE.svg|png]
@@ -137,6 +137,8 @@ function shortParseError(e: unknown, group: string | undefined): string {
     const options = [...new Set(usageOf(group).match(/--[a-z][a-z-]*/g))];
     return `unknown option ${option}${didYouMean(option, options)}`.trim();
   }
+  const missing = /^Option '(-\S+)(?:, (--\S+))? <value>' argument missing/.exec(message);
+  if (missing) return `${missing[2] ?? missing[1]} needs a value`;
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
     return `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`.trim();
   return message.split('\n')[0];

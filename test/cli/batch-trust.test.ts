@@ -275,6 +275,8 @@ test('a usage error is one line that points to the help, not the whole help', as
       'error: unknown option --colum; did you mean --column? (see mod97 batch --help)',
     ],
     [['batch', 'a.csv', '--nope'], 'error: unknown option --nope (see mod97 batch --help)'],
+    [['batch', 'a.csv', '--column'], 'error: --column needs a value (see mod97 batch --help)'],
+    [['keys', 'claim', '--code'], 'error: --code needs a value (see mod97 keys --help)'],
     [['validate'], 'error: give at least one IBAN (see mod97 validate --help)'],
     [['nonsense'], 'error: unknown command "nonsense" (see mod97 --help)'],
     [['valdiate', 'DE89'], 'error: unknown command "valdiate"; did you mean validate? (see mod97 --help)'],
