@@ -47,7 +47,8 @@ iban_errors (codes joined by |), bank_bic, bank_name.
   --dry-run      check the file and print what it will cost and what the key has left; send
                  nothing, write nothing
 Before writing, the whole file is checked: the column exists, the file is UTF-8 and no row is
-wider than the header (else it stops, naming the line, and writes nothing). Each distinct IBAN
+wider than the header, and it is not an earlier output (one with the five added columns): else
+it stops, naming what is wrong, and writes nothing. Each distinct IBAN
 (spaces removed, upper case) is sent once and its answer copied to every row holding it: the
 cost is 1 request per distinct IBAN, printed with what the key has left before anything is sent.
 An IBAN cell over 64 characters is answered here as invalid (invalid_request) and not sent. An
@@ -70,6 +71,18 @@ const BIC_SHAPE = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const BIC_COLUMN = 'bic_matches';
 /** What a spreadsheet takes for a formula (or, for tab and CR, a cell that hides one). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A file that already holds the added columns is an earlier output: checked again, it would get
+ * a second set of them beside the first, which a reader could not tell apart.
+ */
+function refuseOwnOutput(input: string, header: string[]): void {
+  const names = new Set(header.map((h) => h.trim().toLowerCase()));
+  if (ADDED_COLUMNS.every((c) => names.has(c)))
+    throw new Refusal(
+      `${input} already has the columns mod97 batch adds (${ADDED_COLUMNS.join(', ')}): it is an earlier output; run the original file again, or remove those columns first`,
+    );
+}
 
 /** An added cell as a spreadsheet shows it, never runs it (the OWASP advice for CSV injection). */
 export const inertCell = (cell: string): string => (FORMULA_START.test(cell) ? `'${cell}` : cell);
@@ -243,6 +256,7 @@ class BatchRun {
     const lastRowOf = new LastRows();
     for await (const { cells } of readInput(this.input, this.dialect.delimiter)) {
       if (!header) {
+        refuseOwnOutput(this.input, cells);
         header = [...cells, ...this.addedColumns()];
         this.columns = {
           iban: this.columnIndex(cells, this.options.column.iban, '--column'),
