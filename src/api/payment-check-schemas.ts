@@ -9,6 +9,13 @@ import { IbanResult } from './iban-schemas.ts';
 import { ReferenceResultSchema } from './references-schemas.ts';
 import { Attribution, orNull, StringEnum } from './schemas.ts';
 
+/**
+ * A payment's objects are closed: a member they do not take is refused (400), at any depth, where
+ * other routes ignore it, because a misspelt `remittance` or an address's `city` for `town` would
+ * otherwise make a code that pays without them.
+ */
+export const CLOSED = { additionalProperties: false } as const;
+
 /** Long enough for any real value: a value over the scheme's limit is judged (name_too_long ...), not refused. */
 const Text = (description: string, maxLength = 1000) => Type.String({ maxLength, description });
 
@@ -20,7 +27,7 @@ export const PaymentAddress = Type.Object(
     town: Type.Optional(Text('Town, at most 35 characters (needed when an address is given).')),
     country: Type.Optional(Text('ISO 3166 two-letter country code.', 16)),
   },
-  { title: 'PaymentAddress', description: 'A structured address (Swiss QR-bill address type S).' },
+  { ...CLOSED, title: 'PaymentAddress', description: 'A structured address (Swiss QR-bill address type S).' },
 );
 
 export const PaymentBodyProperties = {
@@ -31,7 +38,7 @@ export const PaymentBodyProperties = {
       name: Text('The creditor’s name, at most 70 characters.'),
       address: Type.Optional(PaymentAddress),
     },
-    { description: 'Who is paid. A Swiss QR-bill needs `address`.' },
+    { ...CLOSED, description: 'Who is paid. A Swiss QR-bill needs `address`.' },
   ),
   amount: Type.Optional(
     Type.Union([Type.String({ maxLength: 32 }), Type.Number()], {
@@ -51,7 +58,10 @@ export const PaymentBodyProperties = {
   debtor: Type.Optional(
     Type.Object(
       { name: Text('The payer’s name, at most 70 characters.'), address: Type.Optional(PaymentAddress) },
-      { description: 'The payer, when the code should name them (a Swiss QR-bill carries name and address).' },
+      {
+        ...CLOSED,
+        description: 'The payer, when the code should name them (a Swiss QR-bill carries name and address).',
+      },
     ),
   ),
   scheme: Type.Optional(
@@ -59,7 +69,7 @@ export const PaymentBodyProperties = {
   ),
 };
 
-export const PaymentCheckBody = Type.Object(PaymentBodyProperties, { title: 'PaymentCheckRequest' });
+export const PaymentCheckBody = Type.Object(PaymentBodyProperties, { ...CLOSED, title: 'PaymentCheckRequest' });
 
 export const PaymentIssueSchema = Type.Object(
   {

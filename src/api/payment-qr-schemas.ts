@@ -1,6 +1,6 @@
 /** The bodies and answers of POST /v1/payment/qr and /v1/payment/qr/read. */
 import { Type } from 'typebox';
-import { PaymentBodyProperties, PaymentCheckResult } from './payment-check-schemas.ts';
+import { CLOSED, PaymentBodyProperties, PaymentCheckResult } from './payment-check-schemas.ts';
 import { Attribution, StringEnum } from './schemas.ts';
 
 const Text = (maxLength: number, description?: string) =>
@@ -21,7 +21,7 @@ export const PaymentQrBody = Type.Object(
       StringEnum(['svg', 'png', 'payload'], '`svg` (default), `png` (base64), or `payload` for the text alone.'),
     ),
   },
-  { title: 'PaymentQrRequest' },
+  { ...CLOSED, title: 'PaymentQrRequest' },
 );
 
 export const PaymentQrFields = Type.Object(

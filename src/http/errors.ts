@@ -218,9 +218,9 @@ export function classify(err: unknown, req?: RequestView): { error: DomainError;
     if (first?.keyword === 'maxItems' && String(first.instancePath).startsWith('/ibans')) return as(batchTooLarge());
     if (first?.keyword === 'maxLength' && first.instancePath === '/text') return as(textTooLong());
     // The member at fault as a path (`creditor.address.town`, as the payment check names fields),
-    // a missing one included; a list item is named by its list (`ibans`).
-    const missing = first?.params?.missingProperty;
-    const path = [...segments(String(first?.instancePath ?? '')), ...(typeof missing === 'string' ? [missing] : [])];
+    // a missing or unknown one included; a list item is named by its list (`ibans`).
+    const member = first?.params?.missingProperty ?? first?.params?.additionalProperty;
+    const path = [...segments(String(first?.instancePath ?? '')), ...(typeof member === 'string' ? [member] : [])];
     const inList = path.findIndex((part) => /^\d+$/.test(part));
     const field = (inList === -1 ? path : path.slice(0, inList)).join('.') || undefined;
     const message = validationMessage(fe.validation, fe.validationContext ?? 'request', req);

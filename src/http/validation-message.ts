@@ -4,6 +4,7 @@
  * `IBAN` is named, since names are case-sensitive). Fastify hands over Ajv's errors, whose own
  * text ("body/iban must be string") names a JSON pointer and a schema keyword.
  */
+import { nearestNames } from '../typing-slips.ts';
 
 /** The part of an Ajv error this reads. */
 export interface SchemaError {
@@ -97,6 +98,16 @@ function propertiesOf(schema: unknown): object | undefined {
   if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return undefined;
   const { properties } = schema;
   return typeof properties === 'object' && properties !== null ? properties : undefined;
+}
+
+/** The schema of the value at `parts` (member names, list indexes) within `schema`, as far as it can be followed. */
+function schemaAt(schema: unknown, parts: string[]): unknown {
+  let at = schema;
+  for (const part of parts) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = /^\d+$/.test(part) ? Reflect.get(at, 'items') : Reflect.get(propertiesOf(at) ?? {}, part);
+  }
+  return at;
 }
 
 /** The `required` names of an object schema (JSON Schema: always an array of names where present). */
@@ -221,8 +232,17 @@ function describe(errors: SchemaError[], context: string, req?: RequestView): st
       return `${at} must be ${JSON.stringify(p.allowedValue)}.${unknown}`;
     case 'pattern':
       return `${at} does not have the expected form${typeof value === 'string' ? ` (got ${JSON.stringify(value.slice(0, 40))})` : ''}.${unknown}`;
-    case 'additionalProperties':
-      return `\`${fieldName([...parts, String(p.additionalProperty)])}\`${where} is not a field of this request.`;
+    case 'additionalProperties': {
+      // only a payment's objects are closed (api/payment-check-schemas.ts): name what they take
+      const extra = String(p.additionalProperty);
+      const fields = Object.keys(propertiesOf(schemaAt(schema, parts)) ?? {});
+      const near = nearestNames(extra, fields);
+      const meant = near.length ? ` (did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?)` : '';
+      const taken = fields.length
+        ? ` ${parts.length ? `\`${field}\` takes` : 'It takes'} ${fields.map((f) => `\`${f}\``).join(', ')}.`
+        : '';
+      return `\`${fieldName([...parts, extra])}\`${where} is not a field of this request${meant}.${taken}`;
+    }
     default:
       return `${field ? at : `The request ${context}`} ${first.message ?? 'is not valid'}.${unknown}`;
   }

@@ -108,6 +108,28 @@ for (const engine of engines()) {
         from: '127.0.35.4',
       });
       assert.deepEqual([scheme.status, scheme.body.field], [400, 'scheme']);
+      // A member a payment does not take is refused, not dropped: a misspelt remittance or an
+      // address's `city` would otherwise be checked (and drawn) as if it were absent.
+      const misspelt = await svc.call('/v1/payment/check', {
+        json: { ...QR_BILL, remitance: 'Invoice 42' },
+        key,
+        from: '127.0.35.4',
+      });
+      assert.deepEqual([misspelt.status, misspelt.body.field], [400, 'remitance']);
+      assert.match(
+        misspelt.body.message,
+        /^`remitance` is not a field of this request \(did you mean `remittance`\?\)/,
+      );
+      const city = await svc.call('/v1/payment/check', {
+        json: { ...QR_BILL, creditor: { ...QR_BILL.creditor, address: { ...QR_BILL.creditor.address, city: 'Biel' } } },
+        key,
+        from: '127.0.35.4',
+      });
+      assert.deepEqual([city.status, city.body.field], [400, 'creditor.address.city']);
+      assert.match(
+        city.body.message,
+        /`creditor\.address` takes `street`, `building_number`, `postal_code`, `town`, `country`\./,
+      );
       assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0);
       const none = await svc.call('/v1/payment/check', { json: QR_BILL, from: '127.0.35.4' });
       assert.deepEqual([none.status, none.body.error], [402, 'payment_required']);
