@@ -71,7 +71,7 @@ function lineOf(item: ExtractResult['items'][number], offset: number): string {
   const hint = item.ocr_repair
     ? `\tscanned text: read as ${group(item.ocr_repair.iban)}?`
     : item.suggestions.length
-      ? `\tdid you mean ${item.suggestions.join(' or ')}?`
+      ? `\tdid you mean ${item.suggestions.map(group).join(' or ')}?`
       : '';
   const verdict = item.valid ? 'valid' : `invalid\t${errors}${hint}`;
   return `${offset + item.start}\t${item.formatted}\t${verdict}`;

@@ -13,7 +13,7 @@ const svc = await startService();
 const dir = mkdtempSync(join(tmpdir(), 'mod97-extract-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const INVOICE = `Rechnung RE-2026-00123\nIBAN: DE89 3704 0044 0532 0130 00\nScan: DE89 37O4 0044 0532 0130 00\n`;
+const INVOICE = `Rechnung RE-2026-00123\nIBAN: DE89 3704 0044 0532 0130 00\nScan: DE89 37O4 0044 0532 0130 00\nTypo: DE89 3704 0044 0532 0130 01\n`;
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -26,14 +26,16 @@ test('prints one line per IBAN (offset, IBAN, verdict, errors); exit 1 when one 
   const r = await mod97(['extract', file('invoice.txt', INVOICE)], { MOD97_URL: svc.url, MOD97_API_KEY: key });
   assert.equal(r.code, 1, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
-  assert.equal(lines.length, 2);
+  assert.equal(lines.length, 3);
   assert.equal(lines[0], `${INVOICE.indexOf('DE89')}\tDE89 3704 0044 0532 0130 00\tvalid`);
   assert.match(
     lines[1]!,
     new RegExp(
-      `^${INVOICE.lastIndexOf('DE89')}\\tDE89 37O4 0044 0532 0130 00\\tinvalid\\tinvalid_structure, checksum_failed\\tscanned text: read as DE89 3704 0044 0532 0130 00\\?$`,
+      `^${INVOICE.indexOf('DE89 37O4')}\\tDE89 37O4 0044 0532 0130 00\\tinvalid\\tinvalid_structure, checksum_failed\\tscanned text: read as DE89 3704 0044 0532 0130 00\\?$`,
     ),
   );
+  // a typo's suggestions in print form, as the IBAN itself is printed
+  assert.match(lines[2]!, /\tinvalid\tchecksum_failed\tdid you mean DE89 3704 0044 0532 0130 00 or /);
 });
 
 test('reads standard input with -, exit 0 when every IBAN found is valid', async () => {
