@@ -65,10 +65,14 @@ interface Candidate {
 const precedes = (rank: number, at: number, other: Candidate): boolean =>
   rank < other.rank || (rank === other.rank && at < other.at);
 
+/** A check a candidate must also pass (a German account's own check digit), beside the IBAN's. */
+export type Acceptance = (iban: string) => boolean;
+
 /**
  * Adds the candidate (whose mod 97 passes) if it passes the other checks, keeping `found`
  * ordered and at most MAX_SUGGESTIONS long. Candidates never repeat: a transposition
- * changes two positions, a substitution one.
+ * changes two positions, a substitution one. A candidate is judged whole before it takes a
+ * place, so one the national check refuses never pushes out one it would keep.
  */
 function admit(
   found: Candidate[],
@@ -77,8 +81,10 @@ function admit(
   at: number,
   spec: CountrySpec,
   structureKnown: boolean,
+  alsoPasses: Acceptance | undefined,
 ): void {
   if (!passesBesidesMod97(iban, spec, structureKnown)) return;
+  if (alsoPasses && !alsoPasses(iban)) return;
   let slot = found.length;
   for (let before = found[slot - 1]; before !== undefined && precedes(rank, at, before); before = found[slot - 1]) {
     slot--;
@@ -93,24 +99,40 @@ function makesTheCut(found: Candidate[], rank: number, at: number): boolean {
   return last === undefined || precedes(rank, at, last);
 }
 
-function substitute(found: Candidate[], iban: string, i: number, value: number, spec: CountrySpec): void {
+function substitute(
+  found: Candidate[],
+  iban: string,
+  i: number,
+  value: number,
+  spec: CountrySpec,
+  alsoPasses: Acceptance | undefined,
+): void {
   const from = iban.charCodeAt(i);
   const to = value < 10 ? value + 48 : value + 55;
   const rank = substitutionRank(from, to);
   if (!makesTheCut(found, rank, i)) return;
-  admit(found, iban.slice(0, i) + String.fromCharCode(to) + iban.slice(i + 1), rank, i, spec, true);
+  admit(found, iban.slice(0, i) + String.fromCharCode(to) + iban.slice(i + 1), rank, i, spec, true, alsoPasses);
 }
 
-function transpose(found: Candidate[], iban: string, i: number, spec: CountrySpec): void {
+function transpose(
+  found: Candidate[],
+  iban: string,
+  i: number,
+  spec: CountrySpec,
+  alsoPasses: Acceptance | undefined,
+): void {
   if (!makesTheCut(found, 0, i)) return;
-  admit(found, iban.slice(0, i) + iban[i + 1] + iban[i] + iban.slice(i + 2), 0, i, spec, false);
+  admit(found, iban.slice(0, i) + iban[i + 1] + iban[i] + iban.slice(i + 2), 0, i, spec, false, alsoPasses);
 }
 
 const digitValueOf = (c: number): number => (c < 65 ? c - 48 : c - 55);
 const widthOf = (c: number): number => (c < 65 ? 1 : 2);
 
-/** Up to MAX_SUGGESTIONS valid IBANs one edit away, best first (by rank, then left to right). */
-export function suggest(iban: string, spec: CountrySpec): string[] {
+/**
+ * Up to MAX_SUGGESTIONS valid IBANs one edit away, best first (by rank, then left to right),
+ * each also passing `alsoPasses` where given.
+ */
+export function suggest(iban: string, spec: CountrySpec, alsoPasses?: Acceptance): string[] {
   const n = iban.length;
   const remainder = ibanRemainder(iban);
   const needed = (98 - remainder) % 97; // what an edit must add, mod 97
@@ -150,8 +172,8 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
       // At one position a digit comes before a letter.
       const first = w === 1 ? same : other;
       const second = w === 1 ? other : same;
-      if (first >= 0) substitute(found, iban, i, first, spec);
-      if (second >= 0) substitute(found, iban, i, second, spec);
+      if (first >= 0) substitute(found, iban, i, first, spec, alsoPasses);
+      if (second >= 0) substitute(found, iban, i, second, spec, alsoPasses);
     }
     if (i >= 2 && i !== 3 && i < n - 1) {
       // Swapping with IBAN index i + 1, the next rearranged position (3 and 4 are not neighbours there).
@@ -160,7 +182,7 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
         const v2 = digitValueOf(c2);
         const w2 = widthOf(c2);
         const change = mod(v2 * (w === 1 ? 10 : 100) + v - v * (w2 === 1 ? 10 : 100) - v2);
-        if (mulAddMod(change, pow10(after - w2), 0) === needed) transpose(found, iban, i, spec);
+        if (mulAddMod(change, pow10(after - w2), 0) === needed) transpose(found, iban, i, spec, alsoPasses);
       }
     }
     prefix = mulAddMod(prefix, pow10(w), v);
@@ -170,7 +192,7 @@ export function suggest(iban: string, spec: CountrySpec): string[] {
     iban.charCodeAt(3) !== iban.charCodeAt(4) &&
     ibanRemainder(iban.slice(0, 3) + iban[4] + iban[3] + iban.slice(5)) === 1
   ) {
-    transpose(found, iban, 3, spec);
+    transpose(found, iban, 3, spec, alsoPasses);
   }
   return found.map((f) => f.iban);
 }

@@ -134,9 +134,8 @@ function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
 
 /** Suggestions; a German one must also pass its own bank's account check. */
 function suggestFor(iban: string, spec: CountrySpec, methodOf: GermanMethodOf | undefined): string[] {
-  const found = suggest(iban, spec);
-  if (spec.code !== 'DE' || methodOf === undefined) return found;
-  return found.filter((s) => checkGermanAccount(s, methodOf(blzNumberOf(s))) !== 'failed');
+  if (spec.code !== 'DE' || methodOf === undefined) return suggest(iban, spec);
+  return suggest(iban, spec, (s) => checkGermanAccount(s, methodOf(blzNumberOf(s))) !== 'failed');
 }
 
 /** Validates one IBAN as typed or pasted. A non-string input is judged as empty. */

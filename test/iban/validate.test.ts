@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COUNTRIES, ERROR_CODES, MAX_SUGGESTIONS, normalizeIban, validateIban } from '../../src/iban/index.ts';
+import {
+  COUNTRIES,
+  ERROR_CODES,
+  germanMethodLookup,
+  MAX_SUGGESTIONS,
+  normalizeIban,
+  validateIban,
+} from '../../src/iban/index.ts';
 import { transpose, withCheckDigits } from './helpers.ts';
 import { REGISTRY_EXAMPLES } from './registry-examples.ts';
 
@@ -197,6 +204,18 @@ describe('suggestions', () => {
       }
       assert.deepEqual(validateIban(typo).suggestions, r.suggestions);
     }
+  });
+
+  it("a German typo's own IBAN is suggested even where nearer candidates fail the bank's account check", () => {
+    // Commerzbank's BLZ checks accounts by method 13; the candidates it refuses must not take the places first
+    const germanMethodOf = germanMethodLookup((blz) => (blz === '37040044' ? '13' : null));
+    const r = validateIban('DE89 3704 0044 0532 6130 00', { germanMethodOf });
+    assert.ok(r.suggestions.includes('DE89370400440532013000'), r.suggestions.join(', '));
+    // three places filled where three candidates pass, the nearer refused ones skipped
+    const full = validateIban('DE89 3704 0044 0532 0130 07', { germanMethodOf });
+    assert.equal(full.suggestions.length, 3, full.suggestions.join(', '));
+    for (const s of [...r.suggestions, ...full.suggestions])
+      assert.notEqual(validateIban(s, { germanMethodOf }).national_check, 'failed', s);
   });
 
   it('a national check failure with a right mod 97 also gets suggestions that pass both', () => {
