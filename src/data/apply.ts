@@ -65,14 +65,14 @@ export function applyClearing(ix: Indexes, records: ClearingRecord[], source: st
 
 /**
  * Derives bank codes and BIC entries from the clearing table. CH and LI IBANs carry the IID
- * as bank code; a concatenated IID resolves to its successor.
+ * (or, for a QR-IBAN, the QR-IID) as bank code; a concatenated IID resolves to its successor.
  */
 function indexSwissClearing(ix: Indexes, source: string, asOf: string | null): void {
   for (const [iid, record] of ix.clearing) {
     let target = record;
     for (let hops = 0; target.successor_iid && hops < 5; hops++)
       target = ix.clearing.get(target.successor_iid) ?? target;
-    if (target.iid_type === 'qr_iid' || !target.name) continue;
+    if (!target.name) continue;
     const hq = target.headquarters_iid ? ix.clearing.get(target.headquarters_iid) : undefined;
     const bank = {
       bic: target.bic ?? hq?.bic ?? null,
@@ -83,7 +83,9 @@ function indexSwissClearing(ix: Indexes, source: string, asOf: string | null): v
     };
     ix.setBankCode('CH', iid, bank);
     ix.setBankCode('LI', iid, bank);
-    if (record.bic && !record.concatenated) {
+    // A QR-IID is its bank's second code, for QR references only (a QR-IBAN names the bank as
+    // well as the IBAN with its own IID does): its BIC is listed once, from the bank's own IID.
+    if (record.bic && !record.concatenated && record.iid_type !== 'qr_iid') {
       const { street, building_number, postal_code, city } = record.address;
       const address = [street, building_number].filter(Boolean).join(' ') || null;
       ix.addBic({

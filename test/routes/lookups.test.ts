@@ -192,4 +192,16 @@ describe('POST /v1/iban/validate with data', () => {
       ['230', 'UBS Switzerland AG', false],
     );
   });
+
+  test("a QR-IBAN names its bank from the QR-IID's row, as the clearing summary does", async () => {
+    const svc = await startService();
+    const r = await svc.call('/v1/iban/validate', { json: { iban: 'CH74 3000 0000 0123 4567 8' } });
+    assert.deepEqual([r.body.valid, r.body.qr_iban, r.body.clearing.name], [true, true, 'PostFinance AG']);
+    assert.deepEqual([r.body.bank?.name, r.body.bank?.bic], ['PostFinance AG', 'POFICHBEXXX']);
+    // the BIC is the bank's own: a BIC of another bank sent with it does not match
+    const check = await svc.call('/v1/iban/validate', {
+      json: { iban: 'CH74 3000 0000 0123 4567 8', bic: 'UBSWCHZH80A' },
+    });
+    assert.equal(check.body.bic_check?.matches, false);
+  });
 });
