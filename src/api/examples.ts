@@ -557,6 +557,7 @@ export const paymentQr: RouteExample = {
   answer: {
     standard: 'epc',
     payload: 'BCD\n002\n1\nSCT\nCOBADEFFXXX\nACME GmbH\nDE89370400440532013000\nEUR149.90\n\nRF18539007547034',
+    warnings: [],
     attribution: ATTRIBUTION,
   },
   js: `await mod97.paymentQr(${JSON.stringify(PAYMENT_QR_BODY).replace(/"(\w+)":/g, '$1: ')})`,

@@ -1,6 +1,6 @@
 /** The bodies and answers of POST /v1/payment/qr and /v1/payment/qr/read. */
 import { Type } from 'typebox';
-import { CLOSED, PaymentBodyProperties, PaymentCheckResult } from './payment-check-schemas.ts';
+import { CLOSED, PaymentBodyProperties, PaymentCheckResult, PaymentIssueSchema } from './payment-check-schemas.ts';
 import { Attribution, StringEnum } from './schemas.ts';
 
 const Text = (maxLength: number, description?: string) =>
@@ -40,6 +40,10 @@ export const PaymentQrAnswer = Type.Object(
         data: Type.String({ description: 'The SVG text, or the PNG in base64.' }),
       }),
     ),
+    warnings: Type.Array(PaymentIssueSchema, {
+      description:
+        'The payment check’s warnings, which do not stop the code (`reference_and_remittance`: the text was left out; `bic_mismatch`: the BIC written is not the IBAN’s bank’s); empty when none.',
+    }),
     attribution: Type.Optional(Attribution),
   },
   { title: 'PaymentQr' },

@@ -18,7 +18,8 @@ export const QR_USAGE = `usage: mod97 qr --iban IBAN --name NAME [--amount 12.50
 Makes the QR code a banking app scans to pay: an EPC QR code ("GiroCode", EUR), or for a CH or
 LI IBAN a Swiss QR-bill code (which needs the creditor's address). With --out the code is
 written as SVG or PNG (by the file's extension) and the payload printed; without, the payload.
-The currency is CHF for a CH or LI IBAN, EUR otherwise, unless given.
+The currency is CHF for a CH or LI IBAN, EUR otherwise, unless given. A warning of the payment
+check (a remittance text left out beside a reference, a BIC not the IBAN's bank's) goes to stderr.
 \`qr read FILE\` reads a PNG or JPEG of a code (or a text file holding a payload) and prints its
 fields, one per line, and the payment check.
 Needs MOD97_API_KEY: 1 request per call.
@@ -104,6 +105,7 @@ export async function qrCommand(argv: string[], settings: CliConfig, io: CliIo):
     }
     io.err(`wrote ${values.out} (${answer.standard === 'epc' ? 'EPC QR code' : 'Swiss QR-bill code'})`);
   }
+  for (const w of answer.warnings) io.err(`warning: ${w.field}: ${w.message} (${w.code})`);
   io.out(answer.payload);
   return EXIT.ok;
 }
@@ -142,6 +144,7 @@ async function readCommand(argv: string[], settings: CliConfig, io: CliIo): Prom
   const { check } = answer;
   io.out(`check\t${check.valid ? 'valid' : 'invalid'}`);
   for (const fault of check.errors) io.out(`error\t${fault.field}\t${fault.code}\t${fault.message}`);
+  for (const w of check.warnings) io.out(`warning\t${w.field}\t${w.code}\t${w.message}`);
   return check.valid ? EXIT.ok : EXIT.failed;
 }
 

@@ -74,9 +74,14 @@ function injectOptions(req: FastifyRequest) {
 /** An answer with an image (`{payload, image: {media_type, data}}`) as the image and its text. */
 function imageContent(body: Record<string, unknown>): CallToolResult['content'] {
   const image = isRecord(body.image) ? body.image : {};
+  // a warning (the remittance text left out) is said beside the payload, where an agent reads it
+  const warnings = (Array.isArray(body.warnings) ? body.warnings : []).flatMap((w) =>
+    isRecord(w) ? [{ type: 'text' as const, text: `Warning (${String(w.code)}): ${String(w.message)}` }] : [],
+  );
   return [
     { type: 'image', data: String(image.data ?? ''), mimeType: String(image.media_type ?? 'image/png') },
     { type: 'text', text: String(body.payload ?? '') },
+    ...warnings,
   ];
 }
 

@@ -39,15 +39,16 @@ export const paymentQrRoutes =
           );
         }
         const { standard, payload } = made;
+        const { warnings } = made.check;
         const attribution = attributionFor(req.caller, services);
-        if (format === 'payload') return { standard, payload, ...attribution };
+        if (format === 'payload') return { standard, payload, warnings, ...attribution };
         const { drawQr, toPng, toSvg } = await import('../transfer/draw.ts');
         const drawing = drawQr(payload, standard === 'swiss_qr_bill');
         const image =
           format === 'png'
             ? { format, media_type: 'image/png' as const, data: toPng(drawing).toString('base64') }
             : { format, media_type: 'image/svg+xml' as const, data: toSvg(drawing) };
-        return { standard, payload, image, ...attribution };
+        return { standard, payload, image, warnings, ...attribution };
       },
     });
 

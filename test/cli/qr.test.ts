@@ -63,6 +63,28 @@ test('writes a Swiss QR-bill PNG and an EPC SVG, prints the payload; qr read rea
   const readText = await mod97(['qr', 'read', payloadFile], env);
   assert.equal(readText.code, 0, readText.stderr);
   assert.ok(readText.stdout.includes('creditor.iban\tDE89370400440532013000'));
+
+  // a warning is said on stderr, and the code is still made
+  const warned = await mod97(
+    [
+      'qr',
+      '--iban',
+      'DE89370400440532013000',
+      '--name',
+      'ACME',
+      '--reference',
+      'RF18539007547034',
+      '--remittance',
+      'Invoice 7',
+    ],
+    env,
+  );
+  assert.equal(warned.code, 0, warned.stderr);
+  assert.match(warned.stderr, /^warning: remittance: .* \(reference_and_remittance\)$/m);
+  assert.match(warned.stdout, /\nRF18539007547034\n$/);
+  writeFileSync(payloadFile, 'BCD\n002\n1\nSCT\nDEUTDEFFXXX\nACME\nDE89370400440532013000\n');
+  const readWarned = await mod97(['qr', 'read', payloadFile], env);
+  assert.match(readWarned.stdout, /^warning\tcreditor\.bic\tbic_mismatch\t/m);
 });
 
 test('a payment that cannot be coded lists each field at fault, exit 1; a wrong --out is usage, exit 2', async () => {

@@ -70,6 +70,19 @@ for (const engine of engines()) {
       assert.equal(svg.body.image.media_type, 'image/svg+xml');
       assert.match(svg.body.image.data, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
       assert.equal(svg.headers['x-quota-used'], '1');
+      assert.deepEqual(svg.body.warnings, []);
+      // a warning does not stop the code, and is said: the text left out beside the reference
+      const both = await s().call('/v1/payment/qr', {
+        json: { ...EPC_BODY, remittance: 'Invoice 2026-118', format: 'payload' },
+        key,
+        from: '127.0.9.2',
+      });
+      assert.equal(both.status, 200);
+      assert.equal(both.body.payload, svg.body.payload, 'the code carries the reference alone');
+      assert.deepEqual(
+        both.body.warnings.map((w: { code: string; field: string }) => [w.code, w.field]),
+        [['reference_and_remittance', 'remittance']],
+      );
 
       const png = await s().call('/v1/payment/qr', { json: { ...EPC_BODY, format: 'png' }, key, from: '127.0.9.2' });
       assert.equal(png.body.image.media_type, 'image/png');
@@ -89,7 +102,7 @@ for (const engine of engines()) {
         reference: 'RF18539007547034',
       });
       assert.equal(read.body.check.valid, true);
-      assert.equal(read.headers['x-quota-used'], '3');
+      assert.equal(read.headers['x-quota-used'], '4');
     });
 
     test('a CH IBAN makes a Swiss QR-bill code by default; its PNG, as a data: URL, reads back', async () => {
@@ -257,12 +270,22 @@ describe('MCP tools make_payment_qr and read_payment_qr', async () => {
     assert.equal(read.isError ?? false, false);
     assert.equal((read.structuredContent as { payload: string }).payload, text?.text);
 
+    const warned = await mcp.client.callTool({
+      name: 'make_payment_qr',
+      arguments: {
+        creditor: { iban: 'DE89370400440532013000', bic: 'DEUTDEFFXXX', name: 'ACME GmbH' },
+        currency: 'EUR',
+      },
+    });
+    const parts = warned.content as { type: string; text?: string }[];
+    assert.match(parts[2]?.text ?? '', /^Warning \(bic_mismatch\): /, 'the warning is told beside the payload');
+
     const refused = await mcp.client.callTool({
       name: 'make_payment_qr',
       arguments: { creditor: { iban: 'CH4431999123000889012', name: 'X' }, currency: 'CHF' },
     });
     assert.equal(refused.isError, true);
     assert.equal((refused.structuredContent as { error: string }).error, 'payment_data_invalid');
-    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 2);
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 3);
   });
 });

@@ -47,6 +47,11 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     // Drawn once for the typed payment (the amount's keystrokes wait for a pause), once for the PNG.
     const used = (await svc.call('/v1/keys/usage', { key })).body.used;
     assert.ok(used >= 2 && used <= 4, `used ${used}`);
+    // A warning of the check is said with the code it does not stop.
+    await b.page.locator('#qr-reference').fill('RF18 5390 0754 7034');
+    await b.page.locator('#qr-remittance').fill('Invoice 2026-118');
+    await b.page.getByText('not both: the text is dropped').waitFor();
+    assert.match((await b.page.locator('#qr-payload').textContent()) ?? '', /\nRF18539007547034$/);
   });
 
   test('a key that drew a code is kept for the tab, and filled in when /qr opens again', async () => {

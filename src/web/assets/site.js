@@ -1071,6 +1071,8 @@ function qrPage() {
       out,
       'good',
       `${standard}, ready to scan`,
+      // a warning does not stop the code: the remittance text left out, a BIC not the bank's
+      ...(r.body.warnings ?? []).map((w) => w.message),
       remaining === null ? null : el('p', { class: 'small muted' }, `${fmt(remaining)} requests left on your key.`),
     );
     if (force) showOutcome();

@@ -536,6 +536,8 @@ class PaymentQr(TypedDict):
     standard: QrStandard
     payload: str
     image: NotRequired[QrImage]
+    warnings: list[PaymentProblem]
+    """The check's warnings, which do not stop the code (reference_and_remittance: the text was left out)."""
     attribution: NotRequired[Attribution]
 
 
