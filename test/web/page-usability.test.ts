@@ -178,6 +178,28 @@ describe('pages as a person meets them, in a browser', { skip: chromiumMissing }
     assertClean(b, origin);
   });
 
+  test("a key whose month is used up is shown the API's next steps on / and /qr: claim it, or wait for the reset", async () => {
+    const key = await mail.svc.newKey('127.0.0.63');
+    for (let i = 0; i < 25; i++)
+      await mail.svc.call('/v1/iban/validate', { json: { iban: 'DE89370400440532013000' }, key, from: '127.0.0.63' });
+    await b.page.goto(`${origin}/`);
+    await field('IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await field('API key').fill(key);
+    await button('Validate').click();
+    const claim = b.page.locator('#validate-result').getByRole('link', { name: 'Claim this key' });
+    await claim.waitFor();
+    assert.equal(await claim.getAttribute('href'), '/claim');
+    const home = (await b.page.locator('#validate-result').textContent()) ?? '';
+    assert.match(home, /it then has 200 requests a month/);
+    assert.match(home, /Or wait: this key's requests start again on \d{1,2} [A-Z][a-z]+ \d{4}\./);
+    assert.doesNotMatch(home, /Get a free key/, 'a key holder is not sent to make a second key');
+    await b.page.goto(`${origin}/qr`);
+    await field('API key').fill(key);
+    await field('Paid to (name)').fill('ACME GmbH');
+    await field('IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await b.page.locator('#qr-result').getByRole('link', { name: 'Claim this key' }).waitFor();
+  });
+
   test('/docs: a path typed into any try-it asks before it rotates the key, whatever section sends it', async () => {
     const key = await mail.svc.newKey('127.0.0.63');
     await b.page.goto(`${origin}/docs`);

@@ -190,6 +190,42 @@ function forPeople(message) {
     .join(' ');
 }
 
+/** A date of the API (UTC) as a person reads it: 1 December 2026. */
+const dayWords = (iso) =>
+  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * What a person can do after a call was refused for its key or quota, from the API's own
+ * `options` (a 402 lists only what applies: a key to get, the key to claim, packs on sale, the
+ * monthly reset) or, for an unknown key (401), where to get one. Paying per call (x402) is for
+ * programs, and left out here.
+ */
+function nextSteps(r) {
+  if (r.status === 401)
+    return [el('p', {}, 'Check the key in the field, or ', el('a', { href: '/keys/new' }, 'get a free key'), '.')];
+  if (r.status !== 402) return [];
+  const options = r.body.options ?? [];
+  const packs = options.filter((o) => o.type === 'credits');
+  const steps = [];
+  for (const o of options) {
+    if (o.type === 'generate_key') steps.push([el('a', { href: '/keys/new' }, 'Get a free key'), ' to go on.']);
+    if (o.type === 'claim')
+      steps.push([
+        el('a', { href: '/claim' }, 'Claim this key'),
+        ` with your e-mail address: it then has ${fmt(o.raises_limit_to)} requests a month.`,
+      ]);
+    if (o === packs[0]) {
+      const cheapest = packs.reduce((a, b) => (b.price_usd < a.price_usd ? b : a));
+      steps.push([
+        el('a', { href: '/pricing' }, 'Buy a pack of requests'),
+        ` (from $${cheapest.price_usd} for ${fmt(cheapest.credits)}), used once this month's are gone.`,
+      ]);
+    }
+    if (o.type === 'wait') steps.push([`Or wait: this key's requests start again on ${dayWords(o.resets_at)}.`]);
+  }
+  return steps.length ? [el('ul', { class: 'next-steps' }, ...steps.map((parts) => el('li', {}, ...parts)))] : [];
+}
+
 /** What a key's plan means, in a sentence; only an anonymous key has a claim ahead of it. */
 function tierSentence({ tier, limit }) {
   const monthly = limit === undefined ? '' : ` (${fmt(limit)} requests a month)`;
@@ -258,9 +294,7 @@ const pages = {
               ? "Today's free validations are used up."
               : 'Could not validate.',
             r.body.message,
-            r.body.cause?.reason === 'trial_exhausted'
-              ? el('p', {}, el('a', { href: '/keys/new' }, 'Get a free key'), ' to go on.')
-              : null,
+            ...nextSteps(r),
           );
           return;
         }
@@ -629,14 +663,7 @@ const pages = {
               return;
             }
             cancel.hidden = true;
-            const until = r.body.ends_at
-              ? new Date(r.body.ends_at).toLocaleDateString('en-GB', {
-                  day: 'numeric',
-                  month: 'long',
-                  year: 'numeric',
-                  timeZone: 'UTC',
-                })
-              : 'the end of the period you paid for';
+            const until = r.body.ends_at ? dayWords(r.body.ends_at) : 'the end of the period you paid for';
             notice(
               out,
               'good',
@@ -1050,9 +1077,7 @@ function qrPage() {
         r.body.error === 'payment_data_invalid' ? 'This payment cannot be coded yet.' : 'Could not draw the code.',
         r.body.error === 'payment_data_invalid' ? 'See the fields marked in the form.' : r.body.message,
         ...elsewhere,
-        r.status === 402 || r.status === 401
-          ? el('p', {}, el('a', { href: '/keys/new' }, 'Get a free key'), '.')
-          : null,
+        ...nextSteps(r),
       );
       if (force) showOutcome();
       return;
