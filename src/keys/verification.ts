@@ -66,8 +66,19 @@ export class MailboxVerification {
     }
   }
 
-  /** Accepts the right code once; anything else is 403 verification_failed with its reason. */
-  async verify(purpose: Challenge['purpose'], subject: string, address: string, code: string): Promise<void> {
+  /**
+   * Accepts the right code once; anything else is 403 verification_failed with its reason. What
+   * cannot be a mailed code (not 6 digits: an empty field, a slip of the paste) is 400 and not
+   * counted, so that it never uses up one of the tries a real code has.
+   */
+  async verify(purpose: Challenge['purpose'], subject: string, address: string, sent: string): Promise<void> {
+    const code = sent.replace(/\s+/g, '');
+    if (!/^\d{6}$/.test(code))
+      throw new DomainError(
+        'invalid_request',
+        `The code is the 6 digits from the mail; ${code ? `this has ${code.length} characters` : 'none was typed'}. It was not counted as a try.`,
+        { field: 'code' },
+      );
     let attempts: number = LIMITS.codeAttempts;
     const result = await this.store.tryCode(
       purpose,

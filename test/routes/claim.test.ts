@@ -108,7 +108,17 @@ describe('POST /v1/keys/claim', () => {
     assert.equal((await claim({ email, code: '123456' })).body.reason, 'no_challenge');
     await claim({ email });
     const first = await smtp.nextCode(email);
-    assert.equal((await claim({ email, code: otherThan(first) })).body.reason, 'wrong_code');
+    // what cannot be a mailed code is 400 and uses up none of the 5 tries
+    for (const code of ['', '12', 'abcdef', '1234567']) {
+      const malformed = await claim({ email, code });
+      assert.deepEqual(
+        [malformed.status, malformed.body.error, malformed.body.field],
+        [400, 'invalid_request', 'code'],
+      );
+      assert.match(malformed.body.message, /^The code is the 6 digits from the mail; .*It was not counted as a try\.$/);
+    }
+    const wrong = (await claim({ email, code: otherThan(first) })).body;
+    assert.deepEqual([wrong.reason, wrong.attempts_left], ['wrong_code', 4]);
     svc.clock.advance(15 * 60_000 + 1000);
     assert.equal((await claim({ email, code: first })).body.reason, 'expired');
 

@@ -150,7 +150,16 @@ describe('pages as a person meets them, in a browser', { skip: chromiumMissing }
     assert.match(said, /We mailed a 6-digit code to/);
     assert.match(said, /Type it in the Code field within \d+ minutes, then press "Claim"/);
     assert.doesNotMatch(said, /as code|same email|`/, said);
-    await mail.smtp.nextCode(email);
+    const code = await mail.smtp.nextCode(email);
+    // "Claim" with the field empty or short asks for the 6 digits: no try is spent on it
+    for (const typed of ['', '12']) {
+      await field('Code').fill(typed);
+      await button('Claim').click();
+      await b.page.getByText('Type the 6-digit code from the mail first.').waitFor();
+    }
+    await field('Code').fill(code === '000000' ? '111111' : '000000');
+    await button('Claim').click();
+    await b.page.getByText('You have 4 attempts left.').waitFor();
   });
 
   test('a key with nothing to claim is said in words, on / and on /claim', async () => {

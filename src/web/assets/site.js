@@ -430,10 +430,17 @@ const pages = {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const email = $('email').value.trim();
-      const code = $('code').value.trim();
+      const code = $('code').value.replace(/\s+/g, '');
       const body = { source: 'web' };
       if (email) body.email = email;
-      if (email && !$('code-field').hidden && code) body.code = code;
+      if (email && !$('code-field').hidden && code) {
+        if (!/^\d{6}$/.test(code)) {
+          notice(err, 'bad', 'Type the 6-digit code from the mail, or empty the field to have a new one sent.');
+          $('code').focus();
+          return;
+        }
+        body.code = code;
+      }
       busy(form.querySelector('button[type=submit]'), async () => {
         const r = await api('POST', '/v1/keys/generate', { body });
         if (r.status === 403 && r.body.error === 'verification_required') {
@@ -534,7 +541,14 @@ const pages = {
         return;
       }
       const body = { email };
-      if (withCode) body.code = $('code').value.trim();
+      if (withCode) {
+        body.code = $('code').value.replace(/\s+/g, '');
+        if (!/^\d{6}$/.test(body.code)) {
+          notice(out, 'bad', 'Type the 6-digit code from the mail first.');
+          $('code').focus();
+          return;
+        }
+      }
       const r = await api('POST', '/v1/keys/claim', { key, body });
       if (r.status === 202) {
         $('code-step').hidden = false;
