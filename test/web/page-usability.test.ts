@@ -209,6 +209,15 @@ describe('pages as a person meets them, in a browser', { skip: chromiumMissing }
     await b.page.locator('#qr-result').getByRole('link', { name: 'Claim this key' }).waitFor();
   });
 
+  test('a refused press keeps the focus on its button, not on the page (keyboard and screen-reader users keep their place)', async () => {
+    await b.page.goto(`${origin}/usage`);
+    await field('API key').fill(`ifk_${'c'.repeat(64)}`);
+    await button('Show usage').focus();
+    await b.page.keyboard.press('Enter');
+    await b.page.locator('#usage-error').getByText('key', { exact: false }).first().waitFor();
+    assert.equal(await b.page.evaluate(() => document.activeElement?.textContent?.trim()), 'Show usage');
+  });
+
   test('/docs: a path typed into any try-it asks before it rotates the key, whatever section sends it', async () => {
     const key = await mail.svc.newKey('127.0.0.63');
     await b.page.goto(`${origin}/docs`);

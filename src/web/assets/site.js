@@ -136,12 +136,18 @@ async function claimState(key) {
 const EXAMPLE_IBAN = 'DE89 3704 0044 0532 0130 00';
 const UNLISTED = 'bank not found in the loaded registers';
 
+/**
+ * Runs a press with its button disabled. A disabled button drops the focus to the page's body,
+ * so a keyboard or screen-reader user would lose their place: it goes back to the button,
+ * unless what the press showed took it (reveal, a field at fault).
+ */
 async function busy(button, run) {
   button.disabled = true;
   try {
     await run();
   } finally {
     button.disabled = false;
+    if (document.activeElement === document.body && !button.closest('[hidden]')) button.focus();
   }
 }
 
