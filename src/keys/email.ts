@@ -35,7 +35,7 @@ const onePerDay = () =>
 const elsewhere = () =>
   new DomainError(
     'already_claimed_elsewhere',
-    'This address already holds a free key, or claimed one in the last 24 hours. Use that key (rotate it if it was lost).',
+    'This address already holds a free key, or claimed one in the last 24 hours. Use that key; a key is shown only once, so if it was lost, give another address.',
   );
 
 const held = (address: string) =>

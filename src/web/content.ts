@@ -7,7 +7,7 @@ import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import { thousands } from '../thousands.ts';
 
 export const usd = (n: number) =>
-  `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 3 })}`;
+  `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 4 })}`;
 
 export const FREE = {
   trial: LIMITS.trialPerDay,

@@ -320,6 +320,7 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
       `${LIMITS.freePerMonth} requests a month`,
       '$0.002 to $0.02',
       '25,000',
+      '$0.0032', // the 25,000 pack's price per request ($80 / 25,000), not rounded to $0.003
     ]) {
       assert.ok(text.includes(s), s);
     }
@@ -366,6 +367,13 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     assert.equal(card.api.subscriptionUpdates.length, 1);
     assert.equal(card.api.subscriptionUpdates[0].params.cancel_at_period_end, 'true');
     await checkPage(b, cardOrigin, 'usage-pro');
+    // Back on /pricing, the key this tab holds is filled in, above the buttons that would buy for it.
+    await page.goto(`${cardOrigin}/pricing`);
+    const keyField = page.getByRole('textbox', { name: 'API key', exact: true });
+    assert.equal(await keyField.inputValue(), secret);
+    const fieldTop = (await keyField.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+    const buyTop = (await page.getByRole('button', { name: 'Subscribe by card' }).boundingBox())?.y ?? 0;
+    assert.ok(fieldTop < buyTop, `the key field (y ${fieldTop}) comes before "Subscribe by card" (y ${buyTop})`);
   });
 
   test('a checkout still pending is checked for a while, then the page stops and says what to do', async () => {

@@ -899,6 +899,8 @@ const pages = {
 
   pricing() {
     const out = $('pricing-result');
+    // the tab's key, so that a person coming from /usage buys for the key they hold
+    if ($('api-key')) fillKey($('api-key'));
     for (const button of document.querySelectorAll('button[data-product]')) {
       button.addEventListener('click', () =>
         busy(button, async () => {
