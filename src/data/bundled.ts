@@ -62,13 +62,21 @@ export const BUNDLED_SOURCES = {
 } satisfies Record<string, Provenance>;
 
 /**
- * The bundled dataset an import of `kind` replaces, where one is bundled as the same data (the
- * OFAC list): a first import is compared with it, as a later one is with the import before it.
+ * The bundled dataset an import of `kind` replaces whole (snapshot.ts, `supersededBy`): the
+ * OFAC list, the SIX clearing table, the Bundesbank directory. A first import is compared with
+ * it, as a later one is with the import before it, so that a truncated file never takes the
+ * place of a complete bundled copy.
  */
-export function bundledDatasetOf(kind: string): { name: string; count: number } | null {
-  if (kind !== 'ofac-sdn') return null;
-  const { name, as_of } = BUNDLED_SOURCES.ofacSdn;
-  return { name: `${name}, as of ${as_of}`, count: generated('ofac-sdn.json').records.length };
+export function bundledDatasetOf(kind: string, now = Date.now()): { name: string; count: number } | null {
+  const named = ({ name, as_of }: Provenance, count: number) => ({ name: `${name}, as of ${as_of}`, count });
+  if (kind === 'ofac-sdn') return named(BUNDLED_SOURCES.ofacSdn, generated('ofac-sdn.json').records.length);
+  if (kind === 'six-bankmaster')
+    return named(BUNDLED_SOURCES.sixBankmaster, generated('six-bankmaster.json').records.length);
+  if (kind === 'bundesbank-blz') {
+    const { provenance } = germanDelta(now);
+    return named(provenance, germanBanks(now).length);
+  }
+  return null;
 }
 
 /** The package ships the Bundesbank file plus a delta; the delta applies from its `valid` date on. */
@@ -91,13 +99,18 @@ function germanDelta(now: number) {
 export const bundledEdition = (now: number): 'with-german-delta' | 'without-german-delta' =>
   germanDelta(now).useNext ? 'with-german-delta' : 'without-german-delta';
 
-function loadBankdataGermany(ix: Indexes, now: number): void {
-  const { dataDir, next, useNext, provenance } = germanDelta(now);
+/** The German banks the package lists at `now` (its delta applied from its day on): BLZ, BIC, name. */
+function germanBanks(now: number): [string, string | null, string][] {
+  const { dataDir, next, useNext } = germanDelta(now);
   const current = readJsonFile<Record<string, [string, string]>>(join(dataDir, 'current.json'));
   const banks = useNext ? { ...current, ...next.upsert } : current;
   if (useNext) for (const blz of next.remove) delete banks[blz];
-  const rows = Object.entries(banks).map(([blz, [bankName, bic]]) => [blz, bic || null, bankName] as const);
-  applyBankDirectory(ix, { DE: { as_of: provenance.as_of, rows: rows.map((r) => [...r]) } }, provenance.name);
+  return Object.entries(banks).map(([blz, [bankName, bic]]) => [blz, bic || null, bankName]);
+}
+
+function loadBankdataGermany(ix: Indexes, now: number): void {
+  const { provenance } = germanDelta(now);
+  applyBankDirectory(ix, { DE: { as_of: provenance.as_of, rows: germanBanks(now) } }, provenance.name);
 }
 
 /** Full directories imported by the operator; each replaces its bundled copy entirely. */

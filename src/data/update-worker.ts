@@ -4,7 +4,7 @@
  * whatever a file does to memory or to the CPU happens here, under the worker's own heap limit,
  * never on the thread that answers requests.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { DataUrls } from '../config.ts';
 import { openStore } from '../store/index.ts';
@@ -17,6 +17,7 @@ import {
   refuseOversized,
   storeDataset,
 } from './importers/index.ts';
+import { mib } from './importers/types.ts';
 import type { ParsedDataset } from './types.ts';
 import { messageOf } from '../thrown.ts';
 import { counted } from '../thousands.ts';
@@ -76,7 +77,33 @@ function parseFile(job: ImportJob): ParsedDataset<unknown> {
     return importer.parseFolder(job.file, input);
   }
   checkFileSize(job.kind, job.file, stat.size);
-  return importer.parse({ ...input, bytes: readFileSync(job.file) });
+  return importer.parse({ ...input, bytes: readBounded(job.file, job.kind, input.maxBytes) });
+}
+
+/**
+ * The file's bytes, read until its end or one byte past `bound`, which is refused: a pipe, a
+ * device (/dev/zero) or a file still growing has no size to check first, and is never held
+ * past the bound.
+ */
+function readBounded(file: string, kind: string, bound: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, bound + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) return Buffer.concat(chunks, total);
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > bound)
+        throw new ImportError(
+          `${file} goes on past the ${mib(bound)} bound for one ${kind} file (a pipe or device without an end?); nothing changed`,
+        );
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The line `mod97 data import` prints. */

@@ -28,6 +28,7 @@ await importFile(
     asOf: '2026-11-01',
   },
   Date.parse('2026-11-21T12:00:00Z'),
+  { force: true }, // one bank where the bundled directory has thousands
 );
 seed.close?.();
 const svc = await startService({ databaseUrl: `sqlite:${database}` });

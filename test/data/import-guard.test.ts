@@ -13,6 +13,7 @@ import { after, describe, test } from 'node:test';
 import { readConfig } from '../../src/config.ts';
 import { runCli } from '../../src/cli/run.ts';
 import { LiveDataPlane, loadDataPlane } from '../../src/data/index.ts';
+import { mib } from '../../src/data/importers/types.ts';
 import { openStore } from '../../src/store/index.ts';
 import { loopbackServer } from '../support/loopback.ts';
 import { pgUrl, throwawaySchema } from '../support/pg.ts';
@@ -35,6 +36,14 @@ const gleifRow = (i: number) => `${String(i).padStart(18, '0')}AA,B${String(i).p
 const gleif = (n: number) => `LEI,BIC\n${Array.from({ length: n }, (_, i) => gleifRow(i + 1)).join('\n')}\n`;
 /** A BIC-LEI file whose rows are all malformed: it parses, into nothing. */
 const GLEIF_EMPTY = 'LEI,BIC\nshort,XX\n';
+
+const SIX_HEADER =
+  'IID/QR-IID;Valid on;Concatenation;New IID/QR-IID;SIC IID;Headquarters;IID type;QR-IID allocation;Name of bank/institution;Street Name;Building Number;Post Code;Town Name;Country;BIC;SIC participation;RTGS customer payments, CHF;IP customer payments, CHF;euroSIC participation;LSV+/BDD, CHF;LSV+/BDD, EUR;202609011630349';
+const SIX_ROW = (iid: string) =>
+  `${iid};2025-09-02;N;;00${iid}8;${iid};1;;Bank ${iid};Strasse;1;8000;Zurich;CH;;Y;Y;N;Y;Y;N;`;
+
+const BLZ_LINE =
+  '"Bankleitzahl";"Merkmal";"Bezeichnung";"PLZ";"Ort";"Kurzbezeichnung";"PAN";"BIC"\n"37040044";"1";"Commerzbank";"50447";"Koeln";"Commerzbank Koeln";"";"COBADEFFXXX"\n';
 
 function file(name: string, text: string): string {
   const path = join(dir, `${Math.random().toString(36).slice(2)}-${name}`);
@@ -135,6 +144,42 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
       assert.equal((await counts(db))['ofac-sdn'], 10);
     });
 
+    test('a first SIX or Bundesbank import is compared with the bundled table it replaces whole; a row cut off is refused even with --force', async () => {
+      const db = databaseUrl();
+      const rows = Array.from({ length: 10 }, (_, i) => SIX_ROW(String(9100 + i))).join('\n');
+      const few = await cli(
+        db,
+        'import',
+        'six-bankmaster',
+        file('six.csv', `${SIX_HEADER}\n${rows}\n`),
+        '--as-of',
+        '2026-11-20',
+      );
+      assert.equal(few.code, 1, few.out);
+      assert.match(
+        few.err,
+        /yields 10 records where the bundled dataset \(SIX BankMaster V3 .*\) has \d{3,}; nothing changed/,
+      );
+      assert.equal((await counts(db))['six-bankmaster'], undefined, 'the bundled Swiss table still answers');
+      const blz = await cli(db, 'import', 'bundesbank-blz', file('blz.csv', BLZ_LINE), '--as-of', '2026-11-20');
+      assert.match(blz.err, /yields 1 record where the bundled dataset \(bankdata-germany.*\) has \d{4,}/);
+      // a download that stopped mid-row: its half row would be stored as if whole
+      const cut = await cli(
+        db,
+        'import',
+        'six-bankmaster',
+        file('six.csv', `${SIX_HEADER}\n${rows}\n9200;2025-09-02;N;;0092`),
+        '--as-of',
+        '2026-11-20',
+        '--force',
+      );
+      assert.equal(cut.code, 1);
+      assert.match(
+        cut.err,
+        /ends in the middle of a row \(its last line has 5 fields, the line before it 22, and no line break\): the file was cut off; nothing changed/,
+      );
+    });
+
     test('an OFAC file with fewer than half the records is refused; --force takes it', async () => {
       const db = databaseUrl();
       assert.equal(
@@ -224,3 +269,29 @@ function suite(engine: string, databaseUrl: () => string, skip: string | false) 
 let n = 0;
 suite('SQLite', () => `sqlite:${join(dir, `guard-${++n}.db`)}`, false);
 suite('PostgreSQL', () => throwawaySchema('mod97_guard').url, !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set');
+
+test('a file with no end (a device, a pipe) is read only up to the bound for its kind, then refused', async () => {
+  const r = await cli(
+    `sqlite:${join(dir, 'endless.db')}`,
+    'import',
+    'six-bankmaster',
+    '/dev/zero',
+    '--as-of',
+    '2026-11-20',
+  );
+  assert.equal(r.code, 1);
+  assert.match(r.err, /\/dev\/zero goes on past the 32 MiB bound for one six-bankmaster file .*; nothing changed/);
+});
+
+test('a GLEIF file wider than 64 columns is refused like every other CSV kind', async () => {
+  const columns = Array.from({ length: 98 }, (_, i) => `c${i}`).join(',');
+  const wide = `LEI,BIC,${columns}\n${gleifRow(1)}${',x'.repeat(98)}\n`;
+  const r = await cli(`sqlite:${join(dir, 'wide.db')}`, 'import', 'gleif-bic-lei', file('BIC-LEI-20261101.csv', wide));
+  assert.equal(r.code, 1);
+  assert.match(r.err, /the header has 100 columns, more than the 64 a file of this kind may have; nothing changed/);
+});
+
+test('a size under a tenth of a MiB is said in bytes, not as "0 MiB" (a ZIP entry declaring 1,000 bytes)', () => {
+  assert.equal(mib(1000), '1000 bytes');
+  assert.equal(mib(32 * 1048576), '32 MiB');
+});

@@ -44,6 +44,7 @@ async function serviceWithBlzFile(): Promise<TestService> {
     'bundesbank-blz',
     { bytes: Buffer.from(file, 'latin1'), name: 'blz.txt', asOf: '2026-12-07' },
     0,
+    { force: true }, // two banks where the bundled directory has thousands
   );
   await store.close();
   return startService({ databaseUrl });

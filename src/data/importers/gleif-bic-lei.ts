@@ -1,5 +1,5 @@
 import type { BicLei, ParsedDataset } from '../types.ts';
-import { dateInName, decodeText } from './text.ts';
+import { checkWidth, dateInName, decodeText, MAX_COLUMNS } from './text.ts';
 import { ImportError, type Importer, MAX_FILE_BYTES, resolveAsOf } from './types.ts';
 import { zipEntry } from './zip.ts';
 
@@ -41,6 +41,7 @@ const unquote = (field: string): string => field.trim().replace(/^"(.*)"$/, '$1'
 function readPairs(text: string, name: string): BicLei[] {
   let end = text.indexOf('\n');
   const header = (end < 0 ? text : text.slice(0, end)).split(',').map(unquote);
+  checkWidth(header, name, MAX_COLUMNS);
   const lei = header.indexOf('LEI');
   const bic = header.indexOf('BIC');
   if (lei < 0 || bic < 0 || end < 0 || end === text.length - 1)

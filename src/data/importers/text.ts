@@ -50,7 +50,7 @@ function eachRow<T>(text: string, separator: string, keep: (fields: string[]) =>
 }
 
 /** Refuses a header wider than `maxColumns`, before any row is read. */
-function checkWidth(header: string[], what: string, maxColumns: number): void {
+export function checkWidth(header: string[], what: string, maxColumns: number): void {
   if (header.length > maxColumns)
     throw new ImportError(
       `${what}: the header has ${header.length} columns, more than the ${maxColumns} a file of this kind may have; nothing changed`,
@@ -97,13 +97,22 @@ export function readRows(
   shape: { header: true; maxColumns?: number } | { header: false; width: number },
 ): string[][] {
   let width = shape.header ? -1 : shape.width;
-  return eachRow(text, separator, (fields) => {
+  const rows = eachRow(text, separator, (fields) => {
     if (width < 0) {
       checkWidth(fields, what, shape.header ? (shape.maxColumns ?? MAX_COLUMNS) : MAX_COLUMNS);
       width = fields.length;
     }
     return fields.length > width ? fields.slice(0, width) : fields;
   });
+  // A last line without its line break and narrower than the row before it is a row cut off:
+  // the file was truncated (a download that stopped), and its half row would be stored as if
+  // whole. (The header may be wider than the rows: SIX's ends with its creation stamp.)
+  const [before, last] = rows.slice(-2);
+  if (shape.header && rows.length > 2 && before && last && last.length < before.length && !/[\r\n]\s*$/.test(text))
+    throw new ImportError(
+      `${what} ends in the middle of a row (its last line has ${last.length} fields, the line before it ${before.length}, and no line break): the file was cut off; nothing changed`,
+    );
+  return rows;
 }
 
 /** A YYYY-MM-DD date in a file name such as `blz_2025_12_08.txt` or `BIC-LEI-20250901.csv`. */

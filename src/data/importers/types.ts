@@ -1,5 +1,6 @@
 import type { AsOfBasis } from '../../records.ts';
 import type { ParsedDataset } from '../types.ts';
+import { counted } from '../../thousands.ts';
 
 /** What an importer receives: the publisher's file as bytes, and what is known about it. */
 export interface ImportInput {
@@ -24,7 +25,9 @@ export interface ImportInput {
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 /** A byte count as the refusals name it: `16.5 MiB`. */
-export const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
+/** A size in MiB to one decimal; one under a tenth of a MiB (which would read "0 MiB") in bytes. */
+export const mib = (n: number): string =>
+  n < 104858 ? counted(n, 'byte') : `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
 /** `R` is the record type of what it parses; the list of importers holds them as `Importer`. */
 export interface Importer<R = unknown> {
