@@ -5,6 +5,7 @@
  * (the same answer as POST /v1/iban/validate), the reference's from src/reference/.
  */
 import { checkBicFormat } from '../data/bic-format.ts';
+import { isCountryCode } from '../data/countries.ts';
 import { normalizeIban } from '../iban/index.ts';
 import { validateReference, type ReferenceResult } from '../reference/index.ts';
 
@@ -128,7 +129,10 @@ function addressIssues(address: PaymentAddress, at: string): PaymentIssue[] {
       issue(part, `The ${part.replace('_', ' ')} has ${length(value)} characters; at most ${LIMITS[part]}.`);
     }
   }
-  if (!/^[A-Za-z]{2}$/.test(address.country?.trim() ?? '')) issue('country', 'The country is a 2-letter ISO code.');
+  const country = address.country?.trim() ?? '';
+  if (!country) issue('country', 'The country is missing: a 2-letter ISO 3166 code such as CH.');
+  else if (!/^[A-Za-z]{2}$/.test(country) || !isCountryCode(country.toUpperCase()))
+    issue('country', `${country} is not an ISO 3166 country code (2 letters, such as CH).`);
   return issues;
 }
 

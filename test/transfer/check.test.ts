@@ -63,6 +63,20 @@ describe('a SEPA credit transfer', () => {
     for (const e of r.errors) assert.ok(e.message.length > 0);
   });
 
+  test('an address country is an ISO 3166 code, not any two letters', () => {
+    const address = (country: string) => ({ street: 'Rue du Lac', postal_code: '2501', town: 'Biel', country });
+    const faults = (country: string) =>
+      check({
+        creditor: { iban: 'CH4431999123000889012', name: 'Robert Schneider AG', address: address(country) },
+        currency: 'CHF',
+        reference: '210000000003139471430009017',
+      }).errors.filter((e) => e.field === 'creditor.address.country');
+    assert.deepEqual(faults('CH'), []);
+    assert.deepEqual(faults('li'), []);
+    assert.match(faults('XX')[0]?.message ?? '', /^XX is not an ISO 3166 country code/);
+    assert.match(faults('')[0]?.message ?? '', /^The country is missing/);
+  });
+
   test('warnings: a BIC of another bank, and a reference with a remittance text', () => {
     const r = check({
       creditor: { iban: DE, name: 'Musterfirma GmbH', bic: 'DEUTDEFF' },
