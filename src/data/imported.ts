@@ -14,6 +14,9 @@ export type { SanctionsList } from './apply.ts';
 
 const SANCTION_KINDS: Record<string, string> = { 'ofac-sdn': OFAC_LIST, 'eu-fsf': 'EU financial sanctions' };
 
+/** Whether a source of `kind` is a sanctions list (it flags BICs; it does not list banks). */
+export const isSanctionsKind = (kind: string | undefined): boolean => kind !== undefined && kind in SANCTION_KINDS;
+
 export interface ImportedData {
   sanctions: SanctionsList[];
   /** The imported EPC registers joined per BIC; null when none was imported. */

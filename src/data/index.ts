@@ -14,6 +14,7 @@ export { COUNTRY_LISTS, EU_HIGH_RISK, FATF_CALL_FOR_ACTION, FATF_INCREASED_MONIT
 export { SEPA_COUNTRIES, SEPA_SCHEMES } from './countries.ts';
 export type { BankByCode, ClearingRecord, Provenance } from './types.ts';
 export {
+  bicDirectories,
   type CountryCoverage,
   type DataPlane,
   type DataPlaneOptions,

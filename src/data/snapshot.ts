@@ -8,7 +8,7 @@ import { type ComplianceAnswer, type ComplianceQuery, compliance } from './compl
 import { COUNTRY_LISTS } from './country-lists.ts';
 import { SEPA_COUNTRIES } from './countries.ts';
 import { readCompactData } from './compact.ts';
-import { type ImportedData, importedSources, overlayImported, underlayImported } from './imported.ts';
+import { type ImportedData, importedSources, isSanctionsKind, overlayImported, underlayImported } from './imported.ts';
 import { type IndexReader, Indexes } from './indexes.ts';
 import { Lookups } from './plane.ts';
 import type { BankByCode, Provenance } from './types.ts';
@@ -82,6 +82,15 @@ export function sourcesOf(metas: DatasetMeta[], now: number): Provenance[] {
   const imported = importedSources(metas);
   return [...imported.below, ...bundledSources(now, supersededBy(metas)), ...imported.above, ...lists];
 }
+
+const COUNTRY_LIST_NAMES: ReadonlySet<string> = new Set([...COUNTRY_LISTS, SEPA_COUNTRIES].map((l) => l.source));
+
+/**
+ * The sources a BIC lookup searches, of `sources` (a load's provenance): its bank directories,
+ * not the country lists or the sanctions lists beside them.
+ */
+export const bicDirectories = (sources: Provenance[]): Provenance[] =>
+  sources.filter((s) => !COUNTRY_LIST_NAMES.has(s.name) && !isSanctionsKind(s.updatedBy));
 
 /**
  * Loads the bundled directories, then overlays the datasets imported into `store` (an import

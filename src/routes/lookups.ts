@@ -1,5 +1,6 @@
 /** GET /v1/bic/:code, POST /v1/iban/compliance, GET /v1/ch/clearing/:iid. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { bicDirectories } from '../data/index.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { attributionFor } from './presentation.ts';
@@ -20,7 +21,7 @@ export const lookupRoutes =
         const found = data.bic(code);
         if (!found)
           throw new DomainError('bic_not_found', `No loaded source lists ${format.bic11}.`, {
-            sources: data.provenance().map(({ name, as_of }) => ({ name, as_of })),
+            sources: bicDirectories(data.provenance()).map(({ name, as_of }) => ({ name, as_of })),
           });
         return { ...found, ...attributionFor(req.caller, services) };
       },

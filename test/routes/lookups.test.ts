@@ -42,6 +42,10 @@ describe('GET /v1/bic/:code', () => {
     assert.equal(r.status, 404);
     assert.equal(r.body.error, 'bic_not_found');
     assert.equal(r.headers['x-quota-used'], '0');
+    // `sources` is what was searched: the bank directories, not the country or sanctions lists
+    const searched = r.body.sources.map((s: { name: string }) => s.name).join(' | ');
+    assert.match(searched, /schwifty bank registry/);
+    assert.doesNotMatch(searched, /FATF|2016\/1675|EPC409|OFAC/, searched);
   });
 
   test('without a key or payment it is 402 key_or_payment_required', async () => {
