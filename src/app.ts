@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { errorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_ROUTES } from './api/index.ts';
-import { addPreflights, registerCors } from './http/cors.ts';
+import { addPreflights, corsForFrameworkErrors, registerCors } from './http/cors.ts';
 import { addMethodNotAllowed } from './http/method-not-allowed.ts';
 import { registerPipeline } from './http/pipeline.ts';
 import type { Compilers } from './http/compiled-schemas.ts';
@@ -54,8 +54,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     trustProxy: false,
     // Timeouts, header limits and the error body on what Node's parser refuses.
     ...edgeServerOptions(limits),
-    // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own.
-    frameworkErrors: errorHandler,
+    // A URL the router cannot decode (FST_ERR_BAD_URL) gets the error body too, not Fastify's own,
+    // and, naming no route, the CORS headers a data route's refusals carry (corsForFrameworkErrors).
+    frameworkErrors: corsForFrameworkErrors(errorHandler),
     schemaController: { compilersFactory: compilers },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });

@@ -10,7 +10,7 @@
  * A preflight (`OPTIONS` on such a path) is answered 204 here and never reaches the pipeline:
  * it carries no key, and costs nothing.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCorsRoute, type RouteDeclaration } from '../api/declaration.ts';
 
 declare module 'fastify' {
@@ -57,6 +57,20 @@ export function registerCors(app: FastifyInstance): void {
     if (req.routeOptions.config?.cors) reply.headers(ANSWER_HEADERS);
     done();
   });
+}
+
+/**
+ * `handler` for the errors Fastify meets before any route is found (a URL it cannot decode),
+ * which no route's hook sees: their 400 carries the CORS headers, so that a page calling a data
+ * route with a bad percent-escape can read why it was refused. It holds nothing but the error.
+ */
+export function corsForFrameworkErrors(
+  handler: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => void,
+): (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => void {
+  return (err, req, reply) => {
+    reply.headers(ANSWER_HEADERS);
+    handler(err, req, reply);
+  };
 }
 
 /** The preflight route of each CORS path; call once the routes are registered (before the 405s). */

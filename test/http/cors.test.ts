@@ -104,10 +104,12 @@ describe('CORS', async () => {
       unknownKey: await svc.call('/v1/bic/COBADEFF', { key: `ifk_${'0'.repeat(64)}`, headers }),
       wrongMethod: await svc.call('/v1/iban/validate', { headers }),
       head: await svc.call('/v1/bic/COBADEFF', { method: 'HEAD', key, headers }),
+      // refused before any route is found: a percent-escape that does not decode
+      badEscape: await svc.call('/v1/bic/%zz', { key, headers }),
     };
     assert.deepEqual(
       Object.values(answers).map((r) => r.status),
-      [200, 200, 200, 200, 401, 405, 405],
+      [200, 200, 200, 200, 401, 405, 405, 400],
     );
     for (const [name, r] of Object.entries(answers)) {
       assert.equal(r.headers['access-control-allow-origin'], '*', name);
