@@ -1,4 +1,5 @@
-"""Retries only where they are safe, through stand-ins that fail as a service or a proxy would."""
+"""Retries only where they are safe, through stand-ins that fail as a service or a proxy would;
+and a key no header can carry, never sent at all."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import socket
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -279,3 +281,80 @@ def test_an_answer_that_is_not_json_is_a_typed_error(fronts: Callable[..., Front
             client.bic("COBADEFF")
     assert (refused.value.status, refused.value.code) == (502, "invalid_response")
     assert "not a JSON object" in refused.value.message
+
+
+KEY = "ifk_" + "d32c" * 16
+
+
+def inside(what: str) -> str:
+    return KEY[:30] + what + KEY[30:]
+
+
+def test_spaces_tabs_and_line_breaks_around_the_key_are_dropped(
+    fronts: Callable[..., Front], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[str | None] = []
+
+    def handle(request: Request, n: int) -> None:
+        sent.append(request.handler.headers.get("authorization"))
+        request.reply(200, b"{}")
+
+    front = fronts(handle)
+    for api_key in (KEY + "\n", KEY + "\r\n", " \t" + KEY + " "):
+        with Mod97(base_url=front.url, api_key=api_key) as client:
+            client.usage()
+    monkeypatch.setenv("MOD97_API_KEY", KEY + "\n")  # a secret file read into the environment
+    with Mod97(base_url=front.url) as client:
+        client.usage()
+    assert sent == [f"Bearer {KEY}"] * 4
+
+
+@pytest.mark.parametrize(
+    ("api_key", "what"),
+    [
+        (inside("\r\n"), "a line break"),
+        (inside("\n"), "a line break"),
+        (inside("\0"), "a character an HTTP header cannot carry"),
+        (inside("é"), "a character an HTTP header cannot carry"),
+        (inside(" "), "a space or tab"),
+        (f"Bearer {KEY}", "the word Bearer before the key (the client adds it)"),
+    ],
+)
+def test_any_other_character_but_visible_ascii_is_refused_before_anything_is_sent(
+    fronts: Callable[..., Front], api_key: str, what: str
+) -> None:
+    front = fronts(lambda request, n: request.reply(200, b"{}"))
+    refusals: list[Mod97Error] = []
+    with Mod97(base_url=front.url, api_key=api_key) as client:
+        calls: list[Callable[[], object]] = [client.usage, lambda: client.validate(IBAN)]
+        for call in calls:
+            with pytest.raises(Mod97Error) as refused:
+                call()
+            refusals.append(refused.value)
+
+    async def in_async() -> None:
+        async with AsyncMod97(base_url=front.url, api_key=api_key) as client:
+            with pytest.raises(Mod97Error) as refused:
+                await client.usage()
+            refusals.append(refused.value)
+
+    asyncio.run(in_async())
+    for refusal in refusals:
+        assert (refusal.status, refusal.code) == (0, "invalid_api_key")
+        told = f"The API key is malformed: it holds {what}, so it cannot be sent (its value is not shown)."
+        assert told in refusal.message
+        assert "d32c" not in "".join(traceback.format_exception(refusal)), "the key is never shown"
+    assert front.requests == 0, "nothing was sent, nor sent again"
+
+
+def test_a_failure_whose_words_quote_the_key_is_reported_without_it() -> None:
+    def quoting(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError(f"cannot send {request.headers['authorization']}", request=request)
+
+    transport = httpx.MockTransport(quoting)
+    with Mod97(base_url="http://127.0.0.1:9", api_key=KEY, retries=0, transport=transport) as client:
+        with pytest.raises(Mod97Error) as refused:
+            client.usage()
+    assert (refused.value.status, refused.value.code) == (0, "connection_failed")
+    assert refused.value.message.endswith("cannot send Bearer [API key]")
+    assert "d32c" not in "".join(traceback.format_exception(refused.value)), "nor in the error it was chained to"

@@ -77,7 +77,12 @@ export type ErrorResult = Static<typeof ErrorBody> & Record<string, unknown>;
 export interface Mod97Options {
   /** The service, e.g. `https://api.example.com`; default `http://127.0.0.1:3000`. */
   baseUrl?: string;
-  /** Sent as `Authorization: Bearer`; never in a URL or a body. */
+  /**
+   * Sent as `Authorization: Bearer`; never in a URL or a body. Spaces, tabs and line breaks
+   * around it are dropped; a key still holding anything but visible ASCII (a line break, space
+   * or tab inside, a control or non-ASCII character) is never sent: each call throws
+   * `invalid_api_key` with status 0, its message not showing the key.
+   */
   apiKey?: string;
   /**
    * The fetch to use. Give `wrapFetchWithPayment(fetch, x402client)` from `@x402/fetch` and a
@@ -96,7 +101,8 @@ export type Mod97ErrorCode = ErrorCode | 'connection_failed' | 'timeout' | 'inva
 /**
  * A refusal or a failure. `code` equals `body.error`. With no HTTP answer at all, `status` is 0
  * and `code` is `connection_failed` or `timeout` (a metered GET may then have been counted; a
- * metered POST was sent with an Idempotency-Key, so it is counted at most once).
+ * metered POST was sent with an Idempotency-Key, so it is counted at most once), or
+ * `invalid_api_key` for a key no header can carry (nothing was sent).
  */
 export class Mod97Error extends Error {
   readonly status: number;
@@ -137,6 +143,11 @@ interface Call {
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Spaces, tabs and line breaks around a key (the newline a .env file or a mounted secret leaves)
+ * are dropped, as fetch drops them around any header value; the Python client drops the same.
+ */
+const AROUND_KEY = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 /** How many times a retry told 409 idempotency_in_progress waits for the first request's answer. */
 const IN_PROGRESS_WAITS = 10;
 
@@ -149,7 +160,7 @@ export class Mod97 {
 
   constructor(options: Mod97Options = {}) {
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
-    this.#apiKey = options.apiKey;
+    this.#apiKey = options.apiKey?.replace(AROUND_KEY, '') || undefined;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#retries = options.retries ?? 2;
@@ -250,6 +261,8 @@ export class Mod97 {
   }
 
   async #call<T>(call: Call): Promise<Answer<T>> {
+    const unsendable = keyRefusal(this.#apiKey);
+    if (unsendable) throw new Mod97Error(0, unsendable);
     // One key for every attempt of this call: the service charges it once, whatever reaches it.
     const idempotencyKey = call.method === 'POST' && call.safety === 'metered' ? randomKey() : undefined;
     let resent = false;
@@ -268,7 +281,7 @@ export class Mod97 {
           await pause(attempt);
           continue;
         }
-        throw new Mod97Error(0, failure.body);
+        throw new Mod97Error(0, { ...failure.body, message: withoutKey(failure.body.message, this.#apiKey) });
       }
       const { status } = exchange.res;
       if (status === 503 && !last && (call.safety === 'read' || (idempotencyKey !== undefined && !resent))) {
@@ -336,6 +349,33 @@ function answer<T>(res: Response, text: string, ok: number[]): Answer<T> {
 /** A service error body: an object whose `error` is a code (its `message` beside it). */
 function isErrorResult(body: unknown): body is ErrorResult {
   return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string';
+}
+
+/**
+ * The refusal of a key that is not visible ASCII, or undefined. A header cannot carry a line
+ * break or a control character: fetch would fail with an error quoting the whole `Bearer` value
+ * (the secret in a trace) that reads as a network fault. A space or a non-ASCII letter could be
+ * sent, but no key holds one. So nothing is sent, and the key is not shown. The words are the
+ * `mod97` command's for its MOD97_API_KEY (src/cli/io.ts), and the Python client's.
+ */
+function keyRefusal(key: string | undefined): ErrorResult | undefined {
+  if (key === undefined || /^[\x21-\x7e]*$/.test(key)) return undefined;
+  const what = /[\r\n]/.test(key)
+    ? 'a line break'
+    : /^bearer[ \t]/i.test(key)
+      ? 'the word Bearer before the key (the client adds it)'
+      : /[ \t]/.test(key)
+        ? 'a space or tab'
+        : 'a character an HTTP header cannot carry';
+  return {
+    error: 'invalid_api_key',
+    message: `The API key is malformed: it holds ${what}, so it cannot be sent (its value is not shown). Give the key alone, as it was shown: ifk_ and 64 hexadecimal characters. Nothing was sent.`,
+  };
+}
+
+/** A message from outside the client (fetch's, a wrapper's) with the key, should it quote it, left out. */
+function withoutKey(message: string, key: string | undefined): string {
+  return key ? message.replaceAll(key, '[API key]') : message;
 }
 
 function quotaOf(headers: Headers): Quota | undefined {

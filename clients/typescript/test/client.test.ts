@@ -176,6 +176,63 @@ const unusedPort = () =>
     });
   });
 
+describe('a key a header cannot carry', () => {
+  const KEY = `ifk_${'d32c'.repeat(16)}`;
+  const inside = (what: string) => `${KEY.slice(0, 30)}${what}${KEY.slice(30)}`;
+
+  test('spaces, tabs and line breaks around the key are dropped: the key alone is sent', async () => {
+    const sent: (string | undefined)[] = [];
+    const front = await faultyServer((req, res) => {
+      sent.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    for (const apiKey of [`${KEY}\n`, `${KEY}\r\n`, ` \t${KEY} `])
+      await new Mod97({ baseUrl: front.url, apiKey }).usage();
+    assert.deepEqual(sent, Array(3).fill(`Bearer ${KEY}`));
+  });
+
+  test('any other character but visible ASCII is refused before anything is sent, and the key is never shown', async () => {
+    const front = await faultyServer((_req, res) => res.end('{}'));
+    const cases = [
+      [inside('\r\n'), 'a line break'],
+      [inside('\n'), 'a line break'],
+      [inside('\0'), 'a character an HTTP header cannot carry'],
+      [inside('é'), 'a character an HTTP header cannot carry'],
+      [inside(' '), 'a space or tab'],
+      [`Bearer ${KEY}`, 'the word Bearer before the key (the client adds it)'],
+    ];
+    for (const [apiKey, what] of cases)
+      for (const call of [(c: Mod97) => c.usage(), (c: Mod97) => c.validate(IBAN)])
+        await assert.rejects(call(new Mod97({ baseUrl: front.url, apiKey })), (e: unknown) => {
+          assert.ok(e instanceof Mod97Error);
+          assert.deepEqual([e.status, e.code], [0, 'invalid_api_key']);
+          assert.ok(
+            e.message.includes(
+              `The API key is malformed: it holds ${what}, so it cannot be sent (its value is not shown).`,
+            ),
+            e.message,
+          );
+          assert.doesNotMatch(e.message, /d32c/);
+          return true;
+        });
+    assert.equal(front.requests(), 0, 'nothing was sent, nor sent again');
+  });
+
+  test("a failure whose words quote the key (a fetch wrapper's) is reported without it", async () => {
+    const quoting: typeof fetch = async (_url, init) => {
+      throw new TypeError(`cannot send ${new Headers(init?.headers).get('authorization')}`);
+    };
+    await assert.rejects(new Mod97({ apiKey: KEY, fetch: quoting, retries: 0 }).usage(), (e: unknown) => {
+      assert.ok(e instanceof Mod97Error);
+      assert.deepEqual([e.status, e.code], [0, 'connection_failed']);
+      assert.match(e.message, /cannot send Bearer \[API key\]$/);
+      assert.doesNotMatch(e.message, /d32c/);
+      return true;
+    });
+  });
+});
+
 describe('retries only where they are safe', () => {
   test('a free read answered 503 is tried again; a metered GET answered 503 is not', async () => {
     const svc = await startService();

@@ -46,7 +46,9 @@ class Mod97:
 
     ``base_url`` defaults to ``MOD97_URL``, else ``http://127.0.0.1:3000``; ``api_key`` to
     ``MOD97_API_KEY`` (give ``""`` to send no key, e.g. for the no-key trial). The key is sent as
-    ``Authorization: Bearer``, never in a URL or a body. ``timeout`` is in seconds per attempt
+    ``Authorization: Bearer``, never in a URL or a body, without the spaces, tabs and line breaks
+    around it; a key still holding anything but visible ASCII is never sent: each call raises
+    ``Mod97Error`` ``invalid_api_key`` with status 0. ``timeout`` is in seconds per attempt
     (connecting, and each wait for the answer); ``retries`` the further attempts where a retry
     is safe. ``transport`` is handed to httpx (a proxy, a local address, a mock). Use it in a
     ``with`` block, or call ``close()``, to release its connections.
@@ -160,7 +162,7 @@ class Mod97:
         return self._run(routes.read_payment_qr(payload, image))
 
     def _run(self, call: Call[T]) -> T:
-        attempts = Attempts(call, self._retries)
+        attempts = Attempts(call, self._retries, self._api_key)
         while True:
             try:
                 response = self._http.request(
@@ -279,7 +281,7 @@ class AsyncMod97:
         return await self._run(routes.read_payment_qr(payload, image))
 
     async def _run(self, call: Call[T]) -> T:
-        attempts = Attempts(call, self._retries)
+        attempts = Attempts(call, self._retries, self._api_key)
         while True:
             try:
                 response = await self._http.request(

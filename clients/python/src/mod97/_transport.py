@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast
@@ -23,6 +24,9 @@ T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:3000"
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 2
+#: Spaces, tabs and line breaks around a key (the newline a .env file or a mounted secret leaves)
+#: are dropped, as the TypeScript client's fetch drops them around any header value.
+AROUND_KEY = " \t\r\n"
 #: How many times a retry told 409 idempotency_in_progress waits for the first request's answer.
 IN_PROGRESS_WAITS = 10
 
@@ -53,7 +57,33 @@ def settings(base_url: str | None, api_key: str | None) -> tuple[str, str | None
     """The service and the key: given, else MOD97_URL and MOD97_API_KEY; an empty key sends none."""
     url = (base_url if base_url is not None else os.environ.get("MOD97_URL") or DEFAULT_URL).rstrip("/")
     key = api_key if api_key is not None else os.environ.get("MOD97_API_KEY")
-    return url, key or None
+    return url, (key or "").strip(AROUND_KEY) or None
+
+
+def refuse_unsendable(api_key: str | None) -> None:
+    """Raises the refusal of a key that is not visible ASCII, before anything is sent.
+
+    A header cannot carry a line break or a control character: httpx would fail with an error
+    quoting the whole ``Bearer`` value (the secret in a traceback) that reads as a network fault,
+    after retries. A space or a non-ASCII letter could be sent, but no key holds one. The key is
+    not shown. The words are the ``mod97`` command's and the TypeScript client's.
+    """
+    if api_key is None or re.fullmatch(r"[\x21-\x7e]*", api_key):
+        return
+    if re.search(r"[\r\n]", api_key):
+        what = "a line break"
+    elif re.match(r"bearer[ \t]", api_key, re.IGNORECASE):
+        what = "the word Bearer before the key (the client adds it)"
+    elif re.search(r"[ \t]", api_key):
+        what = "a space or tab"
+    else:
+        what = "a character an HTTP header cannot carry"
+    raise Mod97Error(
+        0,
+        "invalid_api_key",
+        f"The API key is malformed: it holds {what}, so it cannot be sent (its value is not shown). "
+        "Give the key alone, as it was shown: ifk_ and 64 hexadecimal characters. Nothing was sent.",
+    )
 
 
 def headers_for(call: Call[Any], api_key: str | None, idempotency_key: str | None) -> dict[str, str]:
@@ -77,6 +107,8 @@ class Attempts:
 
     call: Call[Any]
     retries: int
+    #: The API key, left out of the words of a failure should they quote it.
+    api_key: str | None
     #: One key for every attempt of this call: the service charges it once, whatever reaches it.
     idempotency_key: str | None = field(init=False)
     attempt: int = 0
@@ -84,6 +116,7 @@ class Attempts:
     waits: int = 0
 
     def __post_init__(self) -> None:
+        refuse_unsendable(self.api_key)  # before the first attempt: nothing sent, nothing retried
         metered_post = self.call.method == "POST" and self.call.safety == "metered"
         self.idempotency_key = str(uuid.uuid4()) if metered_post else None
 
@@ -100,7 +133,9 @@ class Attempts:
             or (self.idempotency_key is not None and not self.resent)
         )
         if self._last or not retry:
-            raise failure(error) from error
+            # chained to httpx's error for its trace, unless that error's words quote the key
+            quoted = self.api_key is not None and self.api_key in str(error)
+            raise failure(error, self.api_key) from (None if quoted else error)
         self.resent = self.resent or (self.idempotency_key is not None and not never_sent)
         pause = backoff(self.attempt)
         self.attempt += 1
@@ -138,8 +173,8 @@ def backoff(attempt: int, retry_after: str | None = None) -> float:
     return 0.25 * 4.0**attempt
 
 
-def failure(error: httpx.HTTPError) -> Mod97Error:
-    """No HTTP answer: status 0, code ``timeout`` or ``connection_failed``."""
+def failure(error: httpx.HTTPError, api_key: str | None) -> Mod97Error:
+    """No HTTP answer: status 0, code ``timeout`` or ``connection_failed``; never the key in its words."""
     where = ""
     try:
         url = error.request.url
@@ -149,6 +184,8 @@ def failure(error: httpx.HTTPError) -> Mod97Error:
     if isinstance(error, httpx.TimeoutException):
         return Mod97Error(0, "timeout", f"The service{where} did not answer in time.")
     detail = str(error) or type(error).__name__
+    if api_key:
+        detail = detail.replace(api_key, "[API key]")
     return Mod97Error(0, "connection_failed", f"Could not reach the service{where}: {detail}")
 
 
