@@ -4,6 +4,7 @@ and a key no header can carry, never sent at all."""
 from __future__ import annotations
 
 import asyncio
+import pickle
 import socket
 import threading
 import time
@@ -237,6 +238,45 @@ def test_a_metered_post_answered_503_is_sent_once_more_honouring_retry_after_and
     assert front.requests == 4, "the second call: sent, then retried once"
     assert front.seen[2][2] != front.seen[0][2], "each call has a key of its own"
     assert front.seen[3][2] == front.seen[2][2]
+
+
+def test_a_refusal_carries_its_retry_after_in_seconds(fronts: Callable[..., Front]) -> None:
+    refusals = {
+        "/v1/keys/generate": (429, "key_creation_limit", "3600"),
+        "/v1/bic/COBADEFF": (503, "storage_unavailable", "5"),
+        "/v1/iban/validate": (409, "idempotency_in_progress", "1"),
+        "/v1/ch/clearing/100": (404, "clearing_not_found", None),
+    }
+
+    def handle(request: Request, n: int) -> None:
+        status, code, retry_after = refusals[request.handler.path]
+        headers = {"content-type": "application/json"} | ({"retry-after": retry_after} if retry_after else {})
+        request.reply(status, f'{{"error":"{code}","message":"Not now."}}'.encode(), headers)
+
+    front = fronts(handle)
+    with Mod97(base_url=front.url, api_key="") as client:
+        calls: list[Callable[[], object]] = [
+            client.generate_key,
+            lambda: client.bic("COBADEFF"),
+            lambda: client.validate(IBAN),
+            lambda: client.clearing("100"),
+        ]
+        seen: list[tuple[int, str, float | None]] = []
+        for call in calls:
+            with pytest.raises(Mod97Error) as refused:
+                call()
+            seen.append((refused.value.status, refused.value.code, refused.value.retry_after))
+    assert seen == [
+        (429, "key_creation_limit", 3600.0),
+        (503, "storage_unavailable", 5.0),
+        (409, "idempotency_in_progress", 1.0),
+        (404, "clearing_not_found", None),
+    ]
+    assert pickle.loads(pickle.dumps(refused.value)).retry_after is None
+    with Mod97(base_url=f"http://127.0.0.1:{free_port()}", api_key="", retries=0) as nobody:
+        with pytest.raises(Mod97Error) as unreached:
+            nobody.bic("COBADEFF")
+    assert (unreached.value.code, unreached.value.retry_after) == ("connection_failed", None)
 
 
 def test_retry_after_is_read_in_seconds_up_to_ten_else_250_ms_then_1_s() -> None:

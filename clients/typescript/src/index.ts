@@ -110,13 +110,19 @@ export class Mod97Error extends Error {
   readonly code: Mod97ErrorCode | (string & {});
   readonly body: ErrorResult;
   declare readonly quota?: Quota;
+  /**
+   * The answer's `Retry-After`, in seconds: when to try again after a 429 (`key_creation_limit`,
+   * `rate_limited`, ...), a 503 or a 409 `idempotency_in_progress`; null when it has none.
+   */
+  readonly retryAfter: number | null;
 
-  constructor(status: number, body: ErrorResult, quota?: Quota) {
+  constructor(status: number, body: ErrorResult, quota?: Quota, retryAfter: number | null = null) {
     super(`${status ? `${status} ` : ''}${body.error}: ${body.message}`);
     this.name = 'Mod97Error';
     this.status = status;
     this.code = body.error;
     this.body = body;
+    this.retryAfter = retryAfter;
     if (quota) Object.defineProperty(this, 'quota', { value: quota, enumerable: false });
   }
 }
@@ -286,14 +292,14 @@ export class Mod97 {
       const { status } = exchange.res;
       if (status === 503 && !last && (call.safety === 'read' || (idempotencyKey !== undefined && !resent))) {
         resent = idempotencyKey !== undefined;
-        await pause(attempt, exchange.res.headers.get('retry-after'));
+        await pause(attempt, retryAfterOf(exchange.res.headers));
         continue;
       }
       // The repeat met the first request still being answered: wait for that answer rather than fail.
       if (status === 409 && resent && waits < IN_PROGRESS_WAITS && exchange.text.includes('idempotency_in_progress')) {
         waits++;
         attempt--;
-        await pause(0, exchange.res.headers.get('retry-after'));
+        await pause(0, retryAfterOf(exchange.res.headers));
         continue;
       }
       return answer<T>(exchange.res, exchange.text, call.ok ?? [200]);
@@ -340,7 +346,7 @@ function answer<T>(res: Response, text: string, ok: number[]): Answer<T> {
           error: 'invalid_response',
           message: `The service answered ${res.status} with ${text ? 'a body that is not a JSON object' : 'no body'}.`,
         };
-    throw new Mod97Error(res.status, error, quota);
+    throw new Mod97Error(res.status, error, quota, retryAfterOf(res.headers));
   }
   if (quota) Object.defineProperty(body, 'quota', { value: quota, enumerable: false });
   return body as Answer<T>;
@@ -376,6 +382,12 @@ function keyRefusal(key: string | undefined): ErrorResult | undefined {
 /** A message from outside the client (fetch's, a wrapper's) with the key, should it quote it, left out. */
 function withoutKey(message: string, key: string | undefined): string {
   return key ? message.replaceAll(key, '[API key]') : message;
+}
+
+/** `Retry-After` in seconds, the form the service sends; null when absent or in another form. */
+function retryAfterOf(headers: Headers): number | null {
+  const value = headers.get('retry-after');
+  return value !== null && /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : null;
 }
 
 function quotaOf(headers: Headers): Quota | undefined {
@@ -450,8 +462,7 @@ function randomKey(): string {
 }
 
 /** 250 ms, then 1 s (or what Retry-After asks, up to 10 s). */
-function pause(attempt: number, retryAfter?: string | null): Promise<void> {
-  const asked = Number(retryAfter);
-  const ms = Number.isFinite(asked) && asked > 0 ? Math.min(asked * 1000, 10_000) : 250 * 4 ** attempt;
+function pause(attempt: number, retryAfter: number | null = null): Promise<void> {
+  const ms = retryAfter ? Math.min(retryAfter * 1000, 10_000) : 250 * 4 ** attempt;
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

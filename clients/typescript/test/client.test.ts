@@ -372,6 +372,42 @@ describe('retries only where they are safe', () => {
     });
   });
 
+  test('a refusal carries its Retry-After in seconds', async () => {
+    const refusals: Record<string, [number, string, string | undefined]> = {
+      '/v1/keys/generate': [429, 'key_creation_limit', '3600'],
+      '/v1/bic/COBADEFF': [503, 'storage_unavailable', '5'],
+      '/v1/iban/validate': [409, 'idempotency_in_progress', '1'],
+      '/v1/ch/clearing/100': [404, 'clearing_not_found', undefined],
+    };
+    const front = await faultyServer((req, res) => {
+      const [status, code, retryAfter] = refusals[req.url ?? ''] ?? [500, 'internal_error', undefined];
+      res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter && { 'retry-after': retryAfter }) });
+      res.end(JSON.stringify({ error: code, message: 'Not now.' }));
+    });
+    const client = new Mod97({ baseUrl: front.url });
+    const seen = [];
+    for (const call of [
+      () => client.generateKey(),
+      () => client.bic('COBADEFF'),
+      () => client.validate(IBAN),
+      () => client.clearing('100'),
+    ])
+      seen.push(
+        await call().then(
+          () => 'answered',
+          (e: unknown) => e instanceof Mod97Error && [e.status, e.code, e.retryAfter],
+        ),
+      );
+    assert.deepEqual(seen, [
+      [429, 'key_creation_limit', 3600],
+      [503, 'storage_unavailable', 5],
+      [409, 'idempotency_in_progress', 1],
+      [404, 'clearing_not_found', null],
+    ]);
+    const nobody = new Mod97({ baseUrl: `http://127.0.0.1:${await unusedPort()}`, retries: 0 });
+    await assert.rejects(nobody.bic('COBADEFF'), (e: unknown) => e instanceof Mod97Error && e.retryAfter === null);
+  });
+
   test('an answer that is not JSON is a typed error, not a crash', async () => {
     const proxy = await faultyServer((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });

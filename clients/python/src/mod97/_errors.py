@@ -93,9 +93,19 @@ class Mod97Error(Exception):
     message: str
     body: dict[str, Any]
     quota: Quota | None
+    #: The answer's ``Retry-After``, in seconds: when to try again after a 429
+    #: (``key_creation_limit``, ``rate_limited``, ...), a 503 or a 409 ``idempotency_in_progress``;
+    #: None when it has none.
+    retry_after: float | None
 
     def __init__(
-        self, status: int, code: str, message: str, body: dict[str, Any] | None = None, quota: Quota | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        body: dict[str, Any] | None = None,
+        quota: Quota | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(f"{f'{status} ' if status else ''}{code}: {message}")
         self.status = status
@@ -103,10 +113,13 @@ class Mod97Error(Exception):
         self.message = message
         self.body = body if body is not None else {"error": code, "message": message}
         self.quota = quota
+        self.retry_after = retry_after
 
-    def __reduce__(self) -> tuple[type[Mod97Error], tuple[int, str, str, dict[str, Any], Quota | None]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[Mod97Error], tuple[int, str, str, dict[str, Any], Quota | None, float | None]]:
         # pickled whole (multiprocessing, task queues), not from the formatted sentence alone
-        return (type(self), (self.status, self.code, self.message, self.body, self.quota))
+        return (type(self), (self.status, self.code, self.message, self.body, self.quota, self.retry_after))
 
     def __repr__(self) -> str:
         return f"Mod97Error(status={self.status!r}, code={self.code!r}, message={self.message!r})"

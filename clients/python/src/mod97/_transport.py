@@ -7,7 +7,6 @@ same as in the TypeScript client (mod97/client).
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import uuid
@@ -164,13 +163,13 @@ class Attempts:
 
 def backoff(attempt: int, retry_after: str | None = None) -> float:
     """250 ms, then 1 s (or what Retry-After asks, up to 10 s), in seconds."""
-    try:
-        asked = float(retry_after) if retry_after is not None else 0.0
-    except ValueError:
-        asked = 0.0
-    if asked > 0 and math.isfinite(asked):
-        return min(asked, 10.0)
-    return 0.25 * 4.0**attempt
+    asked = retry_after_seconds(retry_after)
+    return min(asked, 10.0) if asked else 0.25 * 4.0**attempt
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """``Retry-After`` in seconds, the form the service sends; None when absent or in another form."""
+    return float(value) if value is not None and re.fullmatch(r"[0-9]+(\.[0-9]+)?", value) else None
 
 
 def failure(error: httpx.HTTPError, api_key: str | None) -> Mod97Error:
@@ -212,6 +211,7 @@ class Answer(dict[str, Any]):
 def answer(call: Call[T], response: httpx.Response) -> T:
     """The answer's JSON object, or raises the refusal as a Mod97Error."""
     quota = quota_from(response.headers)
+    retry_after = retry_after_seconds(response.headers.get("retry-after"))
     text = response.text
     try:
         body: Any = json.loads(text)
@@ -220,15 +220,15 @@ def answer(call: Call[T], response: httpx.Response) -> T:
     if response.status_code not in call.ok or not isinstance(body, dict):
         if isinstance(body, dict) and isinstance(body.get("error"), str):
             message = body.get("message")
-            raise Mod97Error(
-                response.status_code, body["error"], message if isinstance(message, str) else "", body, quota
-            )
+            words = message if isinstance(message, str) else ""
+            raise Mod97Error(response.status_code, body["error"], words, body, quota, retry_after)
         what = "a body that is not a JSON object" if text else "no body"
         raise Mod97Error(
             response.status_code,
             "invalid_response",
             f"The service answered {response.status_code} with {what}.",
             quota=quota,
+            retry_after=retry_after,
         )
     result = Answer(body)
     result.quota = quota
