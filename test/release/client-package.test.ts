@@ -101,14 +101,33 @@ const bic: string | null | undefined = answer.bank?.bic;
 const code: Mod97ErrorCode = 'quota_exhausted';
 // @ts-expect-error: not a property of the answer
 answer.nonsense;
+// Every option filled from a variable that may be unset, as from the environment.
+const env: Record<string, string | undefined> = {};
+const timeout = env.MOD97_TIMEOUT_MS;
+new Mod97({
+  baseUrl: env.MOD97_URL,
+  apiKey: env.MOD97_API_KEY,
+  fetch: undefined,
+  timeoutMs: timeout === undefined ? undefined : Number(timeout),
+  retries: undefined,
+});
 export { valid, bic, code, Mod97Error };
 `,
   );
+  // The README's example as a user pastes it: its options filled from process.env, string | undefined.
+  const example = /```js\n([\s\S]*?)```/.exec(readFileSync(join(app, 'node_modules/mod97-client/README.md'), 'utf8'));
+  assert.match(example?.[1] ?? '', /apiKey: process\.env\.MOD97_API_KEY/);
+  writeFileSync(
+    join(app, 'readme.ts'),
+    `declare const process: { env: Record<string, string | undefined> };\n${example?.[1]}`,
+  );
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  // No @types: the user's project has none; fetch and its types come from the DOM library.
+  // No @types: the user's project has none; fetch and its types come from the DOM library. The
+  // strictest options a user may set: an optional member then takes undefined only where declared.
   const flags = [
     '--noEmit',
     '--strict',
+    '--exactOptionalPropertyTypes',
     '--module',
     'nodenext',
     '--target',
@@ -118,6 +137,6 @@ export { valid, bic, code, Mod97Error };
     '--typeRoots',
     './none',
   ];
-  const checked = await run(process.execPath, [tsc, ...flags, 'use.ts'], { cwd: app }).catch((e) => e);
+  const checked = await run(process.execPath, [tsc, ...flags, 'use.ts', 'readme.ts'], { cwd: app }).catch((e) => e);
   assert.equal(checked.stdout ?? '', '', checked.stdout);
 });

@@ -74,25 +74,29 @@ export type PaymentInput = Static<typeof PaymentCheckBody>;
 export type PaymentCheckResult = Static<typeof PaymentCheckAnswer>;
 export type ErrorResult = Static<typeof ErrorBody> & Record<string, unknown>;
 
+/**
+ * Every member takes `undefined` as it takes leaving it out, so a value that may be missing
+ * (`process.env.MOD97_API_KEY`) is passed as it is, under `exactOptionalPropertyTypes` too.
+ */
 export interface Mod97Options {
   /** The service, e.g. `https://api.example.com`; default `http://127.0.0.1:3000`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Sent as `Authorization: Bearer`; never in a URL or a body. Spaces, tabs and line breaks
    * around it are dropped; a key still holding anything but visible ASCII (a line break, space
    * or tab inside, a control or non-ASCII character) is never sent: each call throws
    * `invalid_api_key` with status 0, its message not showing the key.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * The fetch to use. Give `wrapFetchWithPayment(fetch, x402client)` from `@x402/fetch` and a
    * 402 that carries x402 requirements is paid and sent again by that fetch itself.
    */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** Per attempt, in ms (default 30,000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Further attempts where a retry is safe (default 2). */
-  retries?: number;
+  retries?: number | undefined;
 }
 
 /** A code of the service's error table, or the client's own for no answer or an unreadable one. */
