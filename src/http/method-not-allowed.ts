@@ -35,11 +35,31 @@ export function addMethodNotAllowed(app: FastifyInstance, routes: readonly Route
       exposeHeadRoute: false,
       handler: async (req, reply) => {
         reply.header('allow', allow);
-        throw new DomainError(
-          'method_not_allowed',
-          `${req.method} is not served on ${documentedPath(url)}: send ${allow}.`,
-        );
+        throw notServed(req.method, url, allow);
       },
     });
   }
+}
+
+function notServed(method: string, url: string, allow: string): DomainError {
+  return new DomainError('method_not_allowed', `${method} is not served on ${documentedPath(url)}: send ${allow}.`);
+}
+
+/**
+ * The 405 for a method Fastify does not route at all (TRACE, PROPFIND, ...), which reaches the
+ * not-found handler instead of the routes above: the data route whose path this is, its methods
+ * in `Allow`; null when no data route has the path.
+ */
+export function unroutedMethod(
+  routes: readonly RouteDeclaration[],
+  method: string,
+  path: string,
+): { error: DomainError; allow: string } | null {
+  const matching = routes.filter(
+    (r) => isDataRoute(r) && new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}/?$`).test(path),
+  );
+  const [route] = matching;
+  if (!route) return null;
+  const allow = [...new Set(matching.map((r) => r.method))].join(', ');
+  return { error: notServed(method, route.url, allow), allow };
 }

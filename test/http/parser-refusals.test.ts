@@ -119,6 +119,10 @@ describe('another method on a data route', () => {
       ['PATCH', '/v1/iban/from-account', 'POST'],
       ['POST', '/v1/bic/DEUTDEFF', 'GET'],
       ['DELETE', '/v1/ch/clearing/230', 'GET'],
+      // methods Fastify routes nowhere reach the not-found handler, which says 405 all the same
+      ['TRACE', '/v1/iban/validate', 'POST'],
+      ['PROPFIND', '/v1/bic/DEUTDEFF', 'GET'],
+      ['REPORT', '/v1/iban/batch', 'POST'],
     ];
     for (const [method, path, allow] of cases) {
       const r = await svc.call(path, { method, key });
@@ -130,6 +134,7 @@ describe('another method on a data route', () => {
     const served = await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000' } });
     assert.equal(served.status, 200, 'POST still served');
     assert.equal((await svc.call('/v1/nothing-here', { method: 'PUT' })).status, 404, 'other paths stay 404');
+    assert.equal((await svc.call('/v1/nothing-here', { method: 'TRACE' })).status, 404);
   });
 });
 
