@@ -37,21 +37,31 @@ export function crossSiteGuard(publicUrl: string): (req: FastifyRequest) => Doma
   return (req) => {
     const guard = req.routeOptions.config.crossSite;
     if (guard === undefined) return null;
-    return isCrossSite(req, publicOrigin) ? refusal(guard === 'mcp') : null;
+    const from = crossSiteOrigin(req, publicOrigin);
+    if (from === false) return null;
+    // the service's own page (same origin, as the browser says), opened at a name that is not the
+    // public URL's: say where it works
+    const sameOrigin = req.headers['sec-fetch-site'] === undefined || req.headers['sec-fetch-site'] === 'same-origin';
+    if (guard === 'api' && sameOrigin && from !== null && from === ownOrigin(req))
+      return ownPageElsewhere(from, publicOrigin);
+    return refusal(guard === 'mcp');
   };
 }
 
-/** True when the browser that sent `req` says it comes from a page of another site. */
-function isCrossSite(req: FastifyRequest, publicOrigin: string): boolean {
+/**
+ * Whether the browser that sent `req` says it comes from a page of another site: false when
+ * not, else the page's origin (null when the browser does not say which).
+ */
+function crossSiteOrigin(req: FastifyRequest, publicOrigin: string): string | null | false {
   const site = req.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') return true;
   const origin = req.headers.origin;
+  const from = origin === undefined ? null : originOf(origin);
+  if (site === 'cross-site' || site === 'same-site') return from;
   if (origin === undefined) return false;
-  const from = originOf(origin);
-  if (from === null) return true;
+  if (from === null) return null;
   if (from === publicOrigin) return false;
-  if (from !== ownOrigin(req)) return true;
-  return !unrebindable(new URL(from).hostname);
+  if (from !== ownOrigin(req)) return from;
+  return unrebindable(new URL(from).hostname) ? false : from;
 }
 
 /** A host no DNS answer can point elsewhere: an IP address, or `localhost` (browsers pin it to loopback). */
@@ -78,6 +88,15 @@ function originOf(header: string): string | null {
     return null;
   }
 }
+
+const ownPageElsewhere = (from: string, publicOrigin: string) => {
+  const { port } = new URL(from);
+  const local = `http://localhost${port ? `:${port}` : ''}`;
+  return new DomainError(
+    'cross_site_request',
+    `This page was opened at ${from}, a name this service does not know as its own (another site's name can be made to point here), so it cannot create, claim or rotate keys from there. Open it at ${publicOrigin} or ${local} instead, or have the operator set MOD97_PUBLIC_URL to ${from}.`,
+  );
+};
 
 const refusal = (mcp: boolean) =>
   new DomainError(

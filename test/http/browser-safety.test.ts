@@ -68,6 +68,15 @@ describe('cross-site browser requests to the key routes', () => {
       const r = await svc.call('/v1/keys/generate', generate(headers, from()));
       assert.deepEqual([r.status, r.body.error], [403, 'cross_site_request'], JSON.stringify(headers));
     }
+    // The service's own page at a LAN name is told where its pages work, not to "call from its own pages".
+    const lan = await svc.call(
+      '/v1/keys/generate',
+      generate(pageAt(`http://mod97.lan:${port}`, `mod97.lan:${port}`), from()),
+    );
+    assert.equal(
+      lan.body.message,
+      `This page was opened at http://mod97.lan:${port}, a name this service does not know as its own (another site's name can be made to point here), so it cannot create, claim or rotate keys from there. Open it at http://localhost:3000 or http://localhost:${port} instead, or have the operator set MOD97_PUBLIC_URL to http://mod97.lan:${port}.`,
+    );
   });
 
   test('/mcp follows the same rule, and its own origin counts only on a host DNS cannot rebind', async () => {

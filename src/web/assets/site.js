@@ -882,15 +882,18 @@ const pages = {
                 ]
               : []),
             ...(quota.length ? [el('p', { class: 'small muted' }, quota.join(' · '))] : []),
-            el(
-              'div',
-              { class: 'example' },
-              el(
-                'pre',
-                { tabindex: '0', 'aria-label': `Answer ${r.status}` },
-                el('code', {}, JSON.stringify(r.body, null, 2)),
-              ),
-            ),
+            // no answer came: the page's own words, not a JSON body the service never sent
+            r.status === 0
+              ? el('p', {}, r.body.message)
+              : el(
+                  'div',
+                  { class: 'example' },
+                  el(
+                    'pre',
+                    { tabindex: '0', 'aria-label': `Answer ${r.status}` },
+                    el('code', {}, JSON.stringify(r.body, null, 2)),
+                  ),
+                ),
           );
         }),
       );
