@@ -8,7 +8,7 @@ import { blzNumberOf, checkGermanAccount, type GermanCheck, type GermanMethodOf 
 import { ERRORS, type IbanError, lengthError } from './errors.ts';
 import { normalizeIban } from './normalize.ts';
 import { countryOf, type CountrySpec, type Range } from './registry.ts';
-import { suggest } from './suggest.ts';
+import { MAX_SUGGESTIONS, suggest } from './suggest.ts';
 import { territoryVerdict } from './territory.ts';
 
 export interface ValidateOptions {
@@ -108,7 +108,7 @@ function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
     const territory = territoryVerdict(iban);
     if (territory)
       return result(iban, undefined, [territory.error], false, territory.suggestion ? [territory.suggestion] : NONE);
-    return result(iban, undefined, [ERRORS.unknown_country], false, NONE);
+    return result(iban, undefined, [ERRORS.unknown_country], false, countryCodeSlips(iban, methodOf));
   }
   if (iban.length !== spec.length) return result(iban, spec, [lengthError(spec.length, iban.length)], false, NONE);
   const errors = collectErrors(iban, spec);
@@ -130,6 +130,26 @@ function judge(iban: string, methodOf: GermanMethodOf | undefined): IbanResult {
   }
   if (german !== undefined) answer.national_check = german;
   return answer;
+}
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * For an IBAN whose country code names no country (`DF89…`, `ED89…`, `D8E9…`): the valid IBANs
+ * one slip away in its first four characters, swaps first (two neighbours exchanged), then a
+ * letter of the code replaced; at most MAX_SUGGESTIONS. The rest of the IBAN must then hold as
+ * it is, so a slip elsewhere as well gives nothing.
+ */
+function countryCodeSlips(iban: string, methodOf: GermanMethodOf | undefined): string[] {
+  const swap = (i: number) => iban.slice(0, i) + iban[i + 1] + iban[i] + iban.slice(i + 2);
+  const candidates = [swap(0), swap(1), swap(2)];
+  for (const i of [0, 1]) for (const letter of LETTERS) candidates.push(iban.slice(0, i) + letter + iban.slice(i + 1));
+  const found = new Set<string>();
+  for (const candidate of candidates) {
+    if (found.size === MAX_SUGGESTIONS) break;
+    if (candidate !== iban && countryOf(candidate) && judge(candidate, methodOf).valid) found.add(candidate);
+  }
+  return [...found];
 }
 
 /** Suggestions; a German one must also pass its own bank's account check. */

@@ -218,6 +218,24 @@ describe('suggestions', () => {
       assert.notEqual(validateIban(s, { germanMethodOf }).national_check, 'failed', s);
   });
 
+  it('a slip in the country code is suggested too: a letter replaced, or two neighbours swapped', () => {
+    for (const [typo, right] of [
+      ['DF89370400440532013000', 'DE89370400440532013000'],
+      ['ED89370400440532013000', 'DE89370400440532013000'],
+      ['D8E9370400440532013000', 'DE89370400440532013000'],
+      ['LN91ABNA0417164300', 'NL91ABNA0417164300'],
+    ]) {
+      const r = validateIban(typo);
+      assert.deepEqual(
+        r.errors.map((e) => e.code),
+        ['unknown_country'],
+        typo,
+      );
+      assert.deepEqual(r.suggestions, [right], typo);
+    }
+    assert.deepEqual(validateIban('XX89370400440532013000').suggestions, [], 'no country one slip away');
+  });
+
   it('a national check failure with a right mod 97 also gets suggestions that pass both', () => {
     const r = validateIban('BE68539007547043');
     assert.deepEqual(r.suggestions, ['BE68539007547034']);
