@@ -37,6 +37,7 @@ export function applyBankDirectory(
   for (const [country, { as_of, rows }] of Object.entries(countries)) {
     // Swiss and Liechtenstein IIDs are keyed without leading zeros, as the clearing table keys them
     const keyOf = country === 'CH' || country === 'LI' ? (c: string) => normalizeIid(c) ?? c : (c: string) => c;
+    const bicNames = new BicNames();
     let previous: string | null = null;
     for (const [raw, bic, name] of rows) {
       const code = keyOf(raw);
@@ -51,7 +52,34 @@ export function applyBankDirectory(
       } else if (code !== previous) ix.setBankCode(country, code, { bic, name, city: null, source, as_of });
       else if (bic) ix.addBankBic(country, code, bic);
       previous = code;
-      if (bic) ix.addBic({ bic11: toBic11(bic), name, city: null, address: null, postcode: null, source, as_of });
+      if (bic) bicNames.add(toBic11(bic), name);
+    }
+    for (const [bic11, name] of bicNames.mostGiven())
+      ix.addBic({ bic11, name, city: null, address: null, postcode: null, source, as_of });
+  }
+}
+
+/**
+ * The name of each BIC as most rows of a directory give it. A directory of branches lists one
+ * BIC under many bank codes, each row with its branch's name ("MBH 103 Szent István tér" among
+ * 112 rows of "MBH Bank Nyrt."): the BIC's name is the one most of them give, the first given
+ * among equals, so that a BIC lookup names the institution an IBAN lookup names.
+ */
+class BicNames {
+  private readonly counts = new Map<string, Map<string | null, number>>();
+
+  add(bic11: string, name: string | null): void {
+    const names = this.counts.get(bic11) ?? new Map<string | null, number>();
+    names.set(name, (names.get(name) ?? 0) + 1);
+    this.counts.set(bic11, names);
+  }
+
+  /** Each BIC, in the order first met, with its most given name (null when no row names it). */
+  *mostGiven(): Generator<[string, string | null]> {
+    for (const [bic11, names] of this.counts) {
+      let best: [string | null, number] = [null, 0];
+      for (const [name, count] of names) if (name && count > best[1]) best = [name, count];
+      yield [bic11, best[0]];
     }
   }
 }

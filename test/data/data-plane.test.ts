@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { type DataPlane, loadDataPlane } from '../../src/data/index.ts';
+import { applyBankDirectory } from '../../src/data/apply.ts';
 import { importFile } from '../../src/data/importers/index.ts';
 import { Indexes } from '../../src/data/indexes.ts';
 import { Lookups } from '../../src/data/plane.ts';
@@ -158,4 +159,17 @@ test('a BIC known to two sources takes its whole place from one of them, never a
     ['Test Bank AG', 'Frankfurt am Main', 'Hauptstrasse 1', '60311'],
   );
   assert.deepEqual(answer?.sources.map((s) => s.name).sort(), ['full', 'partial']);
+});
+
+test('a BIC a directory lists under many branch codes is named as most of its rows name it, as the IBAN lookup names the bank', () => {
+  const ix = new Indexes();
+  const rows: [string, string, string][] = [
+    ['1030000', 'MKKBHUHBXXX', 'MBH 103 Szent István tér'],
+    ['1040000', 'MKKBHUHBXXX', 'MBH Bank Nyrt.'],
+    ['1050000', 'MKKBHUHBXXX', 'MBH Bank Nyrt.'],
+  ];
+  applyBankDirectory(ix, { HU: { as_of: '2026-01-23', rows } }, 'a registry');
+  const lookups = new Lookups(ix, { sanctions: [], epc: null, clearingSource: null }, 'none');
+  assert.equal(lookups.bic('MKKBHUHB')?.name, 'MBH Bank Nyrt.');
+  assert.equal(lookups.bankForIban('HU', '1040000')?.name, 'MBH Bank Nyrt.');
 });
