@@ -450,6 +450,11 @@ class BatchRun {
         this.sent.ibans += ibans.length;
       } catch (e) {
         if (e instanceof Mod97Error && e.status === 402) throw this.exhausted(e);
+        if (e instanceof Mod97Error && e.code === 'idempotency_answer_not_kept')
+          throw new Stop(EXIT.usage, [
+            `error: the answer to this batch of ${counted(ibans.length, 'IBAN')} was lost on the way back, and the service keeps no copy of an answer that large (over 64 KiB): its ${counted(ibans.length, 'request')} were charged, and --resume sends them again, charged again.`,
+            ...this.howToGoOn(),
+          ]);
         const why = e instanceof Mod97Error ? describeServiceError(e) : e;
         throw new Stop(EXIT.usage, [`error: ${why}`, ...this.howToGoOn()]);
       }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startService } from '../support/app.ts';
 import { loopbackServer } from '../support/loopback.ts';
-import { mod97 } from './run.ts';
+import { austrianIban, creditsKey, mod97 } from './run.ts';
 
 test('a batch whose answer was cut off on the way back is sent again with the same key and charged once', async () => {
   const svc = await startService();
@@ -43,4 +43,34 @@ test('a batch whose answer was cut off on the way back is sent again with the sa
   assert.equal(batchKeys[1], batchKeys[0], 'the retry carries the same Idempotency-Key');
   assert.match(readFileSync(join(dir, 'in.mod97.csv'), 'utf8'), /GB82 WEST 1234 5698 7654 32/);
   assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 3, 'three IBANs, charged once');
+});
+
+test('a batch whose answer was too large to keep and was lost says it was charged, and that --resume charges it again', async () => {
+  const svc = await startService();
+  const key = await creditsKey(svc, 1000);
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-lost-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'in.csv');
+  writeFileSync(input, `iban\n${Array.from({ length: 120 }, (_, i) => austrianIban(i + 1)).join('\n')}\n`);
+  let batches = 0;
+  const url = await loopbackServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const answer = await fetch(svc.url + req.url, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await answer.arrayBuffer());
+    if (req.url === '/v1/iban/batch' && ++batches === 1) return req.socket.destroy();
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(body);
+  });
+  const r = await mod97(['batch', input], { MOD97_URL: url, MOD97_API_KEY: key });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /error: the answer to this batch of 120 IBANs was lost on the way back, .*its 120 requests were charged, and --resume sends them again, charged again\./,
+  );
+  assert.match(r.stderr, /--resume/);
 });
