@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { KEY_META } from '../http/body.ts';
 import { httpError } from '../http/errors.ts';
+import { keyOrPaymentMessage } from '../payments/refusals.ts';
 import { askIfMeant, nearestNames } from '../typing-slips.ts';
 import { isRecord } from '../is-record.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
@@ -99,6 +100,12 @@ function withCreateKey(body: Record<string, unknown>): Record<string, unknown> {
     message: `${String(body.message ?? '')} ${CREATE_KEY_HINT}`.trim(),
     options: options.map((o) => (isRecord(o) && o.type === 'generate_key' ? { ...o, tool: 'create_key' } : o)),
   };
+}
+
+/** The no-key refusal said of the tool the agent called, not of the REST route behind it. */
+function saidOfTool(body: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(body.cause) || body.cause.reason !== 'key_or_payment_required') return body;
+  return { ...body, message: keyOrPaymentMessage(Array.isArray(body.options) ? body.options : [], 'tool') };
 }
 
 const CREATE_KEY_HINT = `Without a key: call the create_key tool (free), then send its api_key with each call in params._meta["${KEY_META}"] (or as Authorization: Bearer on the connection).`;
@@ -199,7 +206,7 @@ export const mcpRoutes =
         body = httpError('internal_error', 'The answer was not JSON.').body;
       }
       const refused = answer.statusCode >= 400;
-      if (answer.statusCode === 402) body = withCreateKey(body);
+      if (answer.statusCode === 402) body = withCreateKey(saidOfTool(body));
       // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
       const content = refused ? withPaymentRequired(body, answer.headers) : body;
       const settlement = settlementMeta(answer.headers);

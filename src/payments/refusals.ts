@@ -4,6 +4,7 @@
  */
 import { monthOf, nextDayStart } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { isRecord } from '../is-record.ts';
 import { LIMITS } from '../plans.ts';
 import type { Admission } from '../quota/meter.ts';
 import type { KeyRow } from '../records.ts';
@@ -28,11 +29,20 @@ export function quotaExhausted(ctx: RefusalContext, key: KeyRow, admission: Admi
   );
 }
 
-export const keyOrPaymentRequired = (ctx: RefusalContext): DomainError =>
-  new DomainError('payment_required', 'This route needs an API key or an x402 payment.', {
+/**
+ * What a no-key call to a route (REST) or a tool (MCP) needs: x402 is named only when the
+ * refusal offers it, so never where its rail is off (DECISIONS 13/21).
+ */
+export const keyOrPaymentMessage = (options: readonly unknown[], subject: 'route' | 'tool'): string =>
+  `This ${subject} needs an API key${options.some((o) => isRecord(o) && o.type === 'x402') ? ' or an x402 payment' : ''}.`;
+
+export function keyOrPaymentRequired(ctx: RefusalContext): DomainError {
+  const options = offers(ctx);
+  return new DomainError('payment_required', keyOrPaymentMessage(options, 'route'), {
     reason: 'key_or_payment_required',
-    options: offers(ctx),
+    options,
   });
+}
 
 export const trialExhausted = (ctx: RefusalContext, day: string): DomainError =>
   new DomainError(

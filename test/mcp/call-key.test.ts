@@ -23,7 +23,8 @@ describe('a key per tool call', () => {
     assert.equal(refused.isError, true);
     const body = refused.structuredContent as { error: string; message: string; options: Record<string, unknown>[] };
     assert.equal(body.error, 'payment_required');
-    assert.match(body.message, /create_key/);
+    // Said of the tool, naming no x402 payment on a server without that rail.
+    assert.match(body.message, /^This tool needs an API key\. Without a key: call the create_key tool/);
     assert.match(body.message, /_meta\["mod97\/api-key"\]/);
     const generate = body.options.find((o) => o.type === 'generate_key');
     assert.equal(generate?.tool, 'create_key');

@@ -226,11 +226,12 @@ for (const engine of engines()) {
       const restBic = await svc.call('/v1/bic/DEUTDEFF', { from: '127.0.1.5' });
       assert.equal(restBic.status, 402);
       assert.equal(bic.isError, true);
-      // The REST body, with the way to a key over MCP added: create_key, then the key in _meta.
+      // The REST body said of the tool, with the way to a key over MCP added: create_key, then the key in _meta.
       const { message, options, ...sameFields } = structured(bic);
       const { message: restMessage, options: restOptions, ...restFields } = restBic.body;
       assert.deepEqual(sameFields, restFields);
-      assert.ok(String(message).startsWith(restMessage), String(message));
+      assert.equal(restMessage, 'This route needs an API key.');
+      assert.ok(String(message).startsWith('This tool needs an API key. '), String(message));
       assert.match(String(message), /create_key/);
       assert.deepEqual(options, [{ ...restOptions[0], tool: 'create_key' }]);
       assert.equal((await svc.call('/v1/keys/usage', { from: '127.0.1.4' })).body.used, 1);

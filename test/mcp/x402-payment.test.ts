@@ -33,9 +33,17 @@ describe('x402 payment of MCP tool calls', { skip }, () => {
     const mcp = await connectMcp(paid.service.url, { from: '127.0.9.1' });
     const refused = await mcp.client.callTool({ name: 'lookup_bic', arguments: { bic: 'DEUTDEFF' } });
     assert.equal(refused.isError, true);
-    const required = refused.structuredContent as unknown as PaymentRequired & { error: string; options: unknown[] };
+    const required = refused.structuredContent as unknown as PaymentRequired & {
+      error: string;
+      message: string;
+      options: unknown[];
+    };
     // The REST error body, with x402's PaymentRequired beside it.
     assert.equal(required.error, 'payment_required');
+    assert.match(
+      required.message,
+      /^This tool needs an API key or an x402 payment\. Without a key: call the create_key tool/,
+    );
     assert.ok(required.options.length > 0);
     assert.equal(required.x402Version, 2);
     assert.equal(required.accepts[0].amount, '3000');

@@ -120,6 +120,13 @@ describe('x402 pay-per-call through the service', { skip }, () => {
     assert.equal(await paid.chain.balanceOf(payer.address), 995_000n);
   });
 
+  test('a no-key call to a route without the trial is told it needs a key or an x402 payment', async () => {
+    const refused = await paid.service.call('/v1/iban/batch', { json: { ibans: ibans(1) }, from: '127.0.2.9' });
+    assert.equal(refused.status, 402);
+    assert.equal(refused.body.message, 'This route needs an API key or an x402 payment.');
+    assert.ok(refused.body.options.some((o: { type: string }) => o.type === 'x402'));
+  });
+
   test('a payment sent again is refused and charged once', async () => {
     const payer = await paid.chain.newPayer(1_000_000n);
     const pay = paid.payingFetch(payer, '127.0.7.1');
@@ -185,6 +192,7 @@ test('with the x402 rail off, a 402 offers no x402 payment and packs cannot be b
   const service = await startService();
   const refused = await service.call('/v1/iban/batch', { json: { ibans: ibans(1) } });
   assert.equal(refused.status, 402);
+  assert.equal(refused.body.message, 'This route needs an API key.');
   assert.equal(refused.headers['payment-required'], undefined);
   assert.equal(
     refused.body.options.some((o: { type: string }) => o.type === 'x402' || o.type === 'credits'),
