@@ -9,13 +9,23 @@ import { ErrorBody } from '../api/schemas.ts';
 import { packsOnSale, type Rails } from '../payments/offers.ts';
 import { isRecord } from '../is-record.ts';
 
-/** How to go on after a 402, naming only the payment rails this server has on. */
-function refusalsSentence(rails: Rails): string {
+/**
+ * How a key out of quota goes on, as its 402's `options` offer it (payments/offers.ts): only the
+ * payment rails this server has on. Said by the tool descriptions and llms.txt.
+ */
+export function refusalWays(rails: Rails): string[] {
   const ways = ['claim the key by e-mail'];
-  if (packsOnSale(rails)) ways.push(`buy credits${rails.card ? ' by card' : ''}${rails.x402 ? ' or by x402' : ''}`);
+  if (packsOnSale(rails)) {
+    const by = [...(rails.card ? ['by card'] : []), ...(rails.x402 ? ['by x402'] : [])];
+    ways.push(`buy credits ${by.join(' or ')}`);
+  }
   if (rails.x402) ways.push('pay per call with x402');
   ways.push('wait for the monthly reset');
-  return `A refusal is a result with isError: true whose structured content is the REST error body {error, message, ...}: quota_exhausted or payment_required (402) list \`options\` to go on (${ways.join(', ')}); invalid_request (400) names the field. Refused calls are not charged.`;
+  return ways;
+}
+
+function refusalsSentence(rails: Rails): string {
+  return `A refusal is a result with isError: true whose structured content is the REST error body {error, message, ...}: quota_exhausted or payment_required (402) list \`options\` to go on (${refusalWays(rails).join(', ')}); invalid_request (400) names the field. Refused calls are not charged.`;
 }
 
 const FREE_REFUSALS =

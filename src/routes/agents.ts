@@ -1,7 +1,8 @@
 /** GET /llms.txt and, with the x402 rail on, GET /.well-known/x402: the service as agents find it. */
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../errors.ts';
-import { buildTools } from '../mcp/tools.ts';
+import { buildTools, refusalWays } from '../mcp/tools.ts';
+import { packsOnSale, type Rails } from '../payments/offers.ts';
 import { LIMITS, PACKS, PRO_PRICE_USD_PER_MONTH } from '../plans.ts';
 import type { Services } from '../services.ts';
 import { type CatalogueRoute, catalogue, priceText, requestsText } from '../api/catalogue.ts';
@@ -12,7 +13,7 @@ export const agentRoutes =
     app.get('/llms.txt', { schema: { hide: true } }, async (_req, reply) => {
       reply.type('text/plain; charset=utf-8');
       const tools = buildTools(services.rails).map((t) => `\`${t.name}\` (${t.definition.title})`);
-      return llmsTxt(services.config.publicUrl, catalogue(), services.rails.x402, tools);
+      return llmsTxt(services.config.publicUrl, catalogue(), services.rails, tools);
     });
 
     const rail = services.x402;
@@ -62,12 +63,32 @@ function exampleOf(base: string, route: CatalogueRoute): string {
   return `; example: \`${route.method} ${base}${path}\``;
 }
 
+/**
+ * Pro and the packs, each with how this server sells it or that it does not: Pro by card alone,
+ * packs by card or x402 (DECISIONS 13/21: only the rails that are on).
+ */
+function purchaseLines(base: string, rails: Rails): string[] {
+  const checkout = `POST ${base}/v1/card/checkout`;
+  const pro = rails.card
+    ? `by card: ${checkout} with \`{"product": "pro"}\``
+    : 'not sold on this server (card payments are off)';
+  const packWays = [
+    ...(rails.card ? [`by card: ${checkout} with \`{"product": "pack_<pack>"}\``] : []),
+    ...(rails.x402 ? [`with x402: POST ${base}/v1/credits/buy/<pack>`] : []),
+  ];
+  const packs = PACKS.map((p) => `\`${p.pack}\` ${p.credits.toLocaleString('en-US')} credits for $${p.priceUsd}`);
+  return [
+    `- Pro: ${LIMITS.proPerMonth.toLocaleString('en-US')} requests a month for $${PRO_PRICE_USD_PER_MONTH}, ${pro}.`,
+    `- Prepaid packs: ${packs.join(', ')}; ${packsOnSale(rails) ? packWays.join(', or ') : 'not sold on this server (card payments and x402 are off)'}.`,
+  ];
+}
+
 /** llms.txt (llmstxt.org): a title, a summary, then sections of links with notes. */
-function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean, tools: string[]): string {
+function llmsTxt(base: string, routes: CatalogueRoute[], rails: Rails, tools: string[]): string {
+  const { x402 } = rails;
   const data = routes.filter((r) => r.cost.requests > 0);
   const keys = routes.filter((r) => r.url.startsWith('/v1/keys/'));
   const packs = routes.filter((r) => r.url.startsWith('/v1/credits/'));
-  const packLine = PACKS.map((p) => `${p.credits.toLocaleString('en-US')} credits for $${p.priceUsd}`).join(', ');
   return `# mod97
 
 > IBAN validation and bank lookups as an HTTP API and an MCP server: checksums, national check digits, banks and BICs, SEPA reach, Swiss clearing numbers and bank-level compliance screening, each answer with its dated sources.
@@ -90,8 +111,9 @@ function llmsTxt(base: string, routes: CatalogueRoute[], x402: boolean, tools: s
 
 - Send the key as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`, never in a URL or a body.
 - No key: ${LIMITS.trialPerDay} validations a day per network (POST /v1/iban/validate only).
-- Free key: ${LIMITS.anonymousPerMonth} requests a month; ${LIMITS.freePerMonth} a month once claimed with an e-mail address. Pro: ${LIMITS.proPerMonth.toLocaleString('en-US')} a month for $${PRO_PRICE_USD_PER_MONTH}. Prepaid packs: ${packLine}.
-- A refused call (4xx or 5xx) costs nothing. Out of quota: 402 with machine-readable \`options\` (claim, buy, pay per call, wait).
+- Free key: ${LIMITS.anonymousPerMonth} requests a month; ${LIMITS.freePerMonth} a month once claimed with an e-mail address.
+${purchaseLines(base, rails).join('\n')}
+- A refused call (4xx or 5xx) costs nothing. Out of quota: 402 with machine-readable \`options\` (${refusalWays(rails).join(', ')}).
 - x402: ${x402 ? 'on' : 'off on this server'}; with it, any data route can be paid per call in USDC (protocol v2, scheme exact) with no key${x402 ? `; paid resources are listed at ${base}/.well-known/x402` : ''}.
 
 ## Data routes

@@ -72,6 +72,13 @@ describe('x402 discovery', { skip }, () => {
   test('llms.txt names the rail as on and links the discovery document', async () => {
     const text = (await paid.service.call('/llms.txt')).text;
     assert.match(text, /x402: on;/);
+    // Packs are sold by x402 here (no card rail), and a key out of quota may pay per call.
+    assert.ok(text.includes(`with x402: POST ${paid.service.url}/v1/credits/buy/<pack>.`));
+    assert.match(text, /- Pro: .*not sold on this server/);
+    assert.match(
+      text,
+      /\(claim the key by e-mail, buy credits by x402, pay per call with x402, wait for the monthly reset\)/,
+    );
     assert.ok(text.includes(`${paid.service.url}/.well-known/x402`));
   });
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PACKS, X402_PRICES_USD } from '../../src/plans.ts';
 import { startService } from '../support/app.ts';
+import { startCardService } from '../support/stripe/card-service.ts';
 
 test('llms.txt lists each route with its cost in requests and x402 price, with absolute links', async () => {
   const svc = await startService();
@@ -42,4 +43,29 @@ test('llms.txt names the Python client and how to call this service with it', as
   assert.match(python, /pip install \.\/clients\/python/);
   assert.ok(python.includes(`from mod97 import Mod97\`, then \`with Mod97(base_url="${svc.url}")`));
   assert.match(python, /MOD97_API_KEY/);
+});
+
+/** The lines of llms.txt that say what can be bought and what a 402 offers. */
+const purchaseLines = (text: string) => text.split('\n').filter((l) => /^- (Pro|Prepaid packs)|Out of quota/.test(l));
+
+test('with no payment rail on, llms.txt says Pro and the packs are not sold here and offers no purchase', async () => {
+  const svc = await startService();
+  const [pro, packs, outOfQuota] = purchaseLines((await svc.call('/llms.txt')).text);
+  assert.match(pro, /^- Pro: 10,000 requests a month for \$29, not sold on this server \(card payments are off\)\.$/);
+  assert.match(packs, /not sold on this server \(card payments and x402 are off\)\.$/);
+  assert.doesNotMatch(packs, /card\/checkout|credits\/buy/);
+  assert.match(outOfQuota, /`options` \(claim the key by e-mail, wait for the monthly reset\)\.$/);
+  // What it says is so: neither purchase can be started.
+  assert.equal((await svc.call('/v1/card/checkout', { method: 'POST', json: { product: 'pro' } })).status, 503);
+  assert.equal((await svc.call('/v1/credits/buy/1k', { method: 'POST' })).status, 404);
+});
+
+test('with the card rail on, llms.txt sells Pro and the packs by card checkout, not by x402', async () => {
+  const { service } = await startCardService();
+  const [pro, packs, outOfQuota] = purchaseLines((await service.call('/llms.txt')).text);
+  const checkout = `POST ${service.url}/v1/card/checkout`;
+  assert.equal(pro, `- Pro: 10,000 requests a month for $29, by card: ${checkout} with \`{"product": "pro"}\`.`);
+  assert.ok(packs.endsWith(`; by card: ${checkout} with \`{"product": "pack_<pack>"}\`.`), packs);
+  assert.doesNotMatch(packs, /x402/);
+  assert.match(outOfQuota, /\(claim the key by e-mail, buy credits by card, wait for the monthly reset\)\.$/);
 });
