@@ -62,6 +62,8 @@ export interface ToolDeclaration {
    * dot segments, which URLs collapse): the answer the route gives that value elsewhere.
    */
   refuseParam?: (value: string) => ParamRefusal;
+  /** What the tool does, where the route's purpose says more than the tool offers (a format it always fixes). */
+  summary?: string;
   /** What an agent should know beyond the route's purpose. */
   note?: string;
   /** A tool that changes something (creates a key); every other tool only reads. */

@@ -5,6 +5,11 @@ import { PaymentQrAnswer, PaymentQrBody, PaymentQrReadAnswer, PaymentQrReadBody 
 
 const one = () => 1;
 
+/** What POST /v1/payment/qr makes, said by the route and by its tool, which answers a PNG alone. */
+const MAKES =
+  'Makes the QR code a banking app scans to pay: an EPC QR code (SEPA credit transfer in EUR) or, for a Swiss or Liechtenstein IBAN, the Swiss QR code of a QR-bill with its cross';
+const CHECKED_FIRST = 'The payment is checked first (IBAN, reference, amount, currency, names).';
+
 export const paymentQrRoute = defineRoute({
   method: 'POST',
   url: '/v1/payment/qr',
@@ -16,8 +21,7 @@ export const paymentQrRoute = defineRoute({
   idempotent: true,
   guide: {
     title: 'Make the QR code of a payment (EPC "GiroCode" or Swiss QR-bill) as SVG, PNG or text',
-    purpose:
-      'Makes the QR code a banking app scans to pay: an EPC QR code (SEPA credit transfer in EUR) or, for a Swiss or Liechtenstein IBAN, the Swiss QR code of a QR-bill with its cross; as SVG, PNG or the payload text. The payment is checked first (IBAN, reference, amount, currency, names).',
+    purpose: `${MAKES}; as SVG, PNG or the payload text. ${CHECKED_FIRST}`,
     example: {
       creditor: { iban: 'DE89370400440532013000', name: 'ACME GmbH' },
       amount: '149.90',
@@ -30,6 +34,7 @@ export const paymentQrRoute = defineRoute({
     title: 'Make a payment QR code',
     fixedArgs: { format: 'png' },
     content: 'image',
+    summary: `${MAKES}. ${CHECKED_FIRST}`,
     note: 'Answers the PNG as an image content part and the payload as text. A Swiss QR-bill needs creditor.address (street, postal_code, town, country). A payment that cannot be coded is the error payment_data_invalid (not charged) whose errors name each field.',
   },
 });

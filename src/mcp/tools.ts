@@ -110,7 +110,7 @@ function toolOf(route: CatalogueRoute, spec: ToolDeclaration, rails: Rails): Too
       name: spec.name,
       title: spec.title,
       description: [
-        route.summary,
+        spec.summary ?? route.summary,
         spec.note,
         costSentence(route, rails),
         route.cost.requests === 0 ? FREE_REFUSALS : refusalsSentence(rails),

@@ -256,6 +256,11 @@ describe('MCP tools make_payment_qr and read_payment_qr', async () => {
     assert.ok(make && tools.some((t) => t.name === 'read_payment_qr'));
     assert.equal(make.inputSchema.properties?.format, undefined, 'the tool always answers a PNG');
     assert.match(make.description ?? '', /Cost: 1 request/);
+    // Its description offers what it answers, not the route's other formats.
+    assert.match(make.description ?? '', /Answers the PNG as an image content part and the payload as text\./);
+    assert.doesNotMatch(make.description ?? '', /SVG/);
+    const llms = (await svc.call('/llms.txt')).text;
+    assert.match(llms, /\/v1\/payment\/qr: .*as SVG, PNG or the payload text/, 'the REST route keeps its formats');
 
     const made = await mcp.client.callTool({ name: 'make_payment_qr', arguments: SWISS_BODY });
     assert.equal(made.isError ?? false, false);
