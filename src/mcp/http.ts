@@ -21,6 +21,7 @@ import type { Services } from '../services.ts';
 import { MCP_TITLE, MCP_VERSION, serverCard } from './server-card.ts';
 import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
+import { WireError } from './wire-error.ts';
 import { usageRoute } from '../api/keys.ts';
 
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-for'] as const;
@@ -240,7 +241,7 @@ export const mcpRoutes =
       }));
       server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
         const result = await toolResult(req, reply.raw, params.name, params.arguments ?? {}, params._meta);
-        if (!result) throw new types.McpError(types.ErrorCode.InvalidParams, unknownTool(params.name));
+        if (!result) throw new WireError(types.ErrorCode.InvalidParams, unknownTool(params.name));
         return result;
       });
 

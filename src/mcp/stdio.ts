@@ -20,9 +20,11 @@ import {
   CallToolResultSchema,
   ListToolsRequestSchema,
   ListToolsResultSchema,
+  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { KEY_META } from '../http/body.ts';
 import { offlineToolList } from './tool-list.ts';
+import { passedOn } from './wire-error.ts';
 import { causeOf, codeOf, messageIn, messageOf } from '../thrown.ts';
 
 interface StdioBridgeOptions {
@@ -113,7 +115,8 @@ function link(endpoint: URL, url: string, apiKey: string | undefined): Link {
       } catch (err) {
         // The key rotated while the bridge ran: answered like a key refused at the start.
         state.refusal = refusalOf(err, url);
-        if (!state.refusal && !(err instanceof TypeError || causeOf(err))) throw err;
+        if (!state.refusal && !(err instanceof TypeError || causeOf(err)))
+          throw err instanceof McpError ? passedOn(err) : err;
         if (!state.refusal) state.lastFailure = unreachable(err, url);
         remote = null;
         void client.close();

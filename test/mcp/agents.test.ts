@@ -131,11 +131,16 @@ describe('MCP for agents', () => {
       );
       return error.message;
     };
-    assert.match(
-      await refusal('validate_ibn'),
-      /Unknown tool: validate_ibn\. Did you mean validate_iban or validate_ibans\? tools\/list names every tool\./,
-      'the nearest first',
-    );
+    const meant =
+      'Unknown tool: validate_ibn. Did you mean validate_iban or validate_ibans? tools/list names every tool.';
+    // The client puts the SDK's "MCP error <code>: " before the message once: the wire carries none.
+    assert.equal(await refusal('validate_ibn'), `MCP error -32602: ${meant}`, 'the nearest first');
+    const raw = await svc.call('/mcp', {
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_ibn', arguments: {} } },
+      headers: { accept: 'application/json, text/event-stream' },
+      from: '127.0.8.6',
+    });
+    assert.deepEqual(raw.body.error, { code: -32602, message: meant });
     assert.match(await refusal('validateIbans'), /Did you mean validate_ibans or validate_iban\?/);
     assert.doesNotMatch(await refusal('get_weather'), /Did you mean/);
   });

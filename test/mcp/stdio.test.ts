@@ -49,6 +49,16 @@ describe('mod97 mcp (stdio bridge)', () => {
     assert.equal(refused.isError, true);
     assert.equal((refused.structuredContent as { error: string }).error, 'invalid_bic');
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 2, 'a refusal is refunded');
+
+    // The service's JSON-RPC error is passed on as the service words it: the client adds its one prefix.
+    const unknown = await client.callTool({ name: 'validate_ibn', arguments: {} }).then(
+      () => assert.fail('validate_ibn was called'),
+      (e: Error) => e.message,
+    );
+    assert.equal(
+      unknown,
+      'MCP error -32602: Unknown tool: validate_ibn. Did you mean validate_iban or validate_ibans? tools/list names every tool.',
+    );
   });
 
   test('without MOD97_API_KEY, validate_iban runs on the no-key trial', async () => {
