@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { KEY_META } from '../http/body.ts';
+import { KEY_SHAPE_TEXT } from '../keys/secret.ts';
 import { httpError } from '../http/errors.ts';
 import { keyOrPaymentMessage } from '../payments/refusals.ts';
 import { askIfMeant, nearestNames } from '../typing-slips.ts';
@@ -109,6 +110,34 @@ function saidOfTool(body: Record<string, unknown>): Record<string, unknown> {
   return { ...body, message: keyOrPaymentMessage(Array.isArray(body.options) ? body.options : [], 'tool') };
 }
 
+/**
+ * Why a call's own key is no key at all (not a string, or empty), naming the member that holds
+ * it; null for a string, which the pipeline judges as any key. Its value is never repeated.
+ */
+function unusableCallKey(key: unknown): string | null {
+  const member = `params._meta["${KEY_META}"]`;
+  if (key === undefined) return null;
+  if (typeof key !== 'string')
+    return `${member} is not a string: send the API key there as a string, or leave the member out to use the connection's key. ${KEY_SHAPE_TEXT}`;
+  if (key.trim() === '')
+    return `${member} is empty: send the API key there, or leave the member out to use the connection's key; if the key comes from a variable, check that it is set.`;
+  return null;
+}
+
+/**
+ * A refusal as an agent reads it: a no-key 402 said of the tool with the way to a key here, and
+ * a 401 for a call's unusable key naming the `_meta` member to fix, not an Authorization header.
+ */
+function toldOfTool(
+  body: Record<string, unknown>,
+  status: number,
+  meta: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (status === 402) return withCreateKey(saidOfTool(body));
+  const unusable = status === 401 ? unusableCallKey(meta?.[KEY_META]) : null;
+  return unusable ? { ...body, message: unusable } : body;
+}
+
 const CREATE_KEY_HINT = `Without a key: call the create_key tool (free), then send its api_key with each call in params._meta["${KEY_META}"] (or as Authorization: Bearer on the connection).`;
 
 /** `.` and `..` as a path segment are moved or dropped by every URL parser, encoded or not. */
@@ -137,8 +166,9 @@ async function callTool(
   }
   const forwarded = injectOptions(req);
   const headers: Record<string, string> = { ...forwarded.headers, ...paymentHeaders(meta) };
-  // A key given with this one call stands in for the connection's (anything but a string is
-  // sent as a malformed key, which the pipeline refuses with its own 401).
+  // A key given with this one call stands in for the connection's. Anything but a string is sent
+  // as an empty key: the route judges it as it judges an empty header (a route that needs no key
+  // takes the call), and its 401 names the _meta member (toldOfTool).
   const callKey = meta?.[KEY_META];
   if (callKey !== undefined) {
     delete headers['x-api-key'];
@@ -200,18 +230,18 @@ export const mcpRoutes =
       if (exhausted.has(res)) res.setHeader('x-quota-exhausted', 'true');
       // A created key is a secret: the /mcp answer carrying it is not stored either.
       if (answer.headers['cache-control'] === 'no-store') res.setHeader('cache-control', 'no-store');
-      let body: Record<string, unknown>;
+      let served: Record<string, unknown>;
       try {
-        body = answer.json();
+        served = answer.json();
       } catch {
-        body = httpError('internal_error', 'The answer was not JSON.').body;
+        served = httpError('internal_error', 'The answer was not JSON.').body;
       }
       const refused = answer.statusCode >= 400;
-      if (answer.statusCode === 402) body = withCreateKey(saidOfTool(body));
+      const body = refused ? toldOfTool(served, answer.statusCode, meta) : served;
       // With the x402 rail on, a refusal also says how to pay for the call (x402 over MCP).
       const content = refused ? withPaymentRequired(body, answer.headers) : body;
       const settlement = settlementMeta(answer.headers);
-      const rewritten = content !== body || answer.statusCode === 402;
+      const rewritten = content !== served;
       const replayed = answer.headers['idempotent-replayed'] === 'true' ? { [REPLAYED_META]: true } : undefined;
       return {
         content:

@@ -65,6 +65,38 @@ describe('a key per tool call', () => {
     assert.doesNotMatch(JSON.stringify(result), /ifk_efef/);
   });
 
+  test("a call's _meta key that is not a string, or is empty, is invalid_api_key naming that member", async () => {
+    const svc = await startService();
+    const connectionKey = await svc.newKey('127.0.9.6');
+    const { client } = await connectMcp(svc.url, { key: connectionKey, from: '127.0.9.6' });
+    for (const [callKey, why] of [
+      [42, /^params\._meta\["mod97\/api-key"\] is not a string: send the API key there as a string/],
+      [null, /^params\._meta\["mod97\/api-key"\] is not a string/],
+      ['', /^params\._meta\["mod97\/api-key"\] is empty: send the API key there/],
+      ['   ', /^params\._meta\["mod97\/api-key"\] is empty/],
+    ] as const) {
+      const result = await client.callTool({
+        name: 'validate_iban',
+        arguments: { iban: IBAN },
+        _meta: { [KEY_META]: callKey },
+      });
+      assert.equal(result.isError, true);
+      const body = result.structuredContent as { error: string; message: string };
+      assert.equal(body.error, 'invalid_api_key');
+      assert.match(body.message, why, JSON.stringify(callKey));
+      assert.doesNotMatch(body.message, /Authorization|MOD97_API_KEY/);
+      assert.deepEqual(JSON.parse((result.content as { text: string }[])[0].text), body);
+    }
+    // A malformed string is still judged as a key; the connection's key was not used in its place.
+    const malformed = await client.callTool({
+      name: 'validate_iban',
+      arguments: { iban: IBAN },
+      _meta: { [KEY_META]: 'ifk_123' },
+    });
+    assert.match((malformed.structuredContent as { message: string }).message, /^The API key is malformed\./);
+    assert.equal((await svc.call('/v1/keys/usage', { key: connectionKey })).body.used, 0);
+  });
+
   test('a key in the arguments stays key_in_body, also beside a key in _meta', async () => {
     const svc = await startService();
     const key = await svc.newKey('127.0.9.4');
