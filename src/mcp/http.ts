@@ -19,7 +19,7 @@ import { askIfMeant, nearestNames } from '../typing-slips.ts';
 import { isRecord } from '../is-record.ts';
 import type { ParamRefusal } from '../api/declaration.ts';
 import type { Services } from '../services.ts';
-import { MCP_TITLE, MCP_VERSION, serverCard } from './server-card.ts';
+import { MCP_SERVER_INFO, serverCard } from './server-card.ts';
 import { buildTools, type Tool } from './tools.ts';
 import { paymentHeaders, settlementMeta, withPaymentRequired } from './x402.ts';
 import { WireError } from './wire-error.ts';
@@ -262,10 +262,10 @@ export const mcpRoutes =
     };
     app.post('/mcp', options, async (req, reply) => {
       const [{ Server }, { StreamableHTTPServerTransport }, types] = await sdk();
-      const server = new Server(
-        { name: 'mod97', title: MCP_TITLE, version: MCP_VERSION },
-        { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-      );
+      const server = new Server(MCP_SERVER_INFO, {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+      });
       server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
         tools: toolList().map((t) => t.definition),
       }));

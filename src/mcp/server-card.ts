@@ -21,6 +21,8 @@ export const { version: MCP_VERSION }: { version: string } = JSON.parse(
 /** The server's name in reverse-DNS form, as registries key it; `server.json` carries the same. */
 export const MCP_NAME = 'io.github.mod97/mod97';
 export const MCP_TITLE = 'mod97';
+/** The `serverInfo` of `initialize`, from /mcp and from `mod97 mcp` alike. */
+export const MCP_SERVER_INFO = { name: 'mod97', title: MCP_TITLE, version: MCP_VERSION };
 /** At most 100 characters: the limit of the card and of the registry. */
 export const MCP_DESCRIPTION =
   'Validate IBANs and look up banks, BICs, SEPA reach and sanctions, each answer with its dated sources';

@@ -23,6 +23,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { KEY_META } from '../http/body.ts';
+import { MCP_SERVER_INFO } from './server-card.ts';
 import { offlineToolList } from './tool-list.ts';
 import { passedOn } from './wire-error.ts';
 import { causeOf, codeOf, messageIn, messageOf } from '../thrown.ts';
@@ -146,14 +147,12 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
     );
   } else if (!first)
     process.stderr.write(`mod97 mcp: ${keyed.lastFailure} Starting anyway; tool calls answer this error.\n`);
-  const info = first?.getServerVersion();
-  const local = new Server(
-    { name: info?.name ?? 'mod97', title: info?.title ?? 'mod97', version: info?.version ?? '0.0.0' },
-    {
-      capabilities: { tools: {} },
-      instructions: first ? first.getInstructions() : startRefusal ? REFUSED_INSTRUCTIONS : OFFLINE_INSTRUCTIONS,
-    },
-  );
+  // This package's name and version, whatever the service's state at the start (server.json names
+  // the npm package `mod97` of this version for `mod97 mcp`).
+  const local = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: first ? first.getInstructions() : startRefusal ? REFUSED_INSTRUCTIONS : OFFLINE_INSTRUCTIONS,
+  });
   // Passed through as they are: the client's own checks (output schemas) belong to the agent's side.
   local.setRequestHandler(
     ListToolsRequestSchema,

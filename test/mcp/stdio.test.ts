@@ -3,6 +3,7 @@
  * StdioClientTransport, forwarding to a real service whose counters it moves.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +12,7 @@ import { startService } from '../support/app.ts';
 import { freePort } from '../support/loopback.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
+const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const IBAN = 'DE89370400440532013000';
 
 async function bridge(env: Record<string, string>) {
@@ -35,7 +37,7 @@ describe('mod97 mcp (stdio bridge)', () => {
     const svc = await startService();
     const key = await svc.newKey();
     const { client } = await bridge({ MOD97_URL: svc.url, MOD97_API_KEY: key });
-    assert.equal(client.getServerVersion()?.name, 'mod97');
+    assert.deepEqual([client.getServerVersion()?.name, client.getServerVersion()?.version], ['mod97', VERSION]);
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === 'validate_iban' && t.annotations?.readOnlyHint === true));
 
@@ -72,6 +74,8 @@ describe('mod97 mcp (stdio bridge)', () => {
     const svc = await startService();
     const unknown = `ifk_${'cd'.repeat(32)}`;
     const { client, stderr } = await bridge({ MOD97_URL: svc.url, MOD97_API_KEY: unknown });
+    // The package's own name and version, as when the service takes the key.
+    assert.deepEqual([client.getServerVersion()?.name, client.getServerVersion()?.version], ['mod97', VERSION]);
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === 'validate_iban'));
     const result = await client.callTool({ name: 'validate_iban', arguments: { iban: IBAN } });
@@ -121,6 +125,7 @@ describe('mod97 mcp (stdio bridge)', () => {
   test('starts while the service is down: lists the tools and answers each call with an error naming MOD97_URL', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     const { client, stderr } = await bridge({ MOD97_URL: url });
+    assert.deepEqual([client.getServerVersion()?.name, client.getServerVersion()?.version], ['mod97', VERSION]);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     assert.ok(names.includes('validate_iban') && names.includes('create_key'), names.join());
