@@ -58,6 +58,7 @@ const MESSAGES = {
   headers_too_large: 'The request has too many or too large headers (at most 200 lines, 16 KiB).',
   invalid_request: 'The request is not valid HTTP.',
   expectation_failed: 'Only "Expect: 100-continue" is supported.',
+  method_not_allowed: 'CONNECT is not served: this is an HTTP API, not a proxy.',
 } satisfies Partial<Record<ErrorCode, string>>;
 
 /** Options for the Fastify constructor: the Node server's own limits and parser refusals. */
@@ -160,6 +161,9 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
     }, limits.bodyMs);
     res.once('close', () => clearTimeout(timer));
   });
+
+  // Node hands CONNECT to this event, never to a route; with no listener it drops the socket unanswered.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => refuse(socket, 'method_not_allowed'));
 
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     const { status, body: error } = httpError('expectation_failed', MESSAGES.expectation_failed);

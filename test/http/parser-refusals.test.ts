@@ -53,6 +53,12 @@ describe("requests Node's parser refuses get the JSON error body and are never c
       400,
       'invalid_request',
     );
+    // CONNECT never reaches a route: it is answered on the socket, not dropped without a word
+    assertError(
+      await rawRequest(svc.url, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'),
+      405,
+      'method_not_allowed',
+    );
   });
 });
 
