@@ -338,13 +338,13 @@ test('an earlier output given as the input is refused before anything is sent, n
   const input = file('once.csv', 'iban\nDE89370400440532013000\n');
   const key = await svc.newKey('127.0.9.6');
   assert.equal((await mod97(['batch', input], env(key))).code, 0);
-  const again = await mod97(['batch', join(dir, 'once.mod97.csv'), '--out', join(dir, 'twice.csv')], env(key));
+  const again = await mod97(['batch', join(dir, 'once.mod97.csv'), '--out', join(dir, 'again.csv')], env(key));
   assert.equal(again.code, 2);
   assert.match(
     again.stderr,
     /once\.mod97\.csv already has the columns mod97 batch adds \(iban_valid, .*\): it is an earlier output/,
   );
-  assert.equal(existsSync(join(dir, 'twice.csv')), false);
+  assert.equal(existsSync(join(dir, 'again.csv')), false);
   assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'only the first run sent');
 });
 

@@ -200,6 +200,7 @@ test('`prepare` in a checkout installed without dev dependencies skips the build
   const checkout = join(dir, 'checkout');
   mkdirSync(join(checkout, 'src'), { recursive: true });
   cpSync(join(ROOT, 'scripts/build.mjs'), join(checkout, 'scripts/build.mjs'));
+  cpSync(join(ROOT, 'bin/node-version.js'), join(checkout, 'bin/node-version.js'));
   writeFileSync(join(checkout, 'src/server.ts'), '');
   writeFileSync(join(checkout, 'package.json'), JSON.stringify({ type: 'module' }));
   const prepared = await run(process.execPath, ['scripts/build.mjs', '--if-tools'], { cwd: checkout });
@@ -213,6 +214,7 @@ test('`npm start` builds the bundles only when a source is newer than them', asy
   const checkout = join(dir, 'start');
   mkdirSync(join(checkout, 'src/cli'), { recursive: true });
   cpSync(join(ROOT, 'scripts/build.mjs'), join(checkout, 'scripts/build.mjs'));
+  cpSync(join(ROOT, 'bin/node-version.js'), join(checkout, 'bin/node-version.js'));
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
   writeFileSync(join(checkout, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(checkout, 'src/server.ts'), "console.log('one');\n");
