@@ -10,6 +10,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -273,7 +274,7 @@ def test_a_refusal_carries_its_retry_after_in_seconds(fronts: Callable[..., Fron
         (404, "clearing_not_found", None),
     ]
     assert pickle.loads(pickle.dumps(refused.value)).retry_after is None
-    with Mod97(base_url=f"http://127.0.0.1:{free_port()}", api_key="", retries=0) as nobody:
+    with unreachable_port() as port, Mod97(base_url=f"http://127.0.0.1:{port}", api_key="", retries=0) as nobody:
         with pytest.raises(Mod97Error) as unreached:
             nobody.bic("COBADEFF")
     assert (unreached.value.code, unreached.value.retry_after) == ("connection_failed", None)
@@ -283,6 +284,16 @@ def test_retry_after_is_read_in_seconds_up_to_ten_else_250_ms_then_1_s() -> None
     assert [backoff(0), backoff(1)] == [0.25, 1.0]
     assert [backoff(0, "3"), backoff(1, "2.5"), backoff(0, "600")] == [3.0, 2.5, 10.0]
     assert [backoff(0, "soon"), backoff(0, "0"), backoff(1, "nan")] == [0.25, 0.25, 1.0]
+
+
+@contextmanager
+def unreachable_port() -> Iterator[int]:
+    """A port held bound but not listening: a connection to it is refused, and no other server of a
+    test run in parallel can take it meanwhile (as it can a port merely found free)."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        port: int = held.getsockname()[1]
+        yield port
 
 
 def free_port() -> int:
@@ -306,8 +317,7 @@ def test_a_metered_call_whose_connection_was_refused_is_sent_again_and_counted_o
         timer.join()
     assert answer["valid"] is True
     assert quota(answer)["used"] == 1, "counted once"
-    closed = free_port()
-    with Mod97(base_url=f"http://127.0.0.1:{closed}", api_key="", retries=0) as nobody:
+    with unreachable_port() as closed, Mod97(base_url=f"http://127.0.0.1:{closed}", api_key="", retries=0) as nobody:
         with pytest.raises(Mod97Error) as refused:
             nobody.validate(IBAN)
     assert (refused.value.status, refused.value.code) == (0, "connection_failed")
