@@ -1119,7 +1119,7 @@ function qrPage() {
     const remaining = r.headers.get('x-quota-remaining');
     notice(
       out,
-      'good',
+      r.body.warnings?.length ? 'warn' : 'good',
       `${standard}, ready to scan`,
       // a warning does not stop the code: the remittance text left out, a BIC not the bank's
       ...(r.body.warnings ?? []).map((w) => w.message),
