@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { paymentQrRoute, readPaymentQrRoute } from '../api/payment-qr.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
-import { makePaymentPayload, type PaymentChecker, SCHEME_OF } from '../transfer/payment-qr.ts';
+import { checkReadPayment, makePaymentPayload, type PaymentChecker } from '../transfer/payment-qr.ts';
 import { paymentChecker } from './payment-checker.ts';
 import { attributionFor } from './presentation.ts';
 import { served } from './serve.ts';
@@ -68,12 +68,11 @@ export const paymentQrRoutes =
         const read = readPayload(payload);
         if (!read.ok) throw new DomainError(read.code, read.message);
         const { standard, fields } = read;
-        const { standard: _standard, ...payment } = fields;
         return {
           standard,
           payload,
           fields,
-          check: check({ ...payment, scheme: SCHEME_OF[standard] }),
+          check: checkReadPayment(read, check),
           ...attributionFor(req.caller, services),
         };
       },

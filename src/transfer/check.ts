@@ -34,19 +34,29 @@ export interface PaymentInput {
   scheme?: PaymentScheme;
 }
 
-/** Every code the check answers, errors then warnings, with what it means. */
+/**
+ * Every code the check answers, errors then warnings, with what it means; the codes said of a
+ * code "read" are the payload's own faults, which the check of POST /v1/payment/qr/read adds
+ * (swiss-qr.ts, epc-qr.ts).
+ */
 export const PAYMENT_ISSUES = {
   iban_invalid: 'The IBAN fails validation (see `iban.errors`).',
   invalid_bic: 'The BIC is not well formed.',
+  bic_missing: 'An EPC QR code of version 001, read, has no BIC (that version requires it).',
   name_missing: 'The name is empty.',
   name_too_long: 'The name has more than 70 characters.',
   address_missing: 'A Swiss QR-bill needs the creditor’s structured address.',
   address_invalid: 'A part of the address is missing, too long or not a country code.',
-  amount_invalid: 'The amount is not 0.01 to 999999999.99 with at most 2 decimals.',
+  ultimate_creditor_filled:
+    'A Swiss QR code, read, fills in the ultimate creditor (lines 12 to 18), which is reserved.',
+  amount_invalid:
+    'The amount is not 0.01 to 999999999.99 with at most 2 decimals (a Swiss QR code, read, writes exactly 2 and no leading zeros).',
   currency_not_allowed: 'The scheme does not carry this currency (SCT: EUR; Swiss QR-bill: CHF or EUR).',
   outside_sepa: 'A SEPA credit transfer to an IBAN outside the SEPA scope.',
   iban_not_swiss: 'A Swiss QR-bill is paid to a CH or LI IBAN only.',
   reference_invalid: 'The reference fails validation (see `reference.errors`) or the scheme does not carry its type.',
+  reference_type_mismatch:
+    'A Swiss QR code, read, whose reference type (QRR, SCOR, NON) does not fit its reference line.',
   qr_iban_needs_qrr: 'A QR-IBAN is paid with a valid QR reference only.',
   qrr_needs_qr_iban: 'A QR reference is paid to a QR-IBAN only (IID 30000-31999).',
   remittance_too_long: 'The remittance text (the message to the payee) has more than 140 characters.',

@@ -3,6 +3,7 @@
  * Written as version 002, character set 1 (UTF-8), identification SCT; read back from version
  * 001 or 002 in any of its character sets (the QR decoder has already made the bytes text).
  */
+import type { PaymentIssue } from './check.ts';
 import {
   amountText,
   type Built,
@@ -76,6 +77,19 @@ export function buildEpcPayload(fields: QrPaymentFields): Built {
   return { ok: true, payload };
 }
 
+/** Version 001 requires the BIC; version 002 makes it optional (EPC069-12). */
+const bicErrors = (version: string, bic: string): PaymentIssue[] =>
+  version === '001' && !bic
+    ? [
+        {
+          code: 'bic_missing',
+          field: 'creditor.bic',
+          message:
+            'Line 5 (the BIC) is empty; an EPC QR code of version 001 requires the BIC (version 002 makes it optional).',
+        },
+      ]
+    : [];
+
 /** The body fields of an EPC QR payload; purpose and the note to the payer have no field and are left out. */
 export function parseEpcPayload(payload: string): Parsed {
   const lines = payloadLines(payload);
@@ -103,5 +117,5 @@ export function parseEpcPayload(payload: string): Parsed {
     ...(reference && { reference }),
     ...(remittance && { remittance }),
   };
-  return { ok: true, fields };
+  return { ok: true, fields, errors: bicErrors(version, bic) };
 }

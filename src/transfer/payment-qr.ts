@@ -3,7 +3,7 @@
  * payment check, check.ts), then the payload built by its standard's own rules. Either the
  * payload, or every rule broken, from the check and from the standard, in one list.
  */
-import type { IbanVerdict, PaymentCheck, PaymentInput, PaymentScheme } from './check.ts';
+import type { IbanVerdict, PaymentCheck, PaymentInput, PaymentIssue, PaymentScheme } from './check.ts';
 import { buildEpcPayload } from './epc-qr.ts';
 import { type FieldError, isSwissIban, type QrPaymentFields, type QrStandard } from './qr-fields.ts';
 import { buildSwissPayload } from './swiss-qr.ts';
@@ -48,4 +48,18 @@ export function makePaymentPayload(fields: QrPaymentFields & { scheme?: Scheme }
   }
   if (errors.length > 0 || !built.ok) return { ok: false, standard, errors, check: checked };
   return { ok: true, standard, payload: built.payload, check: checked };
+}
+
+/**
+ * The check of a code read: the payment check of its fields, after the payload's own faults
+ * (the standard's rules its fields cannot show, Parsed in qr-fields.ts), which make it invalid too.
+ */
+export function checkReadPayment(
+  read: { standard: QrStandard; fields: QrPaymentFields; errors: PaymentIssue[] },
+  check: PaymentChecker,
+): CheckAnswer {
+  const { standard: _standard, ...payment } = read.fields;
+  const checked = check({ ...payment, scheme: SCHEME_OF[read.standard] });
+  const errors = [...read.errors, ...checked.errors];
+  return { ...checked, valid: errors.length === 0, errors };
 }

@@ -4,7 +4,7 @@
  * form, electronic forms of IBAN, BIC and reference, and the characters a line may hold.
  */
 import { normalizeIban } from '../iban/normalize.ts';
-import { type PaymentAddress, type PaymentInput, paymentAmount } from './check.ts';
+import { type PaymentAddress, type PaymentInput, type PaymentIssue, paymentAmount } from './check.ts';
 
 export type QrStandard = 'epc' | 'swiss_qr_bill';
 
@@ -22,7 +22,12 @@ export interface FieldError {
 
 export type Built = { ok: true; payload: string } | { ok: false; errors: FieldError[] };
 
-export type Parsed = { ok: true; fields: QrPaymentFields } | { ok: false; message: string };
+/**
+ * A payload read: its fields, and `errors`, the rules of its standard it breaks that its fields
+ * cannot show (a reserved line filled in, an amount not written as the standard writes it), in
+ * line order, for the read's check. A payload whose fields cannot be read at all is not parsed.
+ */
+export type Parsed = { ok: true; fields: QrPaymentFields; errors: PaymentIssue[] } | { ok: false; message: string };
 
 /** The amount as both payloads write it: a dot and two decimals (`1949.75`, `12.30`); null when invalid. */
 export const amountText = paymentAmount;

@@ -15,6 +15,7 @@ import { decodeQR } from '@paulmillr/qr/decode.js';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { parseEpcPayload } from './epc-qr.ts';
+import type { PaymentIssue } from './check.ts';
 import type { QrPaymentFields, QrStandard } from './qr-fields.ts';
 import { parseSwissPayload } from './swiss-qr.ts';
 
@@ -178,10 +179,13 @@ export function readImage(bytes: Buffer): { ok: true; payload: string } | ReadFa
   }
 }
 
-/** The standard of a payload and its fields, or why it is neither an EPC QR code nor a Swiss QR code. */
+/**
+ * The standard of a payload, its fields and the rules of the standard it breaks with its fields
+ * still read (qr-fields.ts, Parsed), or why it is neither an EPC QR code nor a Swiss QR code.
+ */
 export function readPayload(
   payload: string,
-): { ok: true; standard: QrStandard; fields: QrPaymentFields } | ReadFailure {
+): { ok: true; standard: QrStandard; fields: QrPaymentFields; errors: PaymentIssue[] } | ReadFailure {
   const text = payload.replace(/^\uFEFF/, '');
   const standard: QrStandard | null = text.startsWith('BCD') ? 'epc' : text.startsWith('SPC') ? 'swiss_qr_bill' : null;
   if (!standard)
@@ -192,5 +196,5 @@ export function readPayload(
     };
   const parsed = standard === 'epc' ? parseEpcPayload(text) : parseSwissPayload(text);
   if (!parsed.ok) return { ok: false, code: 'qr_standard_unknown', message: parsed.message };
-  return { ok: true, standard, fields: parsed.fields };
+  return { ok: true, standard, fields: parsed.fields, errors: parsed.errors };
 }

@@ -3,6 +3,7 @@
  * 2.3): 31 lines from `SPC` to `EPD`. Addresses are structured (type `S`); the combined type
  * `K` left the standard with version 2.3, so a payload using it is not read.
  */
+import type { PaymentIssue } from './check.ts';
 import {
   amountText,
   type Built,
@@ -140,7 +141,52 @@ function partyOf(lines: string[], at: number): { name: string; address: PostalAd
   return { name, address };
 }
 
-/** The body fields of a Swiss QR code; billing information and alternative procedures are left out. */
+/** What the reference line (29) holds after each reference type (line 28): with NON, nothing. */
+const REFERENCE_LINE = {
+  QRR: { fits: (reference: string) => /^[0-9]{27}$/.test(reference), needs: 'a QR reference (27 digits) on line 29' },
+  SCOR: { fits: (reference: string) => /^RF/i.test(reference), needs: 'an RF creditor reference on line 29' },
+  NON: { fits: (reference: string) => reference === '', needs: 'line 29 empty' },
+} as const;
+type ReferenceType = keyof typeof REFERENCE_LINE;
+const isReferenceType = (type: string): type is ReferenceType => Object.hasOwn(REFERENCE_LINE, type);
+
+/**
+ * The guidelines' rules a payload can break with its fields still read, in line order: the
+ * ultimate creditor (lines 12 to 18) is reserved and stays empty; the amount (line 19) has two
+ * decimals and no leading zeros; the reference (line 29) is the kind its type (line 28) names.
+ */
+function lineErrors(lines: string[], referenceType: ReferenceType, reference: string): PaymentIssue[] {
+  const errors: PaymentIssue[] = [];
+  const ultimate = lines.slice(11, 18);
+  const filled = ultimate.findIndex((line) => line !== '');
+  if (filled >= 0)
+    errors.push({
+      code: 'ultimate_creditor_filled',
+      field: 'ultimate_creditor',
+      message: `Lines 12 to 18 (the ultimate creditor) are reserved and must be empty; line ${12 + filled} holds "${ultimate[filled]}".`,
+    });
+  const amount = lines[18] ?? '';
+  const written = amountText(amount);
+  // An amount that is no amount at all (1,949.75) is the payment check's amount_invalid.
+  if (written !== null && written !== amount)
+    errors.push({
+      code: 'amount_invalid',
+      field: 'amount',
+      message: `Line 19 (the amount) is "${amount}"; a Swiss QR code writes it with two decimals and no leading zeros: "${written}".`,
+    });
+  if (!REFERENCE_LINE[referenceType].fits(reference))
+    errors.push({
+      code: 'reference_type_mismatch',
+      field: 'reference',
+      message: `The reference type (line 28) is ${referenceType}, which needs ${REFERENCE_LINE[referenceType].needs}; line 29 (the reference) ${reference ? `holds "${reference}"` : 'is empty'}.`,
+    });
+  return errors;
+}
+
+/**
+ * The body fields of a Swiss QR code; billing information and alternative procedures are left
+ * out. A reference is given as written, whatever its type says (lineErrors names a mismatch).
+ */
 export function parseSwissPayload(payload: string): Parsed {
   const lines = payloadLines(payload);
   const refuse = (why: string): Parsed => ({ ok: false, message: `Starts as a Swiss QR code (SPC) but ${why}.` });
@@ -152,8 +198,7 @@ export function parseSwissPayload(payload: string): Parsed {
   if (lines[4] !== 'S') return refuse(`the creditor's address type is "${lines[4]}", not S (structured)`);
   if (!['', 'S'].includes(lines[20] ?? '')) return refuse(`the debtor's address type is "${lines[20]}", not S`);
   const [referenceType = '', reference = '', message = ''] = lines.slice(27, 30);
-  if (!['QRR', 'SCOR', 'NON'].includes(referenceType))
-    return refuse(`its reference type is "${referenceType}", not QRR, SCOR or NON`);
+  if (!isReferenceType(referenceType)) return refuse(`its reference type is "${referenceType}", not QRR, SCOR or NON`);
   const creditor = partyOf(lines, 4);
   const debtor = lines[20] === 'S' ? partyOf(lines, 20) : null;
   const amount = lines[18] ?? '';
@@ -163,8 +208,8 @@ export function parseSwissPayload(payload: string): Parsed {
     ...(amount && { amount: amountText(amount) ?? amount }),
     currency: lines[19] ?? '',
     ...(debtor && { debtor }),
-    ...(referenceType !== 'NON' && reference && { reference }),
+    ...(reference && { reference }),
     ...(message && { remittance: message }),
   };
-  return { ok: true, fields };
+  return { ok: true, fields, errors: lineErrors(lines, referenceType, reference) };
 }

@@ -15,6 +15,7 @@ import { paymentQrRoute, readPaymentQrRoute } from '../../src/api/payment-qr.ts'
 import { X402_PRICES_USD } from '../../src/plans.ts';
 import { connectMcp, engines } from '../mcp/support.ts';
 import { startService } from '../support/app.ts';
+import { lines, SWISS_SCOR_EXAMPLE } from '../support/swiss-qr-examples.ts';
 import { noZbar, zbar } from '../support/zbar.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-qr-route-'));
@@ -217,6 +218,64 @@ for (const engine of engines()) {
           line,
         );
       }
+    });
+
+    test("reading: a code that breaks its standard's lines is read, and its check names each line at fault", async () => {
+      const key = await s().newKey('127.0.9.7');
+      const read = (payload: string) => s().call('/v1/payment/qr/read', { json: { payload }, key, from: '127.0.9.7' });
+      const faults = (r: Awaited<ReturnType<typeof read>>) =>
+        r.body.check.errors.map((e: { code: string; field: string }) => `${e.code} ${e.field}`);
+      /** The guidelines' RF example (SCOR) with some of its 31 lines (1-based) replaced. */
+      const bill = (changes: Record<number, string>) =>
+        lines(...SWISS_SCOR_EXAMPLE.split('\n').map((line, i) => changes[i + 1] ?? line));
+      const intact = await read(bill({}));
+      assert.deepEqual([intact.status, intact.body.check.valid], [200, true]);
+
+      // NON with a reference: the reference is given as written, and named as the fault.
+      const non = await read(bill({ 28: 'NON' }));
+      assert.equal(non.status, 200);
+      assert.equal(non.body.fields.reference, 'RF18539007547034');
+      assert.equal(non.body.check.valid, false);
+      assert.deepEqual(faults(non), ['reference_type_mismatch reference']);
+      assert.match(non.body.check.errors[0].message, /reference type \(line 28\) is NON.*line 29 .*"RF18539007547034"/);
+
+      const ultimate = await read(bill({ 12: 'S', 13: 'Ultimate Creditor AG' }));
+      assert.deepEqual(faults(ultimate), ['ultimate_creditor_filled ultimate_creditor']);
+      assert.match(
+        ultimate.body.check.errors[0].message,
+        /Lines 12 to 18 \(the ultimate creditor\) .*line 12 holds "S"/,
+      );
+
+      for (const amount of ['199.9', '0199.95', '199']) {
+        const r = await read(bill({ 19: amount }));
+        assert.equal(r.body.check.valid, false, amount);
+        assert.deepEqual(faults(r), ['amount_invalid amount'], amount);
+        assert.match(
+          r.body.check.errors[0].message,
+          new RegExp(`Line 19 \\(the amount\\) is "${amount}".*two decimals`),
+        );
+      }
+
+      // EPC069-12: version 001 requires the BIC, 002 does not.
+      const epc = (version: string) =>
+        lines(
+          'BCD',
+          version,
+          '1',
+          'SCT',
+          '',
+          'Red Cross of Belgium',
+          'BE72000000001616',
+          'EUR1',
+          'CHAR',
+          '',
+          'Urgency fund',
+        );
+      const v1 = await read(epc('001'));
+      assert.deepEqual([v1.status, v1.body.check.valid], [200, false]);
+      assert.deepEqual(faults(v1), ['bic_missing creditor.bic']);
+      assert.match(v1.body.check.errors[0].message, /Line 5 \(the BIC\) is empty.*version 001/);
+      assert.equal((await read(epc('002'))).body.check.valid, true);
     });
 
     test('without a key or a payment it is 402 (no trial); an Idempotency-Key retry is answered once, charged once', async () => {

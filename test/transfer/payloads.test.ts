@@ -172,6 +172,7 @@ describe('EPC QR payload', () => {
         currency: 'EUR',
         remittance: 'Urgency fund',
       },
+      errors: [],
     });
     assert.deepEqual(parseEpcPayload(EPC_002_EXAMPLE), {
       ok: true,
@@ -182,6 +183,7 @@ describe('EPC QR payload', () => {
         currency: 'EUR',
         reference: 'RF18539007547034',
       },
+      errors: [],
     });
     assert.equal(parseEpcPayload(EPC_002_EXAMPLE.replaceAll('\n', '\r\n')).ok, true, 'CR LF between lines');
   });
@@ -323,11 +325,32 @@ describe('Swiss QR-bill payload', () => {
         reference: '210000000003139471430009017',
         remittance: 'Order dated 18.06.2020',
       },
+      errors: [],
     });
     const scor = parseSwissPayload(SWISS_SCOR_EXAMPLE);
     assert.ok(scor.ok);
     assert.equal(scor.fields.reference, 'RF18539007547034');
     assert.equal(scor.fields.remittance, undefined);
+  });
+
+  test('reads a reference line that does not fit its type, naming the mismatch (QRR: 27 digits, SCOR: RF, NON: empty)', () => {
+    const mismatch = (payload: string) => {
+      const r = parseSwissPayload(payload);
+      assert.ok(r.ok);
+      return [r.fields.reference, r.errors.map((e) => `${e.code} ${e.field}: ${e.message}`)];
+    };
+    assert.deepEqual(mismatch(SWISS_SCOR_EXAMPLE.replace('\nSCOR\n', '\nQRR\n')), [
+      'RF18539007547034',
+      [
+        'reference_type_mismatch reference: The reference type (line 28) is QRR, which needs a QR reference (27 digits) on line 29; line 29 (the reference) holds "RF18539007547034".',
+      ],
+    ]);
+    assert.deepEqual(mismatch(SWISS_SCOR_EXAMPLE.replace('\nRF18539007547034\n', '\n\n')), [
+      undefined,
+      [
+        'reference_type_mismatch reference: The reference type (line 28) is SCOR, which needs an RF creditor reference on line 29; line 29 (the reference) is empty.',
+      ],
+    ]);
   });
 
   test('refuses the combined address (K), gone since version 2.3, and a missing trailer', () => {
@@ -380,6 +403,7 @@ describe('reading a payload', () => {
       const read = readPayload(made.payload);
       assert.ok(read.ok);
       assert.deepEqual(read.fields, payment);
+      assert.deepEqual(read.errors, [], 'a code made keeps every line of its standard');
     }
   });
 });
