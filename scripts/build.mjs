@@ -1,7 +1,8 @@
 /**
  * Builds what runs without tsx: the server and the `mod97` command as one bundled file each
  * (dist/server.js, what `npm start` runs; dist/cli.js, what bin/mod97.js runs; beside them
- * dist/data-update-worker.js, the daily data update's worker thread; what they import
+ * dist/data-update-worker.js, the daily data update's worker thread, and dist/qr-read-worker.js,
+ * the worker thread that decodes payment QR images; what they import
  * dynamically in dist/chunk-*.js; the routes' schemas compiled, dist/compiled-schemas.js; the
  * bundled data indexed, dist/data/bundled/) and the
  * `mod97/client` package export (dist/client: the client package clients/typescript as built by
@@ -33,6 +34,7 @@ const bundles = [
   'dist/server.js',
   'dist/cli.js',
   'dist/data-update-worker.js',
+  'dist/qr-read-worker.js',
   'dist/compiled-schemas.js',
   'dist/schema-compilers.cjs',
   'dist/data/bundled/with-german-delta/bundled.json',
@@ -132,6 +134,8 @@ await esbuild.build({
     { in: 'src/cli/main.ts', out: 'cli' },
     // the daily data update's worker thread (src/data/update-in-worker.ts loads it beside server.js)
     { in: 'src/data/update-worker.ts', out: 'data-update-worker' },
+    // the payment QR image reader's worker thread (src/transfer/read-in-worker.ts loads it beside server.js)
+    { in: 'src/transfer/read-worker.ts', out: 'qr-read-worker' },
   ],
   outdir: 'dist',
   // What is imported dynamically (the payment SDKs, nodemailer, the MCP SDK, the PostgreSQL

@@ -5,13 +5,14 @@
  * replaced for the next file. `mod97 data import|update` parse in it too, so that the command
  * keeps to the same bound as the service's daily update (docs/reliability.md, "Hostile data files").
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ParsedDataset } from './types.ts';
 import type { FetchParsed } from './download.ts';
 import type { ImportJob, UpdateJob, WorkerJob } from './update-worker.ts';
 import type { UpdateReport } from './download.ts';
 import { codeOf } from '../thrown.ts';
 import { ImportError } from './importers/types.ts';
+import { startWorker } from '../worker-thread.ts';
 
 /** The worker's JavaScript heap; the file's bytes come on top, bounded per kind (at most 512 MiB). */
 export const WORKER_HEAP_MB = 768;
@@ -20,18 +21,11 @@ type Reply = { id: number; result?: unknown; error?: string; refused?: boolean }
 /** A job as sent, before the worker's id is put on it. */
 type Job<J> = J extends WorkerJob ? Omit<J, 'id'> : never;
 
-function startWorker(): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 };
-  if (import.meta.url.endsWith('.ts')) {
-    // from source (tests, tsx): the worker registers the TypeScript loader before loading its module
-    const entry = new URL('./update-worker.ts', import.meta.url).href;
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-    return new Worker(boot, { eval: true, resourceLimits });
-  }
-  // the bundle: dist/data-update-worker.js beside dist/server.js
-  return new Worker(new URL('./data-update-worker.js', import.meta.url), { resourceLimits });
-}
+/** The worker's module, and its bundle beside dist/server.js and dist/cli.js. */
+const ENTRY = {
+  source: new URL('./update-worker.ts', import.meta.url),
+  bundle: new URL('./data-update-worker.js', import.meta.url),
+};
 
 export interface WorkerFetch {
   fetchParsed: FetchParsed;
@@ -52,7 +46,9 @@ export function workerFetch(): WorkerFetch {
   };
   const ensure = (): Worker => {
     if (worker) return worker;
-    const w = startWorker();
+    const w = startWorker(ENTRY, {
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+    });
     w.unref();
     w.on('message', (reply: Reply) => {
       const p = pending.get(reply.id);

@@ -1,13 +1,16 @@
 /**
- * POST /v1/payment/qr and POST /v1/payment/qr/read. Drawing and reading codes (the QR encoder and
- * decoder, the PNG and JPEG codecs) are imported on the first call that needs them: a start
- * neither parses nor runs them.
+ * POST /v1/payment/qr and POST /v1/payment/qr/read. Drawing codes (the QR encoder, the PNG
+ * codec) is imported on the first call that draws one; images are decoded in a worker thread
+ * (read-in-worker.ts) that the first image read starts, and only it imports the QR decoder and
+ * the JPEG codec: a start neither parses nor runs them.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { paymentQrRoute, readPaymentQrRoute } from '../api/payment-qr.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { checkReadPayment, makePaymentPayload, type PaymentChecker } from '../transfer/payment-qr.ts';
+import { readImageInWorker } from '../transfer/read-in-worker.ts';
+import { readPayload } from '../transfer/read-payload.ts';
 import { paymentChecker } from './payment-checker.ts';
 import { attributionFor } from './presentation.ts';
 import { served } from './serve.ts';
@@ -58,10 +61,9 @@ export const paymentQrRoutes =
         const { payload: sent, image } = req.body;
         if ((sent === undefined) === (image === undefined))
           throw new DomainError('invalid_request', 'Send exactly one of `payload` or `image`.');
-        const { readImage, readPayload } = await import('../transfer/read.ts');
         let payload = sent ?? '';
         if (image !== undefined) {
-          const decoded = readImage(imageBytes(image));
+          const decoded = await readImageInWorker(imageBytes(image));
           if (!decoded.ok) throw new DomainError(decoded.code, decoded.message);
           payload = decoded.payload;
         }

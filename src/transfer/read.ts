@@ -1,8 +1,8 @@
 /**
- * Reading a payment QR code back: from an image (PNG or JPEG) to its text, and from the text to
- * the standard and the body fields of `POST /v1/payment/qr`.
+ * Reading a payment QR code's text from an image (PNG or JPEG), in the image reader's worker
+ * thread (read-in-worker.ts); read-payload.ts reads the text.
  *
- * An image is judged by its header before any pixel is decoded: at most 4096 px a side and 12
+ * An image is judged by its header before any pixel is decoded: at most 4096 px a side and 8
  * megapixels. A PNG's compressed data is then inflated with a ceiling of the bytes its
  * dimensions can need, so a small file that inflates to gigabytes (a decompression bomb) is
  * refused after reading no more than that ceiling; jpeg-js is given the same pixel bound and a
@@ -14,20 +14,14 @@ import { inflateSync } from 'node:zlib';
 import { decodeQR } from '@paulmillr/qr/decode.js';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { parseEpcPayload } from './epc-qr.ts';
-import type { PaymentIssue } from './check.ts';
-import type { QrPaymentFields, QrStandard } from './qr-fields.ts';
-import { parseSwissPayload } from './swiss-qr.ts';
 
 export const IMAGE_LIMITS = { side: 4096, megapixels: 8 } as const;
 /** Larger images are scaled down to about this many pixels before the QR decoder reads them. */
 const DECODE_PIXELS = 1_000_000;
 
-export type ReadFailure = {
-  ok: false;
-  code: 'image_too_large' | 'image_unreadable' | 'qr_not_found' | 'qr_standard_unknown';
-  message: string;
-};
+export type ReadFailure = { ok: false; code: 'image_too_large' | 'image_unreadable' | 'qr_not_found'; message: string };
+/** The text of the code in an image, or why there is none. */
+export type ImageRead = { ok: true; payload: string } | ReadFailure;
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const unreadable = (message: string): ReadFailure => ({ ok: false, code: 'image_unreadable', message });
@@ -166,7 +160,7 @@ function scaledDown(image: Pixels): Pixels {
 }
 
 /** The text of the QR code in a PNG or JPEG. */
-export function readImage(bytes: Buffer): { ok: true; payload: string } | ReadFailure {
+export function readImage(bytes: Buffer): ImageRead {
   const isPng = bytes.subarray(0, 8).equals(PNG_SIGNATURE);
   const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
   if (!isPng && !isJpeg) return unreadable('The image is neither a PNG nor a JPEG.');
@@ -177,24 +171,4 @@ export function readImage(bytes: Buffer): { ok: true; payload: string } | ReadFa
   } catch {
     return { ok: false, code: 'qr_not_found', message: 'No QR code could be read in the image.' };
   }
-}
-
-/**
- * The standard of a payload, its fields and the rules of the standard it breaks with its fields
- * still read (qr-fields.ts, Parsed), or why it is neither an EPC QR code nor a Swiss QR code.
- */
-export function readPayload(
-  payload: string,
-): { ok: true; standard: QrStandard; fields: QrPaymentFields; errors: PaymentIssue[] } | ReadFailure {
-  const text = payload.replace(/^\uFEFF/, '');
-  const standard: QrStandard | null = text.startsWith('BCD') ? 'epc' : text.startsWith('SPC') ? 'swiss_qr_bill' : null;
-  if (!standard)
-    return {
-      ok: false,
-      code: 'qr_standard_unknown',
-      message: 'The payload is neither an EPC QR code (first line BCD) nor a Swiss QR code (first line SPC).',
-    };
-  const parsed = standard === 'epc' ? parseEpcPayload(text) : parseSwissPayload(text);
-  if (!parsed.ok) return { ok: false, code: 'qr_standard_unknown', message: parsed.message };
-  return { ok: true, standard, fields: parsed.fields, errors: parsed.errors };
 }

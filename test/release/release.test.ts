@@ -139,6 +139,23 @@ test('the installed `mod97 serve` answers, and `mod97 validate` and `mod97 backu
     });
     assert.match(validated.stdout, /DE89 3704 0044 0532 0130 00\s+valid/);
 
+    // A payment QR image is decoded by the image reader's worker thread, its own bundle in dist/.
+    const generated = await fetch(`${url}/v1/keys/generate`, { method: 'POST' });
+    const headers = {
+      authorization: `Bearer ${((await generated.json()) as { api_key: string }).api_key}`,
+      'content-type': 'application/json',
+    };
+    const payment = { creditor: { iban: 'DE89370400440532013000', name: 'ACME GmbH' }, currency: 'EUR', format: 'png' };
+    const made = await fetch(`${url}/v1/payment/qr`, { method: 'POST', headers, body: JSON.stringify(payment) });
+    const { payload, image } = (await made.json()) as { payload: string; image: { data: string } };
+    const read = await fetch(`${url}/v1/payment/qr/read`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ image: image.data }),
+    });
+    assert.equal(read.status, 200);
+    assert.equal(((await read.json()) as { payload: string }).payload, payload);
+
     // The client export, from a module of the installing project, with its declarations.
     writeFileSync(
       join(app, 'use-client.mjs'),
@@ -221,6 +238,8 @@ test('`npm start` builds the bundles only when a source is newer than them', asy
   writeFileSync(join(checkout, 'src/cli/main.ts'), "console.log('cli');\n");
   mkdirSync(join(checkout, 'src/data'), { recursive: true });
   writeFileSync(join(checkout, 'src/data/update-worker.ts'), "console.log('worker');\n");
+  mkdirSync(join(checkout, 'src/transfer'), { recursive: true });
+  writeFileSync(join(checkout, 'src/transfer/read-worker.ts'), "console.log('image worker');\n");
   // What the build computes once (the routes' schemas compiled, the bundled data indexed), as stubs.
   mkdirSync(join(checkout, 'src/http'), { recursive: true });
   writeFileSync(join(checkout, 'src/http/schema-compilers.ts'), 'export const sharedCompilers = {};\n');

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { buildEpcPayload, parseEpcPayload } from '../../src/transfer/epc-qr.ts';
 import type { QrPaymentFields } from '../../src/transfer/qr-fields.ts';
 import { amountText } from '../../src/transfer/qr-fields.ts';
-import { readPayload } from '../../src/transfer/read.ts';
+import { readPayload } from '../../src/transfer/read-payload.ts';
 import { buildSwissPayload, parseSwissPayload } from '../../src/transfer/swiss-qr.ts';
 import {
   lines,
