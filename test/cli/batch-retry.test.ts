@@ -8,21 +8,17 @@ import { startService } from '../support/app.ts';
 import { loopbackServer } from '../support/loopback.ts';
 import { austrianIban, creditsKey, mod97 } from './run.ts';
 
-test('a batch whose answer was cut off on the way back is sent again with the same key and charged once', async () => {
-  const svc = await startService();
-  const key = await svc.newKey('127.0.9.41');
-  const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-retry-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const input = join(dir, 'in.csv');
-  writeFileSync(input, 'name,iban\nA,DE89370400440532013000\nB,GB82WEST12345698765432\nC,DE89370400440532013001\n');
-
-  // In front of the service: the first batch reaches it and is answered, but the connection is
-  // cut before the answer reaches mod97; everything else is forwarded both ways.
+/**
+ * In front of the service: the first batch reaches it and is answered, but the connection is cut
+ * before the answer reaches mod97; everything else is forwarded both ways. `batchKeys` holds the
+ * Idempotency-Key of each batch sent.
+ */
+async function losingFirstBatchAnswer(service: string): Promise<{ url: string; batchKeys: string[] }> {
   const batchKeys: string[] = [];
   const url = await loopbackServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const answer = await fetch(svc.url + req.url, {
+    const answer = await fetch(service + req.url, {
       method: req.method,
       headers: req.headers as Record<string, string>,
       body: chunks.length ? Buffer.concat(chunks) : undefined,
@@ -35,6 +31,18 @@ test('a batch whose answer was cut off on the way back is sent again with the sa
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(body);
   });
+  return { url, batchKeys };
+}
+
+test('a batch whose answer was cut off on the way back is sent again with the same key and charged once', async () => {
+  const svc = await startService();
+  const key = await svc.newKey('127.0.9.41');
+  const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-retry-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'in.csv');
+  writeFileSync(input, 'name,iban\nA,DE89370400440532013000\nB,GB82WEST12345698765432\nC,DE89370400440532013001\n');
+
+  const { url, batchKeys } = await losingFirstBatchAnswer(svc.url);
 
   const r = await mod97(['batch', input, '--column', 'iban'], { MOD97_URL: url, MOD97_API_KEY: key });
   assert.equal(r.code, 0, r.stderr);
@@ -52,20 +60,7 @@ test('a batch whose answer was too large to keep and was lost says it was charge
   after(() => rmSync(dir, { recursive: true, force: true }));
   const input = join(dir, 'in.csv');
   writeFileSync(input, `iban\n${Array.from({ length: 120 }, (_, i) => austrianIban(i + 1)).join('\n')}\n`);
-  let batches = 0;
-  const url = await loopbackServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const answer = await fetch(svc.url + req.url, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await answer.arrayBuffer());
-    if (req.url === '/v1/iban/batch' && ++batches === 1) return req.socket.destroy();
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(body);
-  });
+  const { url } = await losingFirstBatchAnswer(svc.url);
   const r = await mod97(['batch', input], { MOD97_URL: url, MOD97_API_KEY: key });
   assert.equal(r.code, 2, r.stderr);
   assert.match(
