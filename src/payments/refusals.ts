@@ -31,7 +31,7 @@ export function quotaExhausted(ctx: RefusalContext, key: KeyRow, admission: Admi
 
 /**
  * What a no-key call to a route (REST) or a tool (MCP) needs: x402 is named only when the
- * refusal offers it, so never where its rail is off (DECISIONS 13/21).
+ * refusal offers it, so never where its rail is off (docs/api.md, "402 answers").
  */
 export const keyOrPaymentMessage = (options: readonly unknown[], subject: 'route' | 'tool'): string =>
   `This ${subject} needs an API key${options.some((o) => isRecord(o) && o.type === 'x402') ? ' or an x402 payment' : ''}.`;

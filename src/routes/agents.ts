@@ -65,7 +65,7 @@ function exampleOf(base: string, route: CatalogueRoute): string {
 
 /**
  * Pro and the packs, each with how this server sells it or that it does not: Pro by card alone,
- * packs by card or x402 (DECISIONS 13/21: only the rails that are on).
+ * packs by card or x402: only the rails that are on (docs/api.md, "GET /llms.txt").
  */
 function purchaseLines(base: string, rails: Rails): string[] {
   const checkout = `POST ${base}/v1/card/checkout`;
