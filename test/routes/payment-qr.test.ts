@@ -15,7 +15,7 @@ import { paymentQrRoute, readPaymentQrRoute } from '../../src/api/payment-qr.ts'
 import { X402_PRICES_USD } from '../../src/plans.ts';
 import { connectMcp, engines } from '../mcp/support.ts';
 import { startService } from '../support/app.ts';
-import { lines, SWISS_SCOR_EXAMPLE } from '../support/swiss-qr-examples.ts';
+import { EPC_001_EXAMPLE, lines, SWISS_SCOR_EXAMPLE } from '../support/swiss-qr-examples.ts';
 import { noZbar, zbar } from '../support/zbar.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-qr-route-'));
@@ -258,19 +258,7 @@ for (const engine of engines()) {
 
       // EPC069-12: version 001 requires the BIC, 002 does not.
       const epc = (version: string) =>
-        lines(
-          'BCD',
-          version,
-          '1',
-          'SCT',
-          '',
-          'Red Cross of Belgium',
-          'BE72000000001616',
-          'EUR1',
-          'CHAR',
-          '',
-          'Urgency fund',
-        );
+        EPC_001_EXAMPLE.replace('\n001\n', `\n${version}\n`).replace('\nBPOTBEB1\n', '\n\n');
       const v1 = await read(epc('001'));
       assert.deepEqual([v1.status, v1.body.check.valid], [200, false]);
       assert.deepEqual(faults(v1), ['bic_missing creditor.bic']);

@@ -1,10 +1,26 @@
 /**
- * The Swiss Implementation Guidelines' QR-bill examples as payload text, for the tests that write,
- * read and draw them (test/transfer/payloads.test.ts, draw.test.ts).
+ * The Swiss Implementation Guidelines' QR-bill examples (and EPC069-12's example code) as
+ * payload text, for the tests that write, read and draw them (test/transfer/payloads.test.ts,
+ * draw.test.ts, test/routes/payment-qr.test.ts).
  */
 
 /** A payload from its lines. */
 export const lines = (...l: string[]) => l.join('\n');
+/** EPC069-12, the example code (version 001, Belgian Red Cross). */
+export const EPC_001_EXAMPLE = lines(
+  'BCD',
+  '001',
+  '1',
+  'SCT',
+  'BPOTBEB1',
+  'Red Cross of Belgium',
+  'BE72000000001616',
+  'EUR1',
+  'CHAR',
+  '',
+  'Urgency fund',
+);
+
 export const SEVEN_EMPTY = ['', '', '', '', '', '', ''];
 /** The creditor of the examples, a structured address (S). */
 const BIEL = ['S', 'Robert Schneider AG', 'Rue du Lac', '1268', '2501', 'Biel', 'CH'];

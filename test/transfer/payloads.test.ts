@@ -12,27 +12,13 @@ import { amountText } from '../../src/transfer/qr-fields.ts';
 import { readPayload } from '../../src/transfer/read-payload.ts';
 import { buildSwissPayload, parseSwissPayload } from '../../src/transfer/swiss-qr.ts';
 import {
+  EPC_001_EXAMPLE,
   lines,
   SEVEN_EMPTY,
   SWISS_QRR_EXAMPLE,
   SWISS_QRR_UP_TO_EPD,
   SWISS_SCOR_EXAMPLE,
 } from '../support/swiss-qr-examples.ts';
-
-/** EPC069-12, the example code (version 001, Belgian Red Cross). */
-const EPC_001_EXAMPLE = lines(
-  'BCD',
-  '001',
-  '1',
-  'SCT',
-  'BPOTBEB1',
-  'Red Cross of Belgium',
-  'BE72000000001616',
-  'EUR1',
-  'CHAR',
-  '',
-  'Urgency fund',
-);
 
 /** The version 002 example: BIC, a name outside ASCII, purpose GDDS and an RF reference. */
 const EPC_002_EXAMPLE = lines(
