@@ -238,6 +238,11 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await b.page.goto(`${origin}/usage`);
     await name('textbox', 'API key').fill(key);
     await name('button', 'Show usage').click();
+    // this key's usage, not the one the tab's earlier key showed on opening (its card is replaced)
+    await b.page
+      .locator('#usage-prefix')
+      .filter({ hasText: key.slice(0, 8) })
+      .waitFor();
     await name('button', 'Rotate key').click();
     await b.page.getByRole('button', { name: /Confirm: rotate now/ }).click();
     const fresh = ((await b.page.locator('#rotated-secret').textContent()) ?? '').trim();
