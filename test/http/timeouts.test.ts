@@ -62,7 +62,9 @@ describe('slow clients get 408 request_timeout and cost nothing', () => {
   });
 
   test('100 clients trickling bodies hold no socket past the deadline', async () => {
-    const svc = await startService({ limits: { headersMs: 1000, bodyMs: 1000 } });
+    // 2.5 s: on a loaded machine (CI's parallel files) opening 100 sockets can take over a second,
+    // and the first would be cut before the last arrived (a fresh-clone run held 63 at once)
+    const svc = await startService({ limits: { headersMs: 2500, bodyMs: 2500 } });
     const connections = () =>
       new Promise<number>((resolve, reject) =>
         svc.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
@@ -71,7 +73,7 @@ describe('slow clients get 408 request_timeout and cost nothing', () => {
       'POST /v1/iban/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n';
     let done = false;
     const all = Promise.all(
-      Array.from({ length: 100 }, () => rawRequest(svc.url, head, { keepWriting: trickle(' ', 100) })),
+      Array.from({ length: 100 }, () => rawRequest(svc.url, head, { keepWriting: trickle(' ', 100), waitMs: 6000 })),
     ).finally(() => {
       done = true;
     });
