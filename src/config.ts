@@ -198,11 +198,21 @@ export function readConfig(given: Env = process.env): Config {
   });
 }
 
+/**
+ * The key as the clients send it: without the spaces, tabs and line breaks around it (the newline
+ * a `.env` file or `$(cat key.txt)` leaves). One of nothing but spaces stays as it is, for the
+ * command to refuse by name (src/cli/io.ts).
+ */
+function keyWithoutSurroundings(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  return value.trim() === '' ? value : value.trim();
+}
+
 export function readCliConfig(given: Env): CliConfig {
   const env = setOnly(given);
   return Object.freeze({
     serviceUrl: env.MOD97_URL ?? null,
-    apiKey: env.MOD97_API_KEY ?? null,
+    apiKey: keyWithoutSurroundings(env.MOD97_API_KEY),
     databaseUrl: env.MOD97_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     dataUrls: dataUrls(env),
   });

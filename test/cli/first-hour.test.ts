@@ -53,8 +53,8 @@ test('a key variable a header cannot carry is refused naming the variable; the k
   });
   const key = `ifk_${'cd34'.repeat(16)}`;
   for (const [value, what] of [
-    [`${key}\n`, 'a line break'],
-    [`${key}\r\n`, 'a line break'],
+    [`${key.slice(0, 30)}\n${key.slice(30)}`, 'a line break'],
+    [`${key.slice(0, 30)}\r\n${key.slice(30)}`, 'a line break'],
     [`${key}\tx`, 'a space or tab'],
     [`Bearer ${key}`, 'the word Bearer before the key (the command adds it)'],
     [`${key.slice(0, 20)}é${key.slice(21)}`, 'a character an HTTP header cannot carry'],
@@ -74,11 +74,20 @@ test('a key variable a header cannot carry is refused naming the variable; the k
     }
   }
   // The MCP bridge refuses it at start, before any tool call could fail on it.
-  const bridge = await mod97(['mcp'], { MOD97_URL: url, MOD97_API_KEY: `${key}\n` });
+  const bridge = await mod97(['mcp'], { MOD97_URL: url, MOD97_API_KEY: `${key.slice(0, 30)}\n${key.slice(30)}` });
   assert.equal(bridge.code, 2);
   assert.match(bridge.stderr, /^error: MOD97_API_KEY holds a line break/);
   assert.equal(bridge.stderr.includes('cd34cd34'), false);
   assert.equal(requests, 0);
+});
+
+test('a key with the line break or spaces a file leaves around it is sent without them, as the clients send it', async () => {
+  const key = await svc.newKey('127.0.0.34');
+  for (const value of [`${key}\n`, `${key}\r\n`, `  ${key}\t`]) {
+    const r = await mod97(['keys', 'usage', '--json'], { ...at, MOD97_API_KEY: value });
+    assert.equal(r.code, 0, `${JSON.stringify(value)}: ${r.stderr}`);
+    assert.equal(JSON.parse(r.stdout).key_prefix, key.slice(0, 8));
+  }
 });
 
 test('batch names a tab-separated file as such, not as a missing column', async () => {
