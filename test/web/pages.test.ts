@@ -260,6 +260,37 @@ describe('pages in a browser', { skip: chromiumMissing }, () => {
     await assertNothingStored(b);
   });
 
+  test("usage: another key asked for puts the shown key's card away at once, so its Rotate cannot act on the new key", async () => {
+    const first = await mail.svc.newKey('127.0.0.23');
+    const second = await mail.svc.newKey('127.0.0.24');
+    await b.page.goto(`${origin}/usage`);
+    await name('textbox', 'API key').fill(first);
+    await name('button', 'Show usage').click();
+    await b.page
+      .locator('#usage-prefix')
+      .filter({ hasText: first.slice(0, 8) })
+      .waitFor();
+    // The second key's usage is held on its way, as on a slow network.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await b.page.route('**/v1/keys/usage**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await name('textbox', 'API key').fill(second);
+    await name('button', 'Show usage').click();
+    assert.equal(await name('button', 'Rotate key').isVisible(), false, 'no Rotate while the other key loads');
+    release();
+    await b.page
+      .locator('#usage-prefix')
+      .filter({ hasText: second.slice(0, 8) })
+      .waitFor();
+    await b.page.unroute('**/v1/keys/usage**');
+    assert.equal((await mail.svc.call('/v1/keys/usage', { key: first })).status, 200);
+  });
+
   test('docs: examples in tabs, copy buttons, try it against this service, linked codes, no raw Markdown', async () => {
     await b.page.goto(`${origin}/docs`);
     const section = b.page.locator('#validateIban');

@@ -666,7 +666,7 @@ const pages = {
             `, then claim it for ${fmt(a.claim.raises_limit_to)} requests a month.`,
           ),
         );
-      actions.append(rotateCard());
+      actions.append(rotateCard(asked));
       if (a.tier === 'pro') {
         const cancel = el('button', { type: 'button', class: 'danger' }, 'Cancel Pro');
         const out = el('div', { 'aria-live': 'polite' });
@@ -677,7 +677,7 @@ const pages = {
               cancel.textContent = 'Confirm: cancel Pro at the end of the period';
               return;
             }
-            const r = await api('POST', '/v1/card/cancel', { key });
+            const r = await api('POST', '/v1/card/cancel', { key: asked });
             if (r.status !== 200) {
               notice(out, 'bad', 'Pro was not cancelled.', explain(r.body));
               return;
@@ -709,8 +709,12 @@ const pages = {
       }
       $('usage').hidden = false;
     };
-    /** Rotate: a new secret for the same quota, shown once; the old one stops working at once. */
-    const rotateCard = () => {
+    /**
+     * Rotate: a new secret for the same quota, shown once; the old one stops working at once.
+     * `shown`: the key whose usage the card is under, which another key typed into the field
+     * meanwhile does not change.
+     */
+    const rotateCard = (shown) => {
       const rotate = el('button', { type: 'button', class: 'secondary' }, 'Rotate key');
       const out = el('div', { 'aria-live': 'polite' });
       rotate.addEventListener('click', () =>
@@ -720,14 +724,17 @@ const pages = {
             rotate.textContent = 'Confirm: rotate now (the current key stops working)';
             return;
           }
-          const r = await api('POST', '/v1/keys/rotate', { key });
+          const r = await api('POST', '/v1/keys/rotate', { key: shown });
           if (r.status !== 200) {
             notice(out, 'bad', 'The key was not rotated.', explain(r.body));
             return;
           }
-          key = r.body.api_key;
-          session.keep(key);
-          $('api-key').value = '';
+          if (key === shown) {
+            key = r.body.api_key;
+            session.keep(key);
+            $('api-key').value = '';
+          }
+          shown = r.body.api_key;
           rotate.hidden = true;
           const secret = el('code', { id: 'rotated-secret' }, r.body.api_key);
           const copy = el('button', { type: 'button', id: 'copy' }, 'Copy');
@@ -759,7 +766,10 @@ const pages = {
     };
     $('usage-form').addEventListener('submit', (e) => {
       e.preventDefault();
-      key = readKey($('api-key'), err);
+      const asked = readKey($('api-key'), err);
+      // Another key's card is put away at once: its buttons act on the key it shows, not this one.
+      if (asked !== key) $('usage').hidden = true;
+      key = asked;
       if (key) busy($('usage-form').querySelector('button'), show);
     });
     // The key of this tab: its usage at once, without typing it again.
