@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startService } from '../support/app.ts';
-import { freePort, loopbackServer } from '../support/loopback.ts';
+import { loopbackServer, UNREACHABLE_URL } from '../support/loopback.ts';
 import { austrianIban, creditsKey, finish, mod97, start } from './run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mod97-batch-'));
@@ -316,7 +316,7 @@ test('a file without the IBAN column, or no key, is a usage error (exit 2) and s
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /needs a key in MOD97_API_KEY/);
   const down = await mod97(['batch', input, '--column', 'account', '--out', join(dir, 'down-out.csv')], {
-    MOD97_URL: `http://127.0.0.1:${await freePort()}`,
+    MOD97_URL: UNREACHABLE_URL,
     MOD97_API_KEY: key,
   });
   assert.equal(down.code, 2, 'a service that cannot be reached is a service error');

@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startService } from '../support/app.ts';
-import { freePort } from '../support/loopback.ts';
+import { UNREACHABLE_URL } from '../support/loopback.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mod97.js', import.meta.url));
 const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -123,7 +123,7 @@ describe('mod97 mcp (stdio bridge)', () => {
   });
 
   test('starts while the service is down: lists the tools and answers each call with an error naming MOD97_URL', async () => {
-    const url = `http://127.0.0.1:${await freePort()}`;
+    const url = UNREACHABLE_URL;
     const { client, stderr } = await bridge({ MOD97_URL: url });
     assert.deepEqual([client.getServerVersion()?.name, client.getServerVersion()?.version], ['mod97', VERSION]);
     const { tools } = await client.listTools();

@@ -21,6 +21,14 @@ export async function loopbackServer(handle: RequestListener): Promise<string> {
 }
 
 /**
+ * An address where no server answers: port 2, which no test binds (freePort draws from 10,000
+ * up), so the connection is refused at once (port 1 would not do: fetch refuses it unasked, as a
+ * port of the Fetch standard's "bad ports" list). A port merely found free could be taken meanwhile
+ * by a server of a test running in parallel, which would then answer in its place.
+ */
+export const UNREACHABLE_URL = 'http://127.0.0.1:2';
+
+/**
  * A port on 127.0.0.1 that nothing listens on now (one fetch will try, unlike 9), for a server
  * started after it is chosen. It is drawn below the kernel's range of ephemeral ports: a port the
  * system gives out for port 0 comes from that range, and so does the local port of every
