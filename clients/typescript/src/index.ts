@@ -415,6 +415,14 @@ function asFailure(err: unknown, baseUrl: string): { cause?: string; body: Error
   const cause = typeof code === 'string' ? code : undefined;
   if (cause === undefined && err instanceof TypeError && pageOrigin() !== undefined)
     return { body: blocked(err, baseUrl) };
+  // Node's fetch refuses the ports browsers block (6000, 6665, ...) before connecting, saying only "fetch failed".
+  if (err.cause instanceof Error && err.cause.message === 'bad port')
+    return {
+      body: {
+        error: 'connection_failed',
+        message: `Could not reach the service: fetch never connects to port ${new URL(baseUrl).port}, one of the ports browsers block (the Fetch standard's "bad ports"). Serve the service on another port.`,
+      },
+    };
   return {
     cause,
     body: {

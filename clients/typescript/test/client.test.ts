@@ -370,6 +370,14 @@ describe('retries only where they are safe', () => {
       assert.doesNotMatch(e.message, /CORS/);
       return true;
     });
+    // A port fetch refuses unasked (X11's) is named, not left as "fetch failed".
+    const blockedPort = new Mod97({ baseUrl: 'http://127.0.0.1:6000', retries: 0 });
+    await assert.rejects(blockedPort.validate(IBAN), (e: unknown) => {
+      assert.ok(e instanceof Mod97Error);
+      assert.equal(e.code, 'connection_failed');
+      assert.match(e.message, /never connects to port 6000, one of the ports browsers block/);
+      return true;
+    });
   });
 
   test('a refusal carries its Retry-After in seconds', async () => {
