@@ -21,7 +21,8 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
   after(async () => {
     await b?.close();
   });
-  const field = (label: string) => b.page.getByLabel(label, { exact: true });
+  // By accessible name, as assistive technology and agents find a field (getByLabel would read "(optional)" too).
+  const field = (label: string) => b.page.getByRole('textbox', { name: label, exact: true });
 
   test('the code is drawn as the payment is typed, and reads back to the payload shown', async () => {
     const key = await svc.newKey('127.0.0.31');
@@ -31,7 +32,7 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     await field('Paid to (name)').fill('ACME GmbH');
     await field('IBAN').fill('DE89 3704 0044 0532 0130 00');
     assert.equal(await b.page.getByLabel('Currency').inputValue(), 'EUR');
-    await b.page.getByLabel('Amount', { exact: false }).fill('149.90');
+    await field('Amount').fill('149.90');
     await b.page.getByText('EPC QR code, ready to scan').waitFor();
     const payload = await b.page.locator('#qr-payload').textContent();
     assert.equal(payload, 'BCD\n002\n1\nSCT\n\nACME GmbH\nDE89370400440532013000\nEUR149.90');
@@ -52,6 +53,20 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     await b.page.locator('#qr-remittance').fill('Invoice 2026-118');
     await b.page.getByText('not both: the text is dropped').waitFor();
     assert.match((await b.page.locator('#qr-payload').textContent()) ?? '', /\nRF18539007547034$/);
+  });
+
+  test('the fields have the names docs/api.md gives them; "(optional)" is their description, not part of the name', async () => {
+    await b.page.goto(`${origin}/qr`);
+    for (const name of ['API key', 'Paid to (name)', 'IBAN', 'BIC', 'Amount', 'Reference', 'Message to the payee']) {
+      const box = b.page.getByRole('textbox', { name, exact: true });
+      assert.equal(await box.count(), 1, name);
+    }
+    for (const name of ['Standard', 'Currency'])
+      assert.equal(await b.page.getByRole('combobox', { name, exact: true }).count(), 1);
+    const bic = b.page.getByRole('textbox', { name: 'BIC', exact: true });
+    const described = (await bic.getAttribute('aria-describedby')) ?? '';
+    const said = await Promise.all(described.split(' ').map((id) => b.page.locator(`#${id}`).textContent()));
+    assert.ok(said.includes('(optional)'), said.join('|'));
   });
 
   test('a key that drew a code is kept for the tab, and filled in when /qr opens again', async () => {
@@ -81,8 +96,8 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     await checkPage(b, origin, 'qr-errors');
 
     await field('IBAN').fill('CH44 3199 9123 0008 8901 2');
-    await b.page.getByLabel('Street', { exact: false }).fill('Rue du Lac');
-    await b.page.getByLabel('Number', { exact: false }).fill('1268');
+    await field('Street').fill('Rue du Lac');
+    await field('Number').fill('1268');
     await field('Postal code').fill('2501');
     await field('Town').fill('Biel');
     await field('Country').fill('CH');
@@ -92,7 +107,7 @@ describe('/qr in a browser', { skip: chromiumMissing }, () => {
     assert.equal(await b.page.getByLabel('Currency').inputValue(), 'EUR', 'an EPC code is in euros');
     await b.page.getByLabel('Standard').selectOption('');
     assert.equal(await b.page.getByLabel('Currency').inputValue(), 'CHF');
-    await b.page.getByLabel('Reference', { exact: false }).fill('21 00000 00003 13947 14300 09017');
+    await field('Reference').fill('21 00000 00003 13947 14300 09017');
     await b.page.getByRole('button', { name: 'Draw the code' }).click();
     await b.page.getByText('Swiss QR-bill code, ready to scan').waitFor();
     assert.equal(await b.page.locator('#err-qr-iban').isVisible(), false);
