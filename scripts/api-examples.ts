@@ -36,7 +36,7 @@ export function examplesSection(): string {
   return [
     START,
     '',
-    `Every route, one request and its answer (keys and the base address \`${BASE}\` are examples).`,
+    `Every route, one request and its answer (keys, mail addresses and the base address \`${BASE}\` are examples: a claim or a generate with \`email\` needs your own address, since addresses at the reserved \`.example\` domains are refused as \`disposable_email\`).`,
     '',
     parts.join('\n\n'),
     '',
