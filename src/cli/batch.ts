@@ -54,14 +54,20 @@ cost is 1 request per distinct IBAN, printed with what the key has left before a
 An IBAN cell over 64 characters is answered here as invalid (invalid_request) and not sent. An
 added cell that starts with = + - @, a tab or a carriage return gets a leading ' so that a
 spreadsheet shows it instead of running it; input cells are copied as they are.
-Needs MOD97_API_KEY. Batches of up to 1000 IBANs, sized to what the key has left. Progress goes
+Needs MOD97_API_KEY. Batches of up to 50 IBANs, sized to what the key has left. Progress goes
 to stderr. When the quota runs out it stops after the last whole batch, keeps the output, says
 how to go on, and exits 3; Ctrl-C stops the same way (a run that wrote every row is finished).
 exit: 0 done, 2 wrong usage, a file that cannot be used or a service error, 3 the quota or
 payment ran out, 130 interrupted`;
 
 const ADDED_COLUMNS = ['iban_valid', 'iban_formatted', 'iban_errors', 'bank_bic', 'bank_name'];
-const BATCH_MAX = 1000;
+/**
+ * IBANs per batch: few enough that the answer stays within the 64 KiB the service keeps for the
+ * retries of an Idempotency-Key (docs/api.md, Safe retries). A result is at most about 1 KiB (an
+ * invalid IBAN with three suggestions and a BIC checked), so 50 stay near 50 KiB; a batch whose
+ * answer is lost on the way back is then sent again and answered once, never charged twice.
+ */
+const BATCH_MAX = 50;
 /** Rows are written with the next batch; this bounds how many wait for it (rows whose IBAN was answered before, or empty). */
 const MAX_PENDING_ROWS = 2 * BATCH_MAX;
 /** The longest IBAN the service takes: a longer cell would have the whole batch refused. */
@@ -410,7 +416,7 @@ class BatchRun {
   }
 
   /**
-   * IBANs for the next batch: up to 1000, and no more than the key has left. With nothing left
+   * IBANs for the next batch: up to BATCH_MAX, and no more than the key has left. With nothing left
    * (after asking again, in case the key was raised meanwhile), a batch of one is sent: its
    * refusal costs nothing and carries the service's own ways to go on.
    */
@@ -450,11 +456,6 @@ class BatchRun {
         this.sent.ibans += ibans.length;
       } catch (e) {
         if (e instanceof Mod97Error && e.status === 402) throw this.exhausted(e);
-        if (e instanceof Mod97Error && e.code === 'idempotency_answer_not_kept')
-          throw new Stop(EXIT.usage, [
-            `error: the answer to this batch of ${counted(ibans.length, 'IBAN')} was lost on the way back, and the service keeps no copy of an answer that large (over 64 KiB): its ${counted(ibans.length, 'request')} were charged, and --resume sends them again, charged again.`,
-            ...this.howToGoOn(),
-          ]);
         const why = e instanceof Mod97Error ? describeServiceError(e) : e;
         throw new Stop(EXIT.usage, [`error: ${why}`, ...this.howToGoOn()]);
       }
