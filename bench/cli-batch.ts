@@ -134,7 +134,7 @@ writeSection(`## Command line: \`mod97 batch\` (\`bench/cli-batch.ts\`)
 Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/cli-batch.ts\`.
 \`mod97 batch FILE --out OUT\` as a user runs it (\`bin/mod97.js\`, a child process running the bundle \`dist/cli.js\`) against
 \`npm start\`'s service in its own process (SQLite file) on the same machine (${cpus()[0]?.model ?? '?'}, ${cpus().length} cores, Node ${process.version}),
-with a key whose quota never runs out, so batches are 1,000 IBANs. The file is \`;\`-separated with a quoted name
+with a key whose quota never runs out, so every batch is a full one of 50 IBANs (the size whose answer the service keeps for a retry). The file is \`;\`-separated with a quoted name
 holding the delimiter; 10 % of the IBAN cells are empty (not sent), 20 % of the IBANs are invalid. Each size is run
 once (after one warm-up run of the smallest file), then once more with the heap capped. "peak RSS" is the command's VmHWM (the kernel's high-water mark); "CPU" is its user +
 system time, "service CPU" the service process's. The machine was shared: load average ${load} at the start, so
