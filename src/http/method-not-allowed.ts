@@ -48,7 +48,9 @@ function notServed(method: string, url: string, allow: string): DomainError {
 /**
  * The 405 for a method Fastify does not route at all (TRACE, PROPFIND, ...), which reaches the
  * not-found handler instead of the routes above: the data route whose path this is, its methods
- * in `Allow`; null when no data route has the path.
+ * in `Allow`; null when no data route has the path. The path must be the route's own: with a
+ * trailing slash it is not, and the not-found handler names the route it likely meant
+ * (docs/api.md, "What a 404 names") rather than refusing a method the route serves.
  */
 export function unroutedMethod(
   routes: readonly RouteDeclaration[],
@@ -56,7 +58,7 @@ export function unroutedMethod(
   path: string,
 ): { error: DomainError; allow: string } | null {
   const matching = routes.filter(
-    (r) => isDataRoute(r) && new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}/?$`).test(path),
+    (r) => isDataRoute(r) && new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}$`).test(path),
   );
   const [route] = matching;
   if (!route) return null;

@@ -173,4 +173,28 @@ describe('bad input gets a clear 4xx and is not charged', () => {
     await expectClientError(wrongMethod, 405, 'method_not_allowed');
     assert.equal(wrongMethod.body.message, 'POST is not served on /v1/bic/{code}: send GET.');
   });
+
+  test("a trailing slash on a data route's path is a 404 naming the route, never a 405 for the method it serves", async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    const cases: [string, string, string][] = [
+      ['POST', '/v1/iban/validate/', 'POST /v1/iban/validate'],
+      ['GET', '/v1/bic/COBADEFF/', 'GET /v1/bic/{code}'],
+      ['GET', '/v1/ch/clearing/230/', 'GET /v1/ch/clearing/{iid}'],
+      // a method the route does not serve, sent to the path with a slash, is not on its path either
+      ['TRACE', '/v1/iban/validate/', 'POST /v1/iban/validate'],
+    ];
+    for (const [method, path, route] of cases) {
+      const r = await svc.call(path, {
+        method,
+        key,
+        ...(method === 'POST' && { json: { iban: 'DE89370400440532013000' } }),
+      });
+      await expectClientError(r, 404, 'not_found');
+      assert.match(r.body.message, new RegExp(`^No route for ${method} at this path\\. Did you mean ${route}[ ?]`));
+      assert.equal(r.headers.allow, undefined, `${method} ${path}`);
+      assert.equal(r.headers['x-quota-used'], undefined, 'a 404 comes before the key is looked at');
+    }
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'a 404 costs nothing');
+  });
 });
