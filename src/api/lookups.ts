@@ -15,7 +15,9 @@ export const bicRoute = defineRoute({
   operationId: 'getBic',
   schema: {
     params: Type.Object({
-      code: Type.String({ maxLength: 32, description: 'A BIC (ISO 9362), 8 or 11 characters.' }),
+      // No maxLength: a code of any length is the route's own 400 invalid_bic, reason `length`
+      // (docs/api.md, GET /v1/bic/:code), not a schema's invalid_request.
+      code: Type.String({ description: 'A BIC (ISO 9362), 8 or 11 characters.' }),
     }),
     response: { 200: BicAnswer },
   },

@@ -12,13 +12,16 @@
  * - two Host headers, a transfer coding other than `chunked` (400) and any Content-Encoding (415);
  * - HEAD on a metered route is 405 with `Allow: GET` and costs nothing (Fastify exposes a HEAD
  *   route for every GET);
- * - `X-Content-Type-Options: nosniff` on every answer.
+ * - `X-Content-Type-Options: nosniff` on every answer;
+ * - a path parameter of any length that fits in the request line reaches its route, whose own
+ *   validation answers it (400 `invalid_bic` with `reason: length`), not the router's 414.
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { DomainError, type ErrorCode } from '../errors.ts';
+import { LIMITS } from '../plans.ts';
 import { httpError } from './errors.ts';
 import { drainBeforeClose } from './lingering-close.ts';
 
@@ -50,6 +53,14 @@ export const EDGE_LIMITS: EdgeLimits = {
   drainBytes: 8 * 1024 * 1024,
 };
 
+/**
+ * The router's bound on a path parameter, which would otherwise answer one over 100 characters
+ * 414 with a vague body, before the pipeline (no quota headers). A parameter is bounded where it
+ * arrives: over HTTP, Node's parser holds the request line and headers to 16 KiB (more is 431);
+ * from an MCP tool call (run through `app.inject`), by the 1 MiB body that carried it.
+ */
+const MAX_PARAM_LENGTH = LIMITS.bodyBytes;
+
 const REFUSED = Symbol('refused_by_parser');
 type MarkedSocket = Socket & { [REFUSED]?: boolean; _httpMessage?: ServerResponse | null };
 
@@ -64,12 +75,14 @@ const MESSAGES = {
 /** Options for the Fastify constructor: the Node server's own limits and parser refusals. */
 export function edgeServerOptions(limits: EdgeLimits): {
   requestTimeout: number;
+  routerOptions: { maxParamLength: number };
   http: ServerOptions;
   clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => void;
 } {
   return {
     // The body has its own deadline, counted from the headers (below); Node's counts from the first byte.
     requestTimeout: 0,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     http: {
       headersTimeout: limits.headersMs,
       requestTimeout: 0,

@@ -121,6 +121,26 @@ describe('MCP for agents', () => {
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was charged');
   });
 
+  test("a path argument over 100 characters is the route's own refusal, as on REST, not charged", async () => {
+    const svc = await startService();
+    const key = await svc.newKey('127.0.8.7');
+    const { client } = await connectMcp(svc.url, { key, from: '127.0.8.7' });
+    // 20,000 is past what a REST request line can hold (16 KiB), not what a tool call can.
+    for (const length of [150, 20_000]) {
+      const result = await client.callTool({ name: 'lookup_bic', arguments: { bic: 'A'.repeat(length) } });
+      assert.equal(result.isError, true);
+      const refusal = result.structuredContent as { error: string; reason: string; message: string };
+      assert.deepEqual(
+        [refusal.error, refusal.reason, refusal.message],
+        ['invalid_bic', 'length', `a BIC has 8 or 11 characters, this one has ${length}`],
+      );
+    }
+    const clearing = await client.callTool({ name: 'lookup_swiss_clearing', arguments: { iid: '1'.repeat(150) } });
+    const refusal = clearing.structuredContent as { error: string; field: string };
+    assert.deepEqual([clearing.isError, refusal.error, refusal.field], [true, 'invalid_request', 'iid']);
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was charged');
+  });
+
   test('a tool name with a typing slip is refused naming the tool meant; one far from any names none', async () => {
     const svc = await startService();
     const { client } = await connectMcp(svc.url, { from: '127.0.8.6' });

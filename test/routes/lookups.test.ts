@@ -35,6 +35,18 @@ describe('GET /v1/bic/:code', () => {
     assert.equal(r.headers['x-quota-used'], '0');
   });
 
+  test('a code over 100 characters is the same 400 invalid_bic (length), refunded with the quota headers', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    for (const length of [33, 101, 150, 4000]) {
+      const r = await svc.call(`/v1/bic/${'A'.repeat(length)}`, { key });
+      assert.equal(r.status, 400, `${length} characters: ${r.text.slice(0, 200)}`);
+      assert.deepEqual([r.body.error, r.body.reason], ['invalid_bic', 'length']);
+      assert.equal(r.body.message, `a BIC has 8 or 11 characters, this one has ${length}`);
+      assert.deepEqual([r.headers['x-quota-used'], r.headers['x-quota-limit']], ['0', '25']);
+    }
+  });
+
   test('a well-formed BIC no source knows is 404 bic_not_found, and refunded', async () => {
     const svc = await startService();
     const key = await svc.newKey();
@@ -80,6 +92,11 @@ describe('GET /v1/ch/clearing/:iid', () => {
     const malformed = await svc.call('/v1/ch/clearing/12a', { key });
     assert.deepEqual([malformed.status, malformed.body.error], [400, 'invalid_request']);
     assert.equal(malformed.headers['x-quota-used'], '0');
+    // Past 100 characters too: the route's own 400, not the router's.
+    const long = await svc.call(`/v1/ch/clearing/${'1'.repeat(150)}`, { key });
+    assert.deepEqual([long.status, long.body.error, long.body.field], [400, 'invalid_request', 'iid']);
+    assert.match(long.body.message, /^`iid` \(in the path\) does not have the expected form/);
+    assert.deepEqual([long.headers['x-quota-used'], long.headers['x-quota-limit']], ['0', '25']);
   });
 
   test('with the SIX BankMaster V3 file imported, every one of its IIDs resolves through the route', {
