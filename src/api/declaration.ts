@@ -21,7 +21,10 @@ export interface RouteMeter {
 }
 
 export interface RouteAccess {
-  /** `key`: a key is required (401 without); `optional`: a key is used when sent. */
+  /**
+   * `key`: a key is required (401 without); `optional`: a key is used when sent; `none`: no key
+   * is used, but a credential header sent is still judged (401 when it holds no usable key).
+   */
   auth: 'none' | 'optional' | 'key';
   meter?: RouteMeter;
 }

@@ -38,12 +38,16 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
     /**
      * Step 3: the key presented, if any (401 when it is unknown, or missing where one is
      * required). Given `routeMeter`, the key's charge of step 4 is made with the lookup where the
-     * store does both at once (Meter.authenticateAndAdmit), and returned for step 4.
+     * store does both at once (Meter.authenticateAndAdmit), and returned for step 4. On a route
+     * that needs no key (`auth: 'none'`: generate) a credential header sent is judged all the
+     * same, as on every route, but the key is not taken for the caller: the route does not act
+     * for it, and its answer shows no balance (docs/api.md, "Quota headers").
      */
     async authenticate(req: FastifyRequest, routeMeter?: RouteMeter): Promise<Admission | undefined> {
       const credential = readCredential(req.headers);
+      const auth = req.routeOptions.config.access?.auth;
       if (credential.kind === 'none') {
-        if (req.routeOptions.config.access?.auth !== 'key') return;
+        if (auth !== 'key') return;
         throw new DomainError(
           'missing_api_key',
           'Send your key as Authorization: Bearer <API_KEY> (or X-API-Key). Create one with POST /v1/keys/generate.',
@@ -56,7 +60,7 @@ export function chargeSteps(services: PaymentServices & { keys: KeyService }, x4
         ? await meter.authenticateAndAdmit(hash, routeMeter.cost(parsedBody(req.body)))
         : { key: await store.keyByHash(hash), admission: undefined };
       if (!key) throw unknownKey();
-      req.caller.key = key;
+      if (auth !== 'none') req.caller.key = key;
       return admission;
     },
 

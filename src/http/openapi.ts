@@ -61,7 +61,8 @@ function pipelineCodes(route: RouteOptions): ErrorCode[] {
   const access = config.access;
   if (access) codes.push('key_in_body');
   if (access?.auth === 'key') codes.push('missing_api_key');
-  if (access && access.auth !== 'none') codes.push('invalid_api_key');
+  // A credential header sent is judged on every route, one that needs no key included.
+  if (access) codes.push('invalid_api_key');
   if (access?.meter) codes.push('payment_required', 'quota_exhausted');
   if (config.idempotent)
     codes.push(

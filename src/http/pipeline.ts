@@ -9,7 +9,8 @@
  *   1. a key-shaped value in the URL (400 key_in_url); then a browser's cross-site call to a
  *      key route (403 cross_site_request, cross-site.ts);
  *   2. a key-shaped value in the body (400 key_in_body);
- *   3. credentials (401 missing_api_key / invalid_api_key);
+ *   3. credentials (401 missing_api_key / invalid_api_key), judged on every route, also one that
+ *      needs no key (credentials.ts, charge-steps.ts);
  *  3a. on a route that declares it (every metered POST), an Idempotency-Key (idempotency.ts): ill-formed (400), held by another
  *      request (422 idempotency_key_reused) or by one still being answered (409
  *      idempotency_in_progress), or already answered: that answer again, before any charge;
@@ -115,7 +116,7 @@ export async function registerPipeline(app: FastifyInstance, services: PipelineS
       // Most calls send no Idempotency-Key: they skip step 3a without awaiting it.
       const keyed = idempotent === true && req.headers['idempotency-key'] !== undefined;
       const chargeNow = access.meter && charge.chargesWithLookup(req, keyed) ? access.meter : undefined;
-      const admitted = access.auth !== 'none' ? await charge.authenticate(req, chargeNow) : undefined; // 3
+      const admitted = await charge.authenticate(req, chargeNow); // 3
       const replay = keyed ? await idempotency.judge(req) : null; // 3a
       if (replay) {
         if (access.meter) await charge.showTrialBalance(req, access.meter);

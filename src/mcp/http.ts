@@ -167,8 +167,8 @@ async function callTool(
   const forwarded = injectOptions(req);
   const headers: Record<string, string> = { ...forwarded.headers, ...paymentHeaders(meta) };
   // A key given with this one call stands in for the connection's. Anything but a string is sent
-  // as an empty key: the route judges it as it judges an empty header (a route that needs no key
-  // takes the call), and its 401 names the _meta member (toldOfTool).
+  // as an empty key: the route judges it as it judges an empty header (401, on every route, even
+  // create_key's, which needs no key), and its 401 names the _meta member (toldOfTool).
   const callKey = meta?.[KEY_META];
   if (callKey !== undefined) {
     delete headers['x-api-key'];

@@ -123,6 +123,69 @@ describe('credentials', () => {
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was charged');
   });
 
+  test('a credential header with no usable key is 401 on generate too, where no key is needed, and makes no key', async () => {
+    const svc = await startService();
+    const from = '127.0.4.1';
+    const unusable: Record<string, string>[] = [
+      { authorization: 'Bearer junk' },
+      { authorization: `Bearer ifk_${'0'.repeat(64)}` },
+      { authorization: 'Bearer ' },
+      { 'x-api-key': 'junk' },
+    ];
+    for (const headers of unusable) {
+      const r = await svc.call('/v1/keys/generate', { method: 'POST', headers, from });
+      assert.deepEqual([r.status, r.body.error], [401, 'invalid_api_key'], JSON.stringify(headers));
+      assert.equal(r.body.api_key, undefined);
+    }
+    // None of them counted toward the network's 3 free keys of the day.
+    for (let i = 0; i < 3; i++)
+      assert.equal((await svc.call('/v1/keys/generate', { method: 'POST', from })).status, 201);
+  });
+
+  test('a valid key sent to generate is judged but not used: a key of its own, no balance of the key sent', async () => {
+    const svc = await startService();
+    const key = await svc.newKey('127.0.4.2');
+    await svc.call('/v1/iban/validate', { key, json: { iban: IBAN } });
+    const r = await svc.call('/v1/keys/generate', { method: 'POST', key, from: '127.0.4.2' });
+    assert.equal(r.status, 201, r.text);
+    assert.notEqual(r.body.api_key, key);
+    assert.equal(r.body.monthly_limit, 25);
+    // Beside a new key's body, another key's X-Quota-Limit would read as the new key's.
+    for (const header of ['x-quota-used', 'x-quota-limit', 'x-quota-remaining', 'x-quota-month', 'ratelimit-limit'])
+      assert.equal(r.headers[header], undefined, header);
+    const fresh = await svc.call('/v1/keys/usage', { key: r.body.api_key });
+    assert.equal(fresh.body.used, 0, 'the new key is a key of its own');
+    assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 1, 'the key sent is unchanged');
+  });
+
+  test('both credential headers: each is judged; two different keys are refused, the same key twice is used once', async () => {
+    const svc = await startService();
+    const first = await svc.newKey('127.0.4.3');
+    const second = await svc.newKey('127.0.4.4');
+    const json = { iban: IBAN };
+    const junk = await svc.call('/v1/iban/validate', { key: first, headers: { 'x-api-key': 'junk' }, json });
+    assert.deepEqual([junk.status, junk.body.error], [401, 'invalid_api_key']);
+    assert.match(junk.body.message, /^The API key is malformed\./);
+    const junkBearer = await svc.call('/v1/iban/validate', {
+      headers: { authorization: 'Bearer junk', 'x-api-key': first },
+      json,
+    });
+    assert.deepEqual([junkBearer.status, junkBearer.body.error], [401, 'invalid_api_key']);
+
+    const two = await svc.call('/v1/iban/validate', { key: first, headers: { 'x-api-key': second }, json });
+    assert.deepEqual([two.status, two.body.error], [401, 'invalid_api_key']);
+    assert.match(two.body.message, /^Two different API keys were sent, in Authorization and in X-API-Key/);
+    assert.equal(two.text.includes(first.slice(4)) || two.text.includes(second.slice(4)), false, 'neither is echoed');
+    assert.equal(two.headers['x-quota-used'], undefined, 'no key was taken for the caller');
+    const onKeyRoute = await svc.call('/v1/keys/usage', { key: first, headers: { 'x-api-key': second } });
+    assert.deepEqual([onKeyRoute.status, onKeyRoute.body.error], [401, 'invalid_api_key']);
+
+    const same = await svc.call('/v1/iban/validate', { key: first, headers: { 'x-api-key': ` ${first} ` }, json });
+    assert.deepEqual([same.status, same.headers['x-quota-used']], [200, '1']);
+    assert.equal((await svc.call('/v1/keys/usage', { key: first })).body.used, 1, 'charged once, for the same key');
+    assert.equal((await svc.call('/v1/keys/usage', { key: second })).body.used, 0);
+  });
+
   test("an Authorization header beyond the server's header limit gets a JSON 4xx", async () => {
     const svc = await startService();
     const r = await svc.call('/v1/keys/usage', { headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });

@@ -98,8 +98,8 @@ test("every error answer refers to the shared Error (402: PaymentRequired) compo
   assert.deepEqual(codesOf('/v1/bic/{code}', 'get', 404), ['bic_not_found']);
   assert.ok(codesOf('/v1/keys/claim', 'post', 403).includes('unused_key'));
   assert.ok(codesOf('/v1/iban/validate', 'post', 402).includes('quota_exhausted'));
-  // A route with no key never answers a key error.
-  assert.equal(doc.paths['/v1/keys/generate'].post.responses[401], undefined);
+  // A route that needs no key never says one is missing, but judges a credential header sent.
+  assert.deepEqual(codesOf('/v1/keys/generate', 'post', 401), ['invalid_api_key']);
 });
 
 test('the X-Quota-* headers are components, referred to by the answers of keyed routes', () => {
