@@ -198,6 +198,8 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
       return done(new DomainError('headers_too_large', MESSAGES.headers_too_large));
     }
     if (raw.headers.host === undefined && raw.httpVersion === '1.1') {
+      // Refused as Node's parser refuses a request (docs/api.md, "Limits of the HTTP edge"): closed after.
+      reply.header('connection', 'close');
       return done(new DomainError('invalid_request', 'An HTTP/1.1 request must send a Host header.'));
     }
     const framing = framingRefusal(raw);

@@ -60,6 +60,20 @@ describe("requests Node's parser refuses get the JSON error body and are never c
       'method_not_allowed',
     );
   });
+
+  test('an HTTP/1.1 request without Host is answered with Connection: close, and the socket closed', async () => {
+    const svc = await startService();
+    for (const request of [
+      'GET /healthz HTTP/1.1\r\n\r\n',
+      'POST /v1/iban/validate HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    ]) {
+      const r = await rawRequest(svc.url, request, { waitMs: 2000 });
+      assertError(r, 400, 'invalid_request');
+      assert.equal(r.body.message, 'An HTTP/1.1 request must send a Host header.');
+      assert.equal(r.headers.connection, 'close', request);
+      assert.equal(r.closedByServer, true, `${request}: the server closed the socket, not the client`);
+    }
+  });
 });
 
 describe('header lines', () => {
