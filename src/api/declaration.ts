@@ -88,6 +88,8 @@ export interface DocumentExtras {
   htmlAnswers?: true;
   /** The request body as documented, for a route that reads it raw (no body schema). */
   rawBody?: { description: string; schema: Record<string, unknown>; example: unknown };
+  /** Success answers that carry Retry-After, by status: what its seconds say. */
+  retryAfter?: Record<number, string>;
 }
 
 export interface RouteDeclaration<S extends RouteSchemas = RouteSchemas> {

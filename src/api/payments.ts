@@ -91,7 +91,10 @@ export const successRoute = defineRoute({
     'unavailable',
   ],
   example: examples.cardSuccess,
-  document: { htmlAnswers: true },
+  document: {
+    htmlAnswers: true,
+    retryAfter: { 202: 'Seconds (3) before asking again: the payment is not confirmed yet.' },
+  },
   guide: { title: 'Outcome of a card checkout; reveals a new key once' },
 });
 

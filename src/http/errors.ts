@@ -156,8 +156,14 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
 
 export type ErrorBody = Record<string, unknown> & { error: ErrorCode; message: string };
 
-/** Seconds a client should wait before retrying, sent as Retry-After with these codes. */
-const RETRY_AFTER: Partial<Record<ErrorCode, string>> = { storage_unavailable: '5', idempotency_in_progress: '1' };
+/**
+ * Seconds a client should wait before retrying, sent as Retry-After with these codes (and
+ * declared on the answers that may carry them in /openapi.json, openapi.ts).
+ */
+export const RETRY_AFTER: Partial<Record<ErrorCode, string>> = {
+  storage_unavailable: '5',
+  idempotency_in_progress: '1',
+};
 
 export interface HttpError {
   status: number;

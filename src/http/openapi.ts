@@ -18,7 +18,7 @@ import { ErrorAnswer, PaymentRequiredAnswer } from '../api/error-schemas.ts';
 import { LIMITS } from '../plans.ts';
 import { codeSamples } from './code-samples.ts';
 import { hoistTitled } from './openapi-components.ts';
-import { MEANING, STATUS } from './errors.ts';
+import { MEANING, RETRY_AFTER, STATUS } from './errors.ts';
 import { isRecord } from '../is-record.ts';
 
 declare module 'fastify' {
@@ -279,11 +279,28 @@ const RATE_HEADERS: Record<string, { description: string; schema: JsonSchema }> 
     schema: { type: 'integer', minimum: 0 },
   },
 };
-const RETRY_AFTER = {
+const RETRY_AFTER_429 = {
   description: 'Seconds until the limit lifts (the next UTC day: every 429 refuses a per-day limit).',
   required: true,
   schema: { type: 'integer', minimum: 0 },
 };
+
+/**
+ * Retry-After on an error answer whose codes send it (errors.ts, RETRY_AFTER): `1 with
+ * idempotency_in_progress` on a 409, `5 with storage_unavailable` on a 503; required only when
+ * every code of the status sends it. Undefined when none does.
+ */
+function retryAfterOf(codes: readonly string[]): Record<string, unknown> | undefined {
+  const sent = Object.entries(RETRY_AFTER).filter(([code]) => codes.includes(code));
+  if (sent.length === 0) return undefined;
+  const which = sent.map(([code, seconds]) => `${seconds} with \`${code}\``).join(', ');
+  const others = sent.length < codes.length ? ' Not sent with the other codes of this status.' : '';
+  return {
+    description: `Seconds to wait before sending the request again: ${which}.${others}`,
+    required: sent.length === codes.length,
+    schema: { type: 'integer', minimum: 0 },
+  };
+}
 
 /** The ways a caller proves it may call: a key in one of two headers, or an x402 payment. */
 export const SECURITY_SCHEMES = {
@@ -376,7 +393,11 @@ function finishOperation(op: Operation, base: string): void {
         ]),
       );
     }
-    if (status === '429') response.headers = { ...response.headers, 'Retry-After': RETRY_AFTER };
+    if (status === '429') response.headers = { ...response.headers, 'Retry-After': RETRY_AFTER_429 };
+    else if (enumOf && Number(status) >= 400) {
+      const retryAfter = retryAfterOf(enumOf);
+      if (retryAfter) response.headers = { ...response.headers, 'Retry-After': retryAfter };
+    }
     if (keyed) {
       const names = [...Object.keys(QUOTA_HEADERS), ...Object.keys(RATE_HEADERS)];
       if (status === '402') names.push('X-Quota-Exhausted');
@@ -440,7 +461,15 @@ function exampleMessage(code: string): string {
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }
 
-function applyExtras(op: Operation, { optionalBody, exactlyOneOf, htmlAnswers, rawBody }: Extras): void {
+function applyExtras(op: Operation, { optionalBody, exactlyOneOf, htmlAnswers, rawBody, retryAfter }: Extras): void {
+  for (const [status, description] of Object.entries(retryAfter ?? {})) {
+    const response = op.responses?.[status];
+    if (response)
+      response.headers = {
+        ...response.headers,
+        'Retry-After': { description, required: true, schema: { type: 'integer', minimum: 0 } },
+      };
+  }
   if (optionalBody && op.requestBody) op.requestBody.required = false;
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body && exactlyOneOf) body.oneOf = exactlyOneOf.map((field) => ({ required: [field] }));

@@ -111,6 +111,38 @@ test('the X-Quota-* headers are components, referred to by the answers of keyed 
   assert.equal(validate.responses[402].headers?.['X-Quota-Exhausted'].$ref, '#/components/headers/X-Quota-Exhausted');
 });
 
+test('Retry-After is declared on every answer that carries it, required where every code of the status does', () => {
+  type Header = { required?: boolean; description?: string; schema?: { type?: string } };
+  const retryAfterOf = (path: string, method: string, status: number): Header | undefined =>
+    doc.paths[path][method].responses[status]?.headers?.['Retry-After'];
+  for (const [path, method] of [
+    ['/v1/iban/validate', 'post'],
+    ['/v1/iban/batch', 'post'],
+    ['/v1/payment/qr', 'post'],
+  ]) {
+    // 409 idempotency_in_progress sends Retry-After: 1; idempotency_answer_not_kept, the other 409, none.
+    const conflict = retryAfterOf(path, method, 409);
+    assert.ok(conflict, `${path} 409`);
+    assert.equal(conflict.required, false);
+    assert.match(conflict.description ?? '', /\b1 with `idempotency_in_progress`/);
+    assert.equal(conflict.schema?.type, 'integer');
+    // 503 storage_unavailable sends Retry-After: 5, and it is this route's only 503.
+    const unavailable = retryAfterOf(path, method, 503);
+    assert.ok(unavailable, `${path} 503`);
+    assert.equal(unavailable.required, true);
+    assert.match(unavailable.description ?? '', /\b5 with `storage_unavailable`/);
+  }
+  assert.ok(retryAfterOf('/v1/bic/{code}', 'get', 503), 'a metered GET: its 503 too');
+  // generate's 503 may also be verification_unavailable, which sends none.
+  assert.equal(retryAfterOf('/v1/keys/generate', 'post', 503)?.required, false);
+  assert.equal(retryAfterOf('/v1/keys/generate', 'post', 429)?.required, true);
+  // The card success page's 202 (payment not confirmed yet) says when to ask again.
+  assert.match(retryAfterOf('/v1/card/success', 'get', 202)?.description ?? '', /\b3\b/);
+  // Where no code of a status sends it, it is not declared.
+  assert.equal(retryAfterOf('/v1/iban/validate', 'post', 400), undefined);
+  assert.equal(retryAfterOf('/v1/iban/validate', 'post', 200), undefined);
+});
+
 test('"key optional" only where a call without a key succeeds', () => {
   const optional = operations
     .filter(([, op]) => (op as { security?: object[] }).security?.some((s) => Object.keys(s).length === 0))
