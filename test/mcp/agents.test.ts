@@ -116,7 +116,9 @@ describe('MCP for agents', () => {
     for (const bic of ['..', '.', '../keys/usage', 'DEUT/DEFF', '%2e%2e']) {
       const result = await client.callTool({ name: 'lookup_bic', arguments: { bic } });
       assert.equal(result.isError, true, bic);
-      assert.equal((result.structuredContent as { error: string }).error, 'invalid_bic', bic);
+      const refusal = result.structuredContent as { error: string; reason: string };
+      // Each holds a character no BIC has (docs/api.md, "MCP server"): reason characters, not length.
+      assert.deepEqual([refusal.error, refusal.reason], ['invalid_bic', 'characters'], bic);
     }
     assert.equal((await svc.call('/v1/keys/usage', { key })).body.used, 0, 'nothing was charged');
   });

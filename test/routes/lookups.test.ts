@@ -35,6 +35,26 @@ describe('GET /v1/bic/:code', () => {
     assert.equal(r.headers['x-quota-used'], '0');
   });
 
+  test('punctuation anywhere in a code is 400 invalid_bic with reason characters, refunded', async () => {
+    const svc = await startService();
+    const key = await svc.newKey();
+    for (const code of ['COBADEF_', 'COBA_EFF', 'COBADEFFXX%21', 'DE-TDEFF', 'COBADEFF.']) {
+      const r = await svc.call(`/v1/bic/${code}`, { key });
+      assert.equal(r.status, 400, code);
+      assert.deepEqual([r.body.error, r.body.reason], ['invalid_bic', 'characters'], code);
+      assert.match(
+        r.body.message,
+        /^a BIC holds only ASCII letters and digits: "[_!.-]" \(character \d+\) is neither$/,
+      );
+      assert.equal(r.headers['x-quota-used'], '0', code);
+    }
+    const compliance = await svc.call('/v1/iban/compliance', { key, json: { bic: 'COBADEF_' } });
+    assert.deepEqual(
+      [compliance.status, compliance.body.error, compliance.body.reason],
+      [400, 'invalid_bic', 'characters'],
+    );
+  });
+
   test('a code over 100 characters is the same 400 invalid_bic (length), refunded with the quota headers', async () => {
     const svc = await startService();
     const key = await svc.newKey();
