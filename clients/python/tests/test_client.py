@@ -86,6 +86,8 @@ def test_generate_key_and_rotate_then_the_old_secret_is_a_typed_401(make_client:
     assert (refused.value.status, refused.value.code) == (401, "invalid_api_key")
     assert refused.value.body["error"] == "invalid_api_key"
     assert make_client(api_key=rotated["api_key"]).usage()["used"] == 0
+    # A client left holding the dead key can still make a new one: generate is sent without it.
+    assert old.generate_key(source="python client test")["api_key"].startswith("ifk_")
 
 
 def test_refusals_are_mod97_errors_with_status_code_message_body_and_quota(make_client: Factory, key: str) -> None:

@@ -150,6 +150,8 @@ interface Call {
   safety: Safety;
   /** Statuses that are answers, not refusals (default 200). */
   ok?: number[];
+  /** Sent without the client's key: the route uses none (generate), and a stale key would have it refused. */
+  withoutKey?: true;
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -257,7 +259,14 @@ export class Mod97 {
 
   /** A new key (201); with `email` an email-tier key, which may first need a mailed `code`. */
   generateKey(body: { email?: string; code?: string; source?: string } = {}): Promise<Answer<KeyCreatedResult>> {
-    return this.#call({ method: 'POST', path: '/v1/keys/generate', body, safety: 'write', ok: [201] });
+    return this.#call({
+      method: 'POST',
+      path: '/v1/keys/generate',
+      body,
+      safety: 'write',
+      ok: [201],
+      withoutKey: true,
+    });
   }
 
   /** A new secret for the key; the one this client holds stops working, so use the new one from here on. */
@@ -271,7 +280,7 @@ export class Mod97 {
   }
 
   async #call<T>(call: Call): Promise<Answer<T>> {
-    const unsendable = keyRefusal(this.#apiKey);
+    const unsendable = call.withoutKey ? undefined : keyRefusal(this.#apiKey);
     if (unsendable) throw new Mod97Error(0, unsendable);
     // One key for every attempt of this call: the service charges it once, whatever reaches it.
     const idempotencyKey = call.method === 'POST' && call.safety === 'metered' ? randomKey() : undefined;
@@ -314,7 +323,7 @@ export class Mod97 {
   async #send(call: Call, idempotencyKey?: string): Promise<{ res: Response; text: string }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+    if (this.#apiKey && !call.withoutKey) headers.authorization = `Bearer ${this.#apiKey}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     const abort = new AbortController();
     const timer = setTimeout(

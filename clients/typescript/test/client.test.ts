@@ -94,6 +94,8 @@ describe('every method against the real service', async () => {
     assert.equal(rotated.quota?.limit, 25);
     await assert.rejects(old.usage(), refusal(401, 'invalid_api_key'));
     assert.equal((await new Mod97({ baseUrl: svc.url, apiKey: rotated.api_key }).usage()).used, 0);
+    // A client left holding the dead key can still make a new one: generate is sent without it.
+    assert.match((await old.generateKey({ source: 'client test' })).api_key, /^ifk_[0-9a-f]{64}$/);
   });
 
   test('refusals throw Mod97Error with status, code = body.error, body and quota', async () => {

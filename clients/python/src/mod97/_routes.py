@@ -80,7 +80,10 @@ def daily_usage() -> Call[DailyUsage]:
 
 
 def generate_key(email: str | None, code: str | None, source: str | None) -> Call[KeyCreated]:
-    return Call("POST", "/v1/keys/generate", "write", _given(email=email, code=code, source=source), ok=(201,))
+    # Sent without the client's key: the route uses none, and a stale one would have it refused.
+    return Call(
+        "POST", "/v1/keys/generate", "write", _given(email=email, code=code, source=source), ok=(201,), sends_key=False
+    )
 
 
 def rotate() -> Call[Rotated]:

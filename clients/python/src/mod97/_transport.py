@@ -50,6 +50,8 @@ class Call(Generic[T]):
     body: Any = None
     #: Statuses that are answers, not refusals.
     ok: tuple[int, ...] = (200,)
+    #: False for a route that uses no key (generate): a stale key in MOD97_API_KEY would have it refused.
+    sends_key: bool = True
 
 
 def settings(base_url: str | None, api_key: str | None) -> tuple[str, str | None]:
@@ -89,7 +91,7 @@ def headers_for(call: Call[Any], api_key: str | None, idempotency_key: str | Non
     headers = {"accept": "application/json"}
     if idempotency_key:
         headers["idempotency-key"] = idempotency_key
-    if api_key:
+    if api_key and call.sends_key:
         headers["authorization"] = f"Bearer {api_key}"
     if call.body is not None:
         headers["content-type"] = "application/json"
@@ -115,7 +117,8 @@ class Attempts:
     waits: int = 0
 
     def __post_init__(self) -> None:
-        refuse_unsendable(self.api_key)  # before the first attempt: nothing sent, nothing retried
+        if self.call.sends_key:
+            refuse_unsendable(self.api_key)  # before the first attempt: nothing sent, nothing retried
         metered_post = self.call.method == "POST" and self.call.safety == "metered"
         self.idempotency_key = str(uuid.uuid4()) if metered_post else None
 
