@@ -371,7 +371,7 @@ export const cardCheckout: RouteExample = {
   answer: {
     checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3',
     session_id: 'cs_test_a1b2c3',
-    expires_at: '2026-11-21T12:30:00.000Z',
+    expires_at: '2026-11-21T12:30:00Z',
     product: 'pack_1k',
   },
 };
@@ -384,9 +384,9 @@ export const cardCancel: RouteExample = {
   answer: {
     key_prefix: 'ifk_3ca0',
     cancel_at_period_end: true,
-    ends_at: '2026-12-21T12:00:00.000Z',
+    ends_at: '2026-12-21T12:00:00Z',
     message:
-      'Pro will not renew. The key keeps Pro until the end of the period paid for, then returns to its free plan.',
+      'Pro will not renew. The key keeps Pro until 2026-12-21T12:00:00Z, then returns to its free plan; nothing else changes.',
   },
 };
 
@@ -398,7 +398,7 @@ export const cardSuccess: RouteExample = {
   answer: {
     status: 'pending',
     session_id: 'cs_test_a1b2c3',
-    message: 'The payment is being confirmed. Ask again in a few seconds.',
+    message: 'Your payment is being confirmed. Reload this page in a few seconds.',
   },
 };
 
