@@ -3,7 +3,8 @@
  * plugin, by an app of its own. A route opts in with `config.x402Price(req)` (USD for this request).
  * - A PAYMENT-SIGNATURE is verified before validation, for exactly that price.
  * - The payment is settled only after the handler answered below 400: a failed call costs nothing.
- * - If settlement fails the handler's output is withheld and the client gets 402.
+ * - If settlement fails the handler's output is withheld and the client gets 402; if the
+ *   facilitator could not be reached to settle, 502 (nothing moved, the payment stays good).
  * - Every 402 of a priced route carries PAYMENT-REQUIRED, so an x402 client pays and retries,
  *   and every 402 built here carries `options` (docs/api.md, "402 answers"), so a person can too.
  */
@@ -132,9 +133,9 @@ export function x402Steps({
         return payload;
       }
       await logged(req, 'undoing an unsettled call', {}, () => req.routeOptions.config.x402Unsettled?.(req));
-      const failure = await refusal(req, settled.reason, payment.quote);
+      const failure = await refusal(req, settled.reason, payment.quote, settled.unavailable);
       req.failure = failure;
-      withHeader(reply, await rail.paymentRequired(payment.quote, settled.reason));
+      if (!settled.unavailable) withHeader(reply, await rail.paymentRequired(payment.quote, settled.reason));
       const { status, body } = httpError(failure.code, failure.message, failure.details);
       reply.code(status).removeHeader('content-length').header('content-type', 'application/json; charset=utf-8');
       return JSON.stringify(body);

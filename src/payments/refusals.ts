@@ -75,9 +75,11 @@ const X402_MESSAGES: Record<string, string> = {
 /** An x402 payment missing, refused or not settled (402), or a facilitator out of reach (502). */
 export function x402Refused(reason: string, options: Offer[] | null): DomainError {
   if (!options) {
-    return new DomainError('payments_unavailable', 'Payments are unavailable; try again later.', {
-      reason,
-    });
+    return new DomainError(
+      'payments_unavailable',
+      'The x402 facilitator could not be reached, so the payment was neither checked nor charged; it stays good. Send the same request again shortly.',
+      { reason },
+    );
   }
   // x402's HTTP transport: a payload that does not decode is 400, a refused payment 402.
   const code = reason === 'malformed_payment' ? 'invalid_payment' : 'payment_required';

@@ -13,12 +13,13 @@ import {
   type HTTPRequestContext,
 } from '@x402/core/http';
 import {
+  FacilitatorResponseError,
   HTTPFacilitatorClient,
   x402HTTPResourceServer,
   x402ResourceServer,
   type FacilitatorClient,
 } from '@x402/core/server';
-import type { AssetAmount, PaymentPayload } from '@x402/core/types';
+import { type AssetAmount, type PaymentPayload, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import type { Clock } from '../../clock.ts';
@@ -77,6 +78,53 @@ function paymentId(payload: PaymentPayload): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(payload.payload)).digest('hex')}`;
 }
 
+/**
+ * The facilitator could not be reached (docs/api.md, "x402 pay-per-call": 502
+ * `facilitator_unavailable`). x402's resource server passes this kind of error on to us, where it
+ * would turn any other failure of a verify into a refused payment.
+ */
+class FacilitatorUnreachable extends FacilitatorResponseError {}
+
+/** Codes of a connection that was never made: the request did not reach the facilitator. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function neverSent(err: unknown): boolean {
+  for (let at = err, depth = 0; isRecord(at) && depth < 5; at = at.cause, depth++) {
+    if (typeof at.code === 'string' && NOT_CONNECTED.has(at.code)) return true;
+    if (Array.isArray(at.errors) && at.errors.some(neverSent)) return true;
+  }
+  return false;
+}
+
+/**
+ * The facilitator as the rail uses it: a verify that gave no verdict (no connection, no answer,
+ * an answer that is not one) and a settlement that could not even be sent are the facilitator
+ * being unavailable, not the payment being refused. A settlement sent but not answered may have
+ * moved the money, so it stays a failed settlement.
+ */
+function distinguishingUnreachable(client: FacilitatorClient): FacilitatorClient {
+  const unreachable = (err: unknown) =>
+    Object.assign(new FacilitatorUnreachable('the x402 facilitator could not be reached'), { cause: err });
+  return {
+    getSupported: () => client.getSupported(),
+    verify: (payload, requirements) =>
+      client.verify(payload, requirements).catch((err: unknown) => {
+        throw err instanceof VerifyError || err instanceof FacilitatorResponseError ? err : unreachable(err);
+      }),
+    settle: (payload, requirements) =>
+      client.settle(payload, requirements).catch((err: unknown) => {
+        throw neverSent(err) ? unreachable(err) : err;
+      }),
+  };
+}
+
 export interface RailDeps {
   store: PaymentStore;
   clock: Clock;
@@ -91,7 +139,9 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
     return { asset: config.asset, amount: String(usdToMicros(ctx.adapter.quote.priceUsd)), extra };
   };
   const server = new x402ResourceServer(
-    facilitator ?? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 30_000 }),
+    distinguishingUnreachable(
+      facilitator ?? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 30_000 }),
+    ),
   )
     .register(config.network, new ExactEvmScheme())
     // Completes each route's bazaar declaration with the request's method and path parameters.
@@ -202,7 +252,10 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
       try {
         await initialised();
         result = await http.processSettlement(payment.payload, payment.requirements);
-      } catch {
+      } catch (err) {
+        // Never sent: nothing moved, and the payment is still good for a later call.
+        if (err instanceof FacilitatorUnreachable)
+          return { ok: false, reason: 'facilitator_unavailable', unavailable: true };
         return { ok: false, reason: 'settlement_failed' };
       }
       if (!result.success) return { ok: false, reason: publicReason(result.errorReason, 'settlement_failed') };

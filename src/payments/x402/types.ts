@@ -59,4 +59,9 @@ export type SettleOutcome =
       /** The store failed to record a payment that did settle: served all the same, and logged. */
       recordError?: unknown;
     }
-  | { ok: false; reason: string };
+  | {
+      ok: false;
+      reason: string;
+      /** The facilitator could not be reached: nothing was settled (502, not a refused payment). */
+      unavailable?: boolean;
+    };
