@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'already_claimed'
   | 'already_claimed_elsewhere'
   | 'already_subscribed'
+  | 'checkout_already_open'
   | 'not_subscribed'
   | 'idempotency_in_progress'
   | 'idempotency_answer_not_kept'

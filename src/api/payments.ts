@@ -49,7 +49,7 @@ export const checkoutRoute = defineRoute({
   operationId: 'createCardCheckout',
   schema: { body: CheckoutBody, response: { 201: CheckoutCreated } },
   access: { auth: 'optional' },
-  errors: ['already_subscribed', 'payments_unavailable', 'card_payments_unavailable'],
+  errors: ['already_subscribed', 'checkout_already_open', 'payments_unavailable', 'card_payments_unavailable'],
   example: examples.cardCheckout,
   guide: { title: 'Start a Stripe Checkout for a credit pack or Pro' },
 });

@@ -46,6 +46,7 @@ export const STATUS: Record<ErrorCode, number> = {
   already_claimed: 409,
   already_claimed_elsewhere: 409,
   already_subscribed: 409,
+  checkout_already_open: 409,
   not_subscribed: 409,
   idempotency_in_progress: 409,
   idempotency_answer_not_kept: 409,
@@ -127,7 +128,9 @@ export const MEANING: Partial<Record<ErrorCode, string>> = {
   already_claimed: 'the key is already claimed',
   already_claimed_elsewhere: 'the address already holds a free key with proof, or claimed one in the last 24 hours',
   already_subscribed: 'Pro bought for a key that already has it',
-  not_subscribed: 'Pro cancelled on a key that is not Pro by card',
+  checkout_already_open:
+    'Pro bought for a key that has a Pro checkout open; `checkout_url`, `session_id` and `expires_at` name it',
+  not_subscribed: 'Pro cancelled on a key with no card subscription that still renews',
   key_already_shown: 'a later visit to a card success page; the key was shown once',
   idempotency_key_reused: 'this `Idempotency-Key` was used in the last 24 hours for another method, path or body',
   payment_data_invalid:

@@ -16,6 +16,7 @@ const READS = new Set<string>([
   'listDatasets',
   'getSetting',
   'checkoutBySession',
+  'subscriptionsOf',
   'freeKeyFromNetworkSince',
   'addressHolder',
   'lastEmailBinding',

@@ -285,4 +285,29 @@ CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);`,
       postgres: 'CREATE INDEX api_keys_charge_period_missing ON api_keys (id) WHERE charge_period IS NULL;',
     },
   },
+  {
+    version: 23,
+    name: 'one Pro checkout per key; every Pro subscription of a key',
+    // card_pro_checkouts: the one Pro checkout a key may have open, from before Stripe is asked
+    // for it until it completes or its session expires (expires_at).
+    // card_subscriptions: each Pro subscription bought for a key, so that the end of one leaves
+    // Pro on another that still runs, and cancelling stops them all. The subscription each key
+    // holds now is carried over; one bought before and not held is added by its next event.
+    sql: `
+CREATE TABLE card_pro_checkouts (
+  key_id TEXT PRIMARY KEY,
+  token TEXT NOT NULL,
+  session_id TEXT,
+  checkout_url TEXT,
+  expires_at BIGINT NOT NULL
+);
+CREATE TABLE card_subscriptions (
+  subscription_id TEXT PRIMARY KEY,
+  key_id TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX card_subscriptions_key ON card_subscriptions (key_id, created_at);
+INSERT INTO card_subscriptions (subscription_id, key_id, created_at)
+  SELECT subscription_id, id, created_at FROM api_keys WHERE subscription_id IS NOT NULL;`,
+  },
 ];

@@ -165,6 +165,23 @@ export interface CardCheckout {
  */
 export type OnceStep = 'stripe_event' | 'stripe_session' | 'stripe_reveal';
 
+/**
+ * The one Pro checkout a key may have open (docs/api.md, "POST /v1/card/checkout"): held from
+ * before Stripe is asked for it until it completes or expires.
+ */
+export interface ProCheckoutHold {
+  keyId: string;
+  /** Names the request that holds it, so that only it records its session or frees it. */
+  token: string;
+  /** Null while Stripe is still being asked for the session. */
+  sessionId: string | null;
+  checkoutUrl: string | null;
+  /** When the hold lapses by itself: the session's own expiry, once it is known. */
+  expiresAt: number;
+}
+
+export type ProCheckoutClaim = { taken: true } | { taken: false; open: ProCheckoutHold | null };
+
 export interface CheckoutStore {
   /** Marks the step done for `id` in one atomic statement: true the first time, false ever after. */
   markDone(step: OnceStep, id: string, at: number): Promise<boolean>;
@@ -175,6 +192,24 @@ export interface CheckoutStore {
   /** Records the key a paid checkout went to, only the first time; false when already recorded. */
   completeCheckout(sessionId: string, product: string, keyId: string, newKey: boolean, at: number): Promise<boolean>;
   checkoutBySession(sessionId: string): Promise<CardCheckout | null>;
+  /**
+   * Takes the key's one Pro checkout in one conditional write, when none is held or the one held
+   * lapsed at `now` (or it is this same hold, sent again). Racing callers get exactly one `taken`;
+   * the others the hold in place (null when it was freed in between).
+   */
+  holdProCheckout(hold: ProCheckoutHold, now: number): Promise<ProCheckoutClaim>;
+  /** Records the session a hold opened and when it lapses, only while `token` still holds it. */
+  openProCheckout(
+    keyId: string,
+    token: string,
+    session: { sessionId: string; checkoutUrl: string; expiresAt: number },
+  ): Promise<boolean>;
+  /** Frees the key's hold when it is the one named by `tokenOrSession` (its token or its session id). */
+  releaseProCheckout(keyId: string, tokenOrSession: string): Promise<void>;
+  /** Records that a Pro subscription was bought for a key; a known subscription is left as it is. */
+  linkSubscription(subscriptionId: string, keyId: string, at: number): Promise<void>;
+  /** The Pro subscriptions ever bought for a key, newest first. */
+  subscriptionsOf(keyId: string): Promise<string[]>;
 }
 
 /** A mailed code waiting for its answer; at most one per purpose and subject. */

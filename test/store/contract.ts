@@ -282,6 +282,58 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       assert.equal(await store.markDone('stripe_event', id, 6), false);
     });
 
+    test('a key holds one Pro checkout: racing holds take it once, and it lapses, is opened and is freed', async () => {
+      const keyId = randomUUID();
+      const hold = (token: string, expiresAt = 1_000) =>
+        store.holdProCheckout({ keyId, token, sessionId: null, checkoutUrl: null, expiresAt }, 100);
+      const claims = await Promise.all(['t1', 't2', 't3', 't4'].map((token) => hold(token)));
+      assert.equal(claims.filter((c) => c.taken).length, 1);
+      const winner = ['t1', 't2', 't3', 't4'][claims.findIndex((c) => c.taken)];
+      for (const claim of claims.filter((c) => !c.taken)) {
+        if (claim.taken || !claim.open) continue;
+        assert.equal(claim.open.token, winner);
+      }
+      assert.deepEqual(await hold(winner), { taken: true }, 'the same hold asked again is still its own');
+      assert.equal(
+        await store.openProCheckout(keyId, 'another', { sessionId: 'cs_x', checkoutUrl: 'u', expiresAt: 5_000 }),
+        false,
+        'only the holder records its session',
+      );
+      const opened = { sessionId: 'cs_1', checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_1', expiresAt: 5_000 };
+      assert.equal(await store.openProCheckout(keyId, winner, opened), true);
+      assert.deepEqual(await hold('late'), { taken: false, open: { keyId, token: winner, ...opened } });
+
+      // Lapsed at `now`: another takes it.
+      const lapsed = await store.holdProCheckout(
+        { keyId, token: 'later', sessionId: null, checkoutUrl: null, expiresAt: 9_000 },
+        5_000,
+      );
+      assert.deepEqual(lapsed, { taken: true });
+      await store.releaseProCheckout(keyId, 'cs_1');
+      await store.releaseProCheckout(keyId, winner);
+      assert.equal((await hold('next')).taken, false, 'freed only by its own token or session');
+      await store.releaseProCheckout(keyId, 'later');
+      assert.deepEqual(await hold('next'), { taken: true });
+      await store.openProCheckout(keyId, 'next', { ...opened, sessionId: 'cs_2' });
+      await store.releaseProCheckout(keyId, 'cs_2');
+      assert.deepEqual(await hold('after'), { taken: true }, 'freed by its session');
+      const other = await store.holdProCheckout(
+        { keyId: randomUUID(), token: 'after', sessionId: null, checkoutUrl: null, expiresAt: 1_000 },
+        100,
+      );
+      assert.deepEqual(other, { taken: true }, 'each key has its own');
+    });
+
+    test("a key's Pro subscriptions are linked once and listed newest first", async () => {
+      const keyId = randomUUID();
+      assert.deepEqual(await store.subscriptionsOf(keyId), []);
+      await store.linkSubscription('sub_a', keyId, 10);
+      await store.linkSubscription('sub_b', keyId, 20);
+      await store.linkSubscription('sub_a', randomUUID(), 30);
+      await store.linkSubscription(`sub_${keyId}`, randomUUID(), 40);
+      assert.deepEqual(await store.subscriptionsOf(keyId), ['sub_b', 'sub_a']);
+    });
+
     mailboxContract(() => store);
     alertContract(() => store);
     dailyContract(() => store);

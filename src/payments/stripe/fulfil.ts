@@ -62,12 +62,21 @@ export class CardFulfilment {
     });
   }
 
-  /** An unpaid subscription paid again: Pro comes back to the key it left. */
+  /**
+   * A subscription of the key that is paid (again): Pro on the key, if it is on its free plan.
+   * Whichever subscription it had before, one that the buyer pays for gives Pro (an unpaid one
+   * paid again, or a second one after the first ended).
+   */
   resumePro(keyId: string, subscriptionId: string): Promise<boolean> {
     return this.changeIf(keyId, (key) =>
-      key.tier === 'pro' || key.subscriptionId !== subscriptionId || !FREE_TIERS.has(key.tier)
-        ? null
-        : { ...proPlan(), fallback: planOf(key), subscriptionId },
+      key.tier === 'pro' || !FREE_TIERS.has(key.tier) ? null : { ...proPlan(), fallback: planOf(key), subscriptionId },
+    );
+  }
+
+  /** Pro stays, resting on another subscription of the key that still runs, when the one it rested on stops. */
+  movePro(keyId: string, from: string, to: string): Promise<boolean> {
+    return this.changeIf(keyId, (key) =>
+      key.tier !== 'pro' || key.subscriptionId !== from ? null : { ...proPlan(), subscriptionId: to },
     );
   }
 

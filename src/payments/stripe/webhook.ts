@@ -71,12 +71,15 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
       const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
       if (!subscriptionId) throw new Error(`checkout ${session.id} completed without a subscription`);
       if (newKey) await ctx.fulfil.ensureNewKey(keyId, 'pro');
+      await ctx.store.linkSubscription(subscriptionId, keyId, ctx.clock());
       await startProIfCurrent(ctx, keyId, subscriptionId);
     } else {
       await ctx.fulfil.ensureNewKey(keyId, { credits: packOf(product).credits });
       if (meta.mod97_claim_key_id) await ctx.fulfil.claimByPack(meta.mod97_claim_key_id);
     }
     await ctx.store.completeCheckout(session.id, product, keyId, newKey, ctx.clock());
+    // The key's Pro checkout is no longer open; freed after Pro started, which a new checkout reads.
+    if (product === 'pro') await ctx.store.releaseProCheckout(keyId, session.id);
   } catch (err) {
     await ctx.store.unmarkDone('stripe_session', session.id);
     throw err;
@@ -110,16 +113,38 @@ async function startProIfCurrent(ctx: CardContext, keyId: string, subscriptionId
   }
   await ctx.fulfil.startPro(keyId, subscriptionId);
   // paid late or not at all: the key keeps the subscription id, so that paying brings Pro back
-  if (!RUNNING.has(subscription.status)) await ctx.fulfil.endPro(keyId, subscriptionId, false);
+  if (!RUNNING.has(subscription.status)) await proStops(ctx, keyId, subscriptionId, false);
 }
 
-/** Pro follows its subscription as Stripe has it now: ended or unpaid falls back, paid again comes back. */
+/**
+ * Pro follows the key's subscriptions as Stripe has them now: ended or unpaid, the one Pro rests
+ * on hands it to another of the key's that still runs, else the key falls back; paid (again),
+ * any of them gives it back.
+ */
 async function subscriptionChanged(ctx: CardContext, described: Stripe.Subscription): Promise<void> {
   const keyId = described.metadata?.mod97_key_id;
   if (!keyId) return; // not a mod97 subscription
   const subscription = await currentSubscription(ctx, described.id);
+  // A subscription completed before every one of a key was recorded is recorded by its next event.
+  await ctx.store.linkSubscription(subscription.id, keyId, ctx.clock());
   const { status } = subscription;
-  if (ENDED.has(status)) await ctx.fulfil.endPro(keyId, subscription.id, true);
-  else if (status === 'unpaid') await ctx.fulfil.endPro(keyId, subscription.id, false);
+  if (ENDED.has(status)) await proStops(ctx, keyId, subscription.id, true);
+  else if (status === 'unpaid') await proStops(ctx, keyId, subscription.id, false);
   else if (status === 'active' || status === 'trialing') await ctx.fulfil.resumePro(keyId, subscription.id);
+}
+
+/**
+ * The subscription `stopped` ended (`final`) or went unpaid. When Pro rests on it, Pro moves to
+ * another subscription of the key that still runs, so that no subscription is paid for without
+ * giving Pro; only when none runs does the key fall back (fulfil.ts, endPro).
+ */
+async function proStops(ctx: CardContext, keyId: string, stopped: string, final: boolean): Promise<void> {
+  const key = await ctx.store.keyById(keyId);
+  if (key?.tier === 'pro' && key.subscriptionId === stopped) {
+    for (const other of await ctx.store.subscriptionsOf(keyId)) {
+      if (other === stopped || !RUNNING.has((await currentSubscription(ctx, other)).status)) continue;
+      if (await ctx.fulfil.movePro(keyId, stopped, other)) return;
+    }
+  }
+  await ctx.fulfil.endPro(keyId, stopped, final);
 }

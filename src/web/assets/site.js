@@ -924,6 +924,10 @@ const pages = {
           if (r.status === 201 && r.body.checkout_url) {
             notice(out, 'good', 'Opening the secure card checkout…');
             window.location.assign(r.body.checkout_url);
+          } else if (r.status === 409 && r.body.error === 'checkout_already_open' && r.body.checkout_url) {
+            // one Pro checkout per key: a second click or tab goes on with the one already open
+            notice(out, 'good', 'A checkout for this key is already open: going back to it…');
+            window.location.assign(r.body.checkout_url);
           } else {
             notice(out, 'bad', 'The checkout could not start.', r.body.message);
             out.scrollIntoView({ block: 'nearest' });

@@ -28,7 +28,7 @@ describe('CardFulfilment', () => {
     assert.equal(await fulfil.claimByPack(email.id), false);
   });
 
-  test('Pro ends back on the exact plan the key had, and only its own subscription can end or resume it', async () => {
+  test('Pro ends back on the exact plan the key had, only by the subscription it rests on; a paid one resumes it', async () => {
     const { fulfil, keys, store } = fulfilment();
     const { key } = await keys.generateAnonymous('10.3.0.3');
     await fulfil.claimByPack(key.id);
@@ -43,10 +43,20 @@ describe('CardFulfilment', () => {
       [fallen.tier, fallen.basis, fallen.limit, fallen.lifetimePeriod],
       [before.tier, before.basis, before.limit, before.lifetimePeriod],
     );
-    assert.equal(await fulfil.resumePro(key.id, 'sub_other'), false);
     assert.equal(await fulfil.resumePro(key.id, 'sub_1'), true, 'the invoice was paid');
     assert.equal((await store.keyById(key.id))?.tier, 'pro');
-    assert.equal(await fulfil.endPro(key.id, 'sub_1', true), true);
-    assert.equal(await fulfil.resumePro(key.id, 'sub_1'), false, 'an ended subscription does not come back');
+    assert.equal(await fulfil.resumePro(key.id, 'sub_other'), false, 'Pro is on: another subscription changes nothing');
+
+    // A second subscription of the key takes over when the first stops, with the same plan to fall back to.
+    assert.equal(await fulfil.movePro(key.id, 'sub_other', 'sub_2'), false, 'only from the one Pro rests on');
+    assert.equal(await fulfil.movePro(key.id, 'sub_1', 'sub_2'), true);
+    assert.equal(await fulfil.endPro(key.id, 'sub_1', true), false, 'Pro rests on sub_2 now');
+    assert.equal(await fulfil.endPro(key.id, 'sub_2', true), true);
+    const ended = (await store.keyById(key.id))!;
+    assert.deepEqual(
+      [ended.tier, ended.basis, ended.limit, ended.lifetimePeriod, ended.subscriptionId],
+      [before.tier, before.basis, before.limit, before.lifetimePeriod, null],
+    );
+    assert.equal(await fulfil.resumePro(key.id, 'sub_3'), true, 'a subscription of the key paid gives Pro again');
   });
 });

@@ -51,19 +51,20 @@ function suite(engine: string, env: () => Record<string, string>, skip: string |
     test('a late checkout of an older subscription, then its deletion, leave the newer paid subscription on Pro', async () => {
       const card = await startCardService(env());
       const key = await card.service.newKey();
-      // two checkouts opened before either was paid
-      const older = await card.checkout('pro', key);
-      const newer = await card.checkout('pro', key);
-      const olderCompleted = card.api.complete(older.body.session_id);
-      await card.deliver('checkout.session.completed', card.api.complete(newer.body.session_id));
+      // two checkouts opened before either was paid: the service opens one per key, so the newer
+      // is opened at Stripe beside it (as one opened before that rule would be)
+      const older = (await card.checkout('pro', key)).body.session_id as string;
+      const newer = card.api.open(card.api.created.at(-1) ?? {});
+      const olderCompleted = card.api.complete(older);
+      await card.deliver('checkout.session.completed', card.api.complete(newer));
       assert.deepEqual(await plan(card, key), ['pro', 10_000]);
 
       await card.deliver('checkout.session.completed', olderCompleted);
-      await card.deliver('customer.subscription.deleted', card.api.subscription(older.body.session_id, 'canceled'));
+      await card.deliver('customer.subscription.deleted', card.api.subscription(older, 'canceled'));
       assert.deepEqual(await plan(card, key), ['pro', 10_000], 'Pro rests on the newer subscription');
 
       // the newer one ending does end Pro
-      await card.deliver('customer.subscription.deleted', card.api.subscription(newer.body.session_id, 'canceled'));
+      await card.deliver('customer.subscription.deleted', card.api.subscription(newer, 'canceled'));
       assert.deepEqual(await plan(card, key), ['anonymous', 25]);
     });
 

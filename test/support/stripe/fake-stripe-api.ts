@@ -23,6 +23,11 @@ export interface FakeStripeApi {
   subscriptionUpdates: { id: string; params: Params }[];
   /** The next create or update answers this HTTP status with a Stripe error body. */
   failNext(status: number): void;
+  /**
+   * Opens a checkout session with these parameters as if the service had asked for it, without
+   * asking the service (one started before a release that refuses it, say); returns its id.
+   */
+  open(params: Params): string;
   /** The session as Stripe sends it once paid (`checkout.session.completed`). */
   complete(sessionId: string): StripeObject;
   /**
@@ -92,11 +97,12 @@ export async function startFakeStripeApi(
       const params = decodeForm(Buffer.concat(chunks).toString('utf8'));
       subscriptionUpdates.push({ id: update[1], params });
       const periodEnd = Math.floor(Date.now() / 1000) + 20 * 24 * 3600;
+      const known = subscriptions.get(update[1]);
+      const cancelAtPeriodEnd = params.cancel_at_period_end === 'true';
+      if (known) known.cancel_at_period_end = cancelAtPeriodEnd;
       return send(200, {
-        id: update[1],
-        object: 'subscription',
-        status: 'active',
-        cancel_at_period_end: params.cancel_at_period_end === 'true',
+        ...(known ?? { id: update[1], object: 'subscription', status: 'active' }),
+        cancel_at_period_end: cancelAtPeriodEnd,
         items: { object: 'list', data: [{ id: id('si'), object: 'subscription_item', current_period_end: periodEnd }] },
       });
     }
@@ -110,7 +116,14 @@ export async function startFakeStripeApi(
       failure = null;
       return send(status, { error: { type: 'api_error', message: 'An unknown error occurred.' } });
     }
-    const params = decodeForm(Buffer.concat(chunks).toString('utf8'));
+    const { subscription_data_metadata: _kept, ...answer } = openSession(
+      decodeForm(Buffer.concat(chunks).toString('utf8')),
+    );
+    send(200, answer);
+  });
+
+  /** A checkout session, as POST /v1/checkout/sessions creates it from these parameters. */
+  function openSession(params: Params): StripeObject {
     created.push(params);
     const sessionId = id('cs');
     const now = Math.floor(Date.now() / 1000);
@@ -136,9 +149,8 @@ export async function startFakeStripeApi(
       subscription_data_metadata: (params.subscription_data as Params | undefined)?.metadata ?? {},
     };
     sessions.set(sessionId, session);
-    const { subscription_data_metadata: _kept, ...answer } = session;
-    send(200, answer);
-  });
+    return session;
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -158,6 +170,7 @@ export async function startFakeStripeApi(
     failNext: (status) => {
       failure = status;
     },
+    open: (params) => openSession(structuredClone(params)).id,
     complete(sessionId) {
       const s = find(sessionId);
       s.customer ??= id('cus');

@@ -43,6 +43,7 @@ Mod97ErrorCode = Literal[
     "already_claimed",
     "already_claimed_elsewhere",
     "already_subscribed",
+    "checkout_already_open",
     "not_subscribed",
     "idempotency_in_progress",
     "idempotency_answer_not_kept",
