@@ -35,6 +35,12 @@ const PackBought = OpenBody('PackBought', {
   balance: Type.Integer(),
   price_usd: Type.Number(),
   message: Type.String(),
+  recovered: Type.Optional(
+    Type.Literal(true, {
+      description:
+        'Present when this is the same request sent again after its answer was lost: the key it bought, with a new secret.',
+    }),
+  ),
   claimed_key: Type.Optional(
     Open(
       { key_prefix: Type.String(), tier: Type.String(), basis: Type.String(), limit: Type.Integer() },
@@ -131,6 +137,8 @@ export const packRoutes = PACKS.map((pack) => {
     schema: { response: { 201: PackBought } },
     access: { auth: 'optional' },
     pack,
+    // Not to replay an answer (it carries a secret): to recover one that was lost.
+    idempotent: true,
     errors: ['not_found', 'payment_required', 'card_payments_unavailable'],
     example: examples.creditsBuy(pack.pack, pack.credits, pack.priceUsd),
     guide: {

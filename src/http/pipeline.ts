@@ -11,7 +11,7 @@
  *   2. a key-shaped value in the body (400 key_in_body);
  *   3. credentials (401 missing_api_key / invalid_api_key), judged on every route, also one that
  *      needs no key (credentials.ts, charge-steps.ts);
- *  3a. on a route that declares it (every metered POST), an Idempotency-Key (idempotency.ts): ill-formed (400), held by another
+ *  3a. on a route that declares it (every metered POST, and the packs), an Idempotency-Key (idempotency.ts): ill-formed (400), held by another
  *      request (422 idempotency_key_reused) or by one still being answered (409
  *      idempotency_in_progress), or already answered: that answer again, before any charge;
  *   4. payment or quota (402): a call carrying an x402 payment draws no quota; otherwise the
@@ -20,7 +20,8 @@
  *      than 64 levels (400; the depth is found by a byte scan, before any parse). A route sold
  *      only by x402 (a pack) reads no body and skips this;
  *   6. a presented x402 payment is verified for this call's price (402), now that the body that
- *      sets the price of a batch is known to be JSON; a pack without a payment is refused here;
+ *      sets the price of a batch is known to be JSON; a pack without a payment is refused here,
+ *      and a pack sent again to recover its lost answer is recognised here, unverified;
  *   7. the route's schema (400 invalid_request; Fastify's validation), then the handler.
  *
  * And on the way out:

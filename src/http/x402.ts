@@ -31,6 +31,13 @@ declare module 'fastify' {
     x402Required?: boolean;
     /** Undoes what the handler did when its payment then failed to settle. */
     x402Unsettled?: (req: FastifyRequest) => Promise<void>;
+    /** Runs once the payment of the request, whose id is given, settled and was recorded. */
+    x402Settled?: (req: FastifyRequest, paymentId: string) => Promise<void>;
+    /**
+     * Whether this request presents again, within the route's rules, a payment it already settled
+     * (a pack whose answer was lost): then it is answered without being verified or settled again.
+     */
+    x402Recover?: (req: FastifyRequest, paymentId: string) => Promise<boolean>;
   }
   interface FastifyRequest {
     /** The verified, not yet settled, payment of this request. */
@@ -101,6 +108,9 @@ export function x402Steps({
         withHeader(reply, await rail.paymentRequired(quote));
         return sendError(req, reply, await refusal(req, 'payment_required', quote));
       }
+      const recover = req.routeOptions.config.x402Recover;
+      const presented = recover ? rail.paymentIdOf(req.headers) : null;
+      if (recover && presented !== null && (await recover(req, presented))) return;
       const verified = await rail.verify(req.headers, quote);
       if (verified.ok) {
         req.x402Payment = verified.payment;
@@ -127,8 +137,10 @@ export function x402Steps({
             { err: settled.recordError, txHash: settled.txHash, payer: settled.payer },
             'x402: a settled payment could not be recorded',
           );
-        await logged(req, 'the step after settlement', { txHash: settled.txHash, payer: settled.payer }, () =>
-          onSettled?.(req, settled),
+        const context = { txHash: settled.txHash, payer: settled.payer };
+        await logged(req, 'the step after settlement', context, () => onSettled?.(req, settled));
+        await logged(req, "the route's step after settlement", context, () =>
+          req.routeOptions.config.x402Settled?.(req, payment.id),
         );
         return payload;
       }

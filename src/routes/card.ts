@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 import { logFailure, sendError, toHttpError } from '../http/errors.ts';
-import { REVEAL_COOKIE, revealCookieOf } from '../payments/stripe/reveal-cookie.ts';
+import { BUYER_COOKIE, BUYER_COOKIE_SECONDS, cookieOf, REVEAL_COOKIE } from '../payments/stripe/reveal-cookie.ts';
 import type { SuccessAnswer } from '../payments/stripe/success.ts';
 import type { Services } from '../services.ts';
 import { cancelRoute, checkoutRoute, successRoute, webhookRoute } from '../api/payments.ts';
@@ -32,9 +32,10 @@ export const cardRoutes =
       ...served(checkoutRoute),
       handler: async (req, reply) => {
         const { product } = req.body;
-        const created = await rail().checkout(product, req.caller.key);
+        const { answer, buyerToken } = await rail().checkout(product, req.caller.key);
+        if (buyerToken) reply.header('Set-Cookie', cookie(req, BUYER_COOKIE, buyerToken, BUYER_COOKIE_SECONDS));
         reply.code(201);
-        return created;
+        return answer;
       },
     });
 
@@ -60,7 +61,8 @@ export const cardRoutes =
           // HEAD looks without using up the one-time display
           answer = await rail().outcome(req.query.session_id, {
             consume: req.method === 'GET',
-            cookie: revealCookieOf(req.headers.cookie),
+            cookie: cookieOf(REVEAL_COOKIE, req.headers.cookie),
+            buyerToken: cookieOf(BUYER_COOKIE, req.headers.cookie),
           });
         } catch (err) {
           if (!html) throw err;
@@ -71,13 +73,7 @@ export const cardRoutes =
           return sendPage(reply, 'checkout', { ...pageBase, heading: 'Checkout', message: body.message });
         }
         const { outcome, setCookie } = answer;
-        if (setCookie) {
-          const secure = req.protocol === 'https' ? '; Secure' : '';
-          reply.header(
-            'Set-Cookie',
-            `${REVEAL_COOKIE}=${setCookie.value}; Path=${successRoute.url}; Max-Age=${setCookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`,
-          );
-        }
+        if (setCookie) reply.header('Set-Cookie', cookie(req, REVEAL_COOKIE, setCookie.value, setCookie.maxAgeSeconds));
         if (outcome.status === 'pending') reply.code(202).header('Retry-After', '3');
         if (!html) return outcome;
         if (outcome.status === 'pending') {
@@ -117,6 +113,12 @@ export const cardRoutes =
       });
     });
   };
+
+/** A cookie only the success page is sent, never readable by a script. */
+function cookie(req: FastifyRequest, name: string, value: string, maxAgeSeconds: number): string {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  return `${name}=${value}; Path=${successRoute.url}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
 
 /** `Sec-Purpose: prefetch` (Fetch standard) or the older `Purpose: prefetch` / `X-Purpose: preview`. */
 function isPrefetch(req: FastifyRequest): boolean {

@@ -22,6 +22,7 @@ const READS = new Set<string>([
   'lastEmailBinding',
   'latestAlert',
   'hasPayment',
+  'packRecovery',
   'ping',
   'close',
 ]);

@@ -310,4 +310,24 @@ CREATE INDEX card_subscriptions_key ON card_subscriptions (key_id, created_at);
 INSERT INTO card_subscriptions (subscription_id, key_id, created_at)
   SELECT subscription_id, id, created_at FROM api_keys WHERE subscription_id IS NOT NULL;`,
   },
+  {
+    version: 24,
+    name: 'recovering a bought key whose answer was lost',
+    // pack_recoveries: for 10 minutes after an x402 pack settled, the key it bought and a hash of
+    // what only its request carried, so that the same request sent again gets the key with a
+    // new secret. card_checkouts: the keyed hash of the token the buyer's browser got with the
+    // checkout, when and with which secret the key was shown, so that the browser that started
+    // the checkout sees the key again, with a new secret, when the first display was lost.
+    sql: `
+CREATE TABLE pack_recoveries (
+  payment_id TEXT PRIMARY KEY,
+  key_id TEXT NOT NULL,
+  proof TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX pack_recoveries_expires ON pack_recoveries (expires_at);
+ALTER TABLE card_checkouts ADD COLUMN buyer_token_hash TEXT;
+ALTER TABLE card_checkouts ADD COLUMN revealed_at BIGINT;
+ALTER TABLE card_checkouts ADD COLUMN revealed_key_hash TEXT;`,
+  },
 ];

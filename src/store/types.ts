@@ -157,6 +157,12 @@ export interface CardCheckout {
   newKey: boolean;
   createdAt: number;
   completedAt: number | null;
+  /** The keyed hash of the token the browser that started the checkout holds (its cookie); null without one. */
+  buyerTokenHash: string | null;
+  /** When the bought key was first shown; null before. */
+  revealedAt: number | null;
+  /** The stored hash of the secret the success page last showed: the key has not been rotated since while it matches. */
+  revealedKeyHash: string | null;
 }
 
 /**
@@ -187,8 +193,10 @@ export interface CheckoutStore {
   markDone(step: OnceStep, id: string, at: number): Promise<boolean>;
   /** Takes a mark back, so that a step that failed half-way runs again when retried. */
   unmarkDone(step: OnceStep, id: string): Promise<void>;
-  /** Records a started checkout; a known session is left as it is. */
-  recordCheckout(sessionId: string, product: string, at: number): Promise<void>;
+  /** Records a started checkout (with the hash of its buyer's token, if any); a known session is left as it is. */
+  recordCheckout(sessionId: string, product: string, at: number, buyerTokenHash?: string | null): Promise<void>;
+  /** Records that the success page showed the bought key with the secret stored as `keyHash` (the first time: `at`). */
+  recordReveal(sessionId: string, keyHash: string, at: number): Promise<void>;
   /** Records the key a paid checkout went to, only the first time; false when already recorded. */
   completeCheckout(sessionId: string, product: string, keyId: string, newKey: boolean, at: number): Promise<boolean>;
   checkoutBySession(sessionId: string): Promise<CardCheckout | null>;
@@ -289,6 +297,18 @@ export interface PaymentRecord {
   settledAt: number;
 }
 
+/**
+ * A pack bought by x402 that the same request may recover for a while (docs/api.md, "POST
+ * /v1/credits/buy/{pack}"): the payment, the key it bought, and a hash of what only that request
+ * carried (who asked, its keyed Idempotency-Key, the route).
+ */
+export interface PackRecovery {
+  paymentId: string;
+  keyId: string;
+  proof: string;
+  expiresAt: number;
+}
+
 export interface PaymentStore {
   /** Inserts the payment in one atomic statement; false when `id` is already recorded (a replay). */
   recordPayment(payment: PaymentRecord): Promise<boolean>;
@@ -296,6 +316,10 @@ export interface PaymentStore {
   hasPayment(id: string): Promise<boolean>;
   /** Adds an x402 payment made while presenting a key; returns the key's new total (micro-USD). */
   addPaidMicros(keyId: string, micros: number): Promise<number>;
+  /** Keeps a pack's recovery (the first for a payment stays), and drops those lapsed at `now`. */
+  keepPackRecovery(recovery: PackRecovery, now: number): Promise<void>;
+  /** The recovery of a payment, while it has not lapsed at `now`. */
+  packRecovery(paymentId: string, now: number): Promise<PackRecovery | null>;
 }
 
 /** Calls a key was charged for on one UTC day: statistics for the usage chart, never billing. */

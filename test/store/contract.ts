@@ -29,6 +29,9 @@ export function newKeyRow(overrides: Partial<NewKey> = {}): NewKey {
   };
 }
 
+/** A checkout whose key was never shown, started without a buyer's token. */
+const NOT_REVEALED = { buyerTokenHash: null, revealedAt: null, revealedKeyHash: null };
+
 export function storeContract(engine: string, open: () => Promise<Store>): void {
   describe(`store contract: ${engine}`, () => {
     let store: Store;
@@ -242,6 +245,7 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
         newKey: false,
         createdAt: 10,
         completedAt: null,
+        ...NOT_REVEALED,
       });
       const results = await Promise.all([
         store.completeCheckout(sessionId, 'pack_1k', 'key-a', true, 20),
@@ -255,6 +259,7 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
         sessionId,
         product: 'pack_1k',
         createdAt: 10,
+        ...NOT_REVEALED,
         ...won,
       });
     });
@@ -269,7 +274,34 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
         newKey: false,
         createdAt: 30,
         completedAt: 30,
+        ...NOT_REVEALED,
       });
+    });
+
+    test("a checkout keeps its buyer's token hash, when its key was first shown, and the secret shown last", async () => {
+      const sessionId = `cs_${randomUUID()}`;
+      await store.recordCheckout(sessionId, 'pack_1k', 10, 'token-hash');
+      await store.completeCheckout(sessionId, 'pack_1k', 'key-d', true, 20);
+      await store.recordReveal(sessionId, 'hash-1', 30);
+      await store.recordReveal(sessionId, 'hash-2', 40);
+      const found = await store.checkoutBySession(sessionId);
+      assert.deepEqual(
+        [found?.buyerTokenHash, found?.revealedAt, found?.revealedKeyHash],
+        ['token-hash', 30, 'hash-2'],
+      );
+    });
+
+    test('a pack recovery is kept once per payment and found until it lapses', async () => {
+      const paymentId = `pay-${randomUUID()}`;
+      const kept = { paymentId, keyId: 'key-e', proof: 'proof-1', expiresAt: 1_000 };
+      await store.keepPackRecovery(kept, 100);
+      await store.keepPackRecovery({ ...kept, keyId: 'key-f', proof: 'proof-2' }, 100);
+      assert.deepEqual(await store.packRecovery(paymentId, 999), kept, 'the first stays');
+      assert.equal(await store.packRecovery(paymentId, 1_000), null, 'lapsed');
+      assert.equal(await store.packRecovery(`pay-${randomUUID()}`, 100), null);
+      const later = { ...kept, paymentId: `pay-${randomUUID()}`, expiresAt: 3_000 };
+      await store.keepPackRecovery(later, 2_000);
+      assert.deepEqual(await store.packRecovery(later.paymentId, 2_000), later);
     });
 
     test('a card step is marked done once, even by racing callers, and can be taken back', async () => {

@@ -1,5 +1,5 @@
 /** Starting a Stripe Checkout session for a pack or for Pro, attached to the presented key if any. */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
 import { FREE_TIERS } from '../../plans.ts';
@@ -14,6 +14,12 @@ export interface CheckoutCreated {
   session_id: string;
   expires_at: string;
   product: CardProduct;
+}
+
+export interface CheckoutStarted {
+  answer: CheckoutCreated;
+  /** For a purchase that makes a key: the token the buyer's browser keeps (reveal-cookie.ts, BUYER_COOKIE). */
+  buyerToken: string | null;
 }
 
 const alreadySubscribed = () =>
@@ -91,7 +97,7 @@ export async function createCheckout(
   ctx: CardContext,
   product: CardProduct,
   presented: KeyRow | null,
-): Promise<CheckoutCreated> {
+): Promise<CheckoutStarted> {
   const metadata = purchaseMetadata(product, presented);
   const holder = product === 'pro' && metadata.mod97_new_key === '0' ? presented : null;
   const hold = holder ? { key: holder, token: await holdProCheckout(ctx, holder) } : null;
@@ -104,19 +110,22 @@ export async function createCheckout(
     throw err;
   }
   const now = ctx.clock();
-  await ctx.store.recordCheckout(session.id, product, now);
+  // Only its keyed hash is stored; the browser keeps the token, never sent anywhere else.
+  const buyerToken = metadata.mod97_new_key === '1' ? randomBytes(32).toString('base64url') : null;
+  await ctx.store.recordCheckout(session.id, product, now, buyerToken && ctx.keys.hash(buyerToken));
   if (hold) {
     // Held as long as Stripe lets the session be paid, counted from now on this server's clock.
     const lifetime = (session.expires_at - session.created) * 1000;
     const opened = { sessionId: session.id, checkoutUrl: session.url, expiresAt: now + lifetime };
     await ctx.store.openProCheckout(hold.key.id, hold.token, opened);
   }
-  return {
+  const answer = {
     checkout_url: session.url,
     session_id: session.id,
     expires_at: isoSeconds(session.expires_at * 1000),
     product,
   };
+  return { answer, buyerToken };
 }
 
 async function openSession(

@@ -2,7 +2,7 @@
 import Stripe from 'stripe';
 import type { KeyRow } from '../../records.ts';
 import { cancelPro, type Cancelled } from './cancel.ts';
-import { createCheckout, type CheckoutCreated } from './checkout.ts';
+import { createCheckout, type CheckoutStarted } from './checkout.ts';
 import type { CardProduct, StripeSettings } from './config.ts';
 import { CardFulfilment } from './fulfil.ts';
 import type { CardContext, CardDeps } from './context.ts';
@@ -10,7 +10,7 @@ import { checkoutOutcome, type SuccessAnswer, type Visit } from './success.ts';
 import { receiveWebhook, type WebhookReceipt } from './webhook.ts';
 
 export interface CardRail {
-  checkout(product: CardProduct, presented: KeyRow | null): Promise<CheckoutCreated>;
+  checkout(product: CardProduct, presented: KeyRow | null): Promise<CheckoutStarted>;
   /** `raw` is the exact request body: the signature covers its bytes. */
   webhook(raw: Buffer, signature: string | undefined): Promise<WebhookReceipt>;
   /** The success page's answer; `visit` says whether it may use up the one-time display. */

@@ -10,6 +10,15 @@ export const REVEAL_COOKIE = 'mod97_card_reveal';
 /** How long the same browser may see a bought key again after its first display. */
 export const REVEAL_AGAIN_MS = 10 * 60_000;
 
+/**
+ * The token of the browser that started a checkout which makes a key: set with the checkout's
+ * answer (only its keyed hash is stored), so that when the first display of the key is lost on
+ * the way, with the cookie above, that browser can still see the key again (a new secret).
+ */
+export const BUYER_COOKIE = 'mod97_card_buyer';
+/** As long as a checkout can be paid (Stripe's 24 hours), and the 10 minutes after its display. */
+export const BUYER_COOKIE_SECONDS = 24 * 3600 + REVEAL_AGAIN_MS / 1000;
+
 /** `derive(label)` is the server's keyed hash (HMAC-SHA256, hex): the cookie key never leaves the server. */
 const cookieKey = (derive: (label: string) => string): Buffer =>
   Buffer.from(derive('mod97 card reveal cookie v1'), 'hex').subarray(0, 32);
@@ -49,7 +58,7 @@ export function openReveal(
   }
 }
 
-/** The cookie value from a Cookie header. */
-export function revealCookieOf(header: string | undefined): string | undefined {
-  return new RegExp(`(?:^|;\\s*)${REVEAL_COOKIE}=([^;]+)`).exec(header ?? '')?.[1];
+/** The value of the cookie `name` (REVEAL_COOKIE, BUYER_COOKIE) in a Cookie header. */
+export function cookieOf(name: string, header: string | undefined): string | undefined {
+  return new RegExp(`(?:^|;\\s*)${name}=([^;]+)`).exec(header ?? '')?.[1];
 }

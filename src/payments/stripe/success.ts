@@ -2,7 +2,9 @@
  * The success page's answer. A bought key was created by the webhook with a secret nobody
  * knows; the first visit reveals it by rotating it, once per checkout (store.markDone). Only
  * the buyer's page reading it uses that display up: HEAD and prefetches look without touching
- * it, and the browser that saw it may see it again for 10 minutes (reveal-cookie.ts).
+ * it, and the browser that saw it may see it again for 10 minutes (reveal-cookie.ts): the same
+ * secret with the cookie the display set, or, when that display was lost on the way, a new one
+ * with the token the browser got with the checkout.
  */
 import { DomainError } from '../../errors.ts';
 import type { CardContext } from './context.ts';
@@ -13,6 +15,8 @@ export interface Visit {
   consume: boolean;
   /** The reveal cookie this browser sent, if any. */
   cookie?: string;
+  /** The token this browser got with the checkout (BUYER_COOKIE), if any. */
+  buyerToken?: string;
 }
 
 export interface SuccessAnswer {
@@ -92,14 +96,36 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
         },
       };
     }
-    throw new DomainError(
-      'key_already_shown',
-      `The key bought in this checkout (${key.keyPrefix}…) was already shown once and is never shown again. If it may have leaked, replace it with POST /v1/keys/rotate, sending the key as Authorization: Bearer <key>.`,
-      { key_prefix: key.keyPrefix },
-    );
+    // the display was lost: the browser that started the checkout, within 10 minutes of the first
+    // display, the key not rotated since by whoever holds it
+    const { buyerTokenHash, revealedAt, revealedKeyHash } = checkout;
+    const buyer =
+      visit.buyerToken !== undefined && buyerTokenHash !== null && ctx.keys.hash(visit.buyerToken) === buyerTokenHash;
+    const recent = revealedAt !== null && now < revealedAt + REVEAL_AGAIN_MS;
+    if (buyer && recent && !key.revokedAt && key.keyHash === revealedKeyHash) {
+      const { secret, prefix } = await ctx.keys.rotate(key).catch(() => {
+        throw alreadyShown(key.keyPrefix);
+      });
+      await ctx.store.recordReveal(sessionId, ctx.keys.hash(secret), now);
+      return {
+        outcome: {
+          ...summary,
+          api_key: secret,
+          key_prefix: prefix,
+          message:
+            'Store this key now. It is shown again with a new secret, as its first display did not reach you: the secret shown before no longer works. Send it as Authorization: Bearer <api_key>.',
+        },
+        setCookie: {
+          value: sealReveal(derive, sessionId, secret, revealedAt + REVEAL_AGAIN_MS),
+          maxAgeSeconds: Math.ceil((revealedAt + REVEAL_AGAIN_MS - now) / 1000),
+        },
+      };
+    }
+    throw alreadyShown(key.keyPrefix);
   }
   try {
     const { secret, prefix } = await ctx.keys.rotate(key);
+    await ctx.store.recordReveal(sessionId, ctx.keys.hash(secret), now);
     return {
       outcome: {
         ...summary,
@@ -117,3 +143,10 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
     throw err;
   }
 }
+
+const alreadyShown = (keyPrefix: string) =>
+  new DomainError(
+    'key_already_shown',
+    `The key bought in this checkout (${keyPrefix}…) was already shown and is not shown again here. The browser that started the checkout can see it again within 10 minutes of its first display. If it may have leaked, replace it with POST /v1/keys/rotate, sending the key as Authorization: Bearer <key>.`,
+    { key_prefix: keyPrefix },
+  );

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   decodePaymentRequiredHeader,
+  decodePaymentSignatureHeader,
   encodePaymentRequiredHeader,
   type HTTPAdapter,
   type HTTPRequestContext,
@@ -41,6 +42,8 @@ export interface X402Rail {
   paymentRequired(quote: Quote, reason?: string): Promise<PaymentRequiredHeader | null>;
   verify(headers: IncomingHttpHeaders, quote: Quote): Promise<VerifyOutcome>;
   settle(payment: VerifiedPayment, keyId?: string | null): Promise<SettleOutcome>;
+  /** The id of the payment a PAYMENT-SIGNATURE carries, read without the facilitator; null when it does not decode. */
+  paymentIdOf(headers: IncomingHttpHeaders): string | null;
 }
 
 export { usdToMicros };
@@ -212,6 +215,16 @@ export function createX402Rail(config: X402Config, { store, clock, facilitator }
   return {
     config,
     paymentRequired,
+
+    paymentIdOf(headers) {
+      const header = headers['payment-signature'];
+      if (typeof header !== 'string' || header === '') return null;
+      try {
+        return paymentId(decodePaymentSignatureHeader(header));
+      } catch {
+        return null;
+      }
+    },
 
     async verify(headers, quote) {
       let result: Awaited<ReturnType<typeof processRequest>>;

@@ -16,10 +16,16 @@ export function pgCheckouts({ sql, idempotent, once }: Pg): CheckoutStore {
     async unmarkDone(step, id) {
       await idempotent(() => sql`DELETE FROM card_steps_done WHERE step = ${step} AND id = ${id}`);
     },
-    async recordCheckout(sessionId, product, at) {
+    async recordCheckout(sessionId, product, at, buyerTokenHash = null) {
       await idempotent(
-        () => sql`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (${sessionId}, ${product}, ${at}::bigint)
-        ON CONFLICT (session_id) DO NOTHING`,
+        () => sql`INSERT INTO card_checkouts (session_id, product, created_at, buyer_token_hash)
+        VALUES (${sessionId}, ${product}, ${at}::bigint, ${buyerTokenHash}) ON CONFLICT (session_id) DO NOTHING`,
+      );
+    },
+    async recordReveal(sessionId, keyHash, at) {
+      await idempotent(
+        () => sql`UPDATE card_checkouts SET revealed_key_hash = ${keyHash}, revealed_at = COALESCE(revealed_at, ${at}::bigint)
+        WHERE session_id = ${sessionId}`,
       );
     },
     // A session the service did not start (created in Stripe's dashboard) is recorded on completion.
@@ -35,7 +41,9 @@ export function pgCheckouts({ sql, idempotent, once }: Pg): CheckoutStore {
     async checkoutBySession(sessionId) {
       const rows = await idempotent(
         () => sql<Raw[]>`SELECT session_id AS "sessionId", product, key_id AS "keyId", new_key AS "newKey",
-        created_at AS "createdAt", completed_at AS "completedAt" FROM card_checkouts WHERE session_id = ${sessionId}`,
+        created_at AS "createdAt", completed_at AS "completedAt", buyer_token_hash AS "buyerTokenHash",
+        revealed_at AS "revealedAt", revealed_key_hash AS "revealedKeyHash"
+        FROM card_checkouts WHERE session_id = ${sessionId}`,
       );
       return rows.length ? { ...rows[0], newKey: rows[0].newKey === 1 } : null;
     },

@@ -1,8 +1,23 @@
-import type { PaymentStore } from '../types.ts';
+import type { PackRecovery, PaymentStore } from '../types.ts';
 import type { Pg } from './pg.ts';
 
 export function pgPayments({ sql, idempotent, once }: Pg): PaymentStore {
   return {
+    async keepPackRecovery(kept, now) {
+      await idempotent(() => sql`DELETE FROM pack_recoveries WHERE expires_at <= ${now}::bigint`);
+      await idempotent(
+        () => sql`INSERT INTO pack_recoveries (payment_id, key_id, proof, expires_at)
+        VALUES (${kept.paymentId}, ${kept.keyId}, ${kept.proof}, ${kept.expiresAt}::bigint)
+        ON CONFLICT (payment_id) DO NOTHING`,
+      );
+    },
+    async packRecovery(paymentId, now) {
+      const rows = await idempotent(
+        () => sql<PackRecovery[]>`SELECT payment_id AS "paymentId", key_id AS "keyId", proof, expires_at AS "expiresAt"
+        FROM pack_recoveries WHERE payment_id = ${paymentId} AND expires_at > ${now}::bigint`,
+      );
+      return rows[0] ?? null;
+    },
     async recordPayment(p) {
       const result = await once(
         () => sql`INSERT INTO payments (id, network, asset, payer, pay_to, amount_micros, tx_hash, resource_url, key_id, settled_at)

@@ -6,8 +6,10 @@ type Raw = Omit<CardCheckout, 'newKey'> & { newKey: number };
 
 /** Card steps done and checkouts fulfilled commit durably: a paid session is never fulfilled twice. */
 export function sqliteCheckouts(db: Database, durably: Durably): CheckoutStore {
-  const record = db.prepare(`INSERT INTO card_checkouts (session_id, product, created_at) VALUES (?, ?, ?)
-    ON CONFLICT (session_id) DO NOTHING`);
+  const record = db.prepare(`INSERT INTO card_checkouts (session_id, product, created_at, buyer_token_hash)
+    VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING`);
+  const reveal = db.prepare(`UPDATE card_checkouts SET revealed_key_hash = ?, revealed_at = COALESCE(revealed_at, ?)
+    WHERE session_id = ?`);
   // A session the service did not start (created in Stripe's dashboard) is recorded on completion.
   const complete =
     db.prepare(`INSERT INTO card_checkouts (session_id, product, key_id, new_key, created_at, completed_at)
@@ -18,7 +20,8 @@ export function sqliteCheckouts(db: Database, durably: Durably): CheckoutStore {
     [string],
     Raw
   >(`SELECT session_id AS sessionId, product, key_id AS keyId, new_key AS newKey,
-    created_at AS createdAt, completed_at AS completedAt FROM card_checkouts WHERE session_id = ?`);
+    created_at AS createdAt, completed_at AS completedAt, buyer_token_hash AS buyerTokenHash,
+    revealed_at AS revealedAt, revealed_key_hash AS revealedKeyHash FROM card_checkouts WHERE session_id = ?`);
   // Taken when free, lapsed, or already this hold's (the same request asking again).
   const hold = db.prepare(`INSERT INTO card_pro_checkouts (key_id, token, session_id, checkout_url, expires_at)
     VALUES (@keyId, @token, NULL, NULL, @expiresAt)
@@ -44,8 +47,11 @@ export function sqliteCheckouts(db: Database, durably: Durably): CheckoutStore {
     async unmarkDone(step, id) {
       durably(() => unmark.run(step, id))();
     },
-    async recordCheckout(sessionId, product, at) {
-      durably(() => record.run(sessionId, product, at))();
+    async recordCheckout(sessionId, product, at, buyerTokenHash = null) {
+      durably(() => record.run(sessionId, product, at, buyerTokenHash))();
+    },
+    async recordReveal(sessionId, keyHash, at) {
+      durably(() => reveal.run(keyHash, at, sessionId))();
     },
     async completeCheckout(sessionId, product, keyId, newKey, at) {
       return durably(() => complete.run({ sessionId, product, keyId, newKey: newKey ? 1 : 0, at }))().changes === 1;

@@ -11,7 +11,11 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-async function api(method, path, { key, body } = {}) {
+/**
+ * `cookies`: only for the card checkout and its success page, whose cookies (HttpOnly, sent to
+ * the success page alone) let this browser see a bought key again when its display was lost.
+ */
+async function api(method, path, { key, body, cookies = false } = {}) {
   const headers = { accept: 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -21,7 +25,7 @@ async function api(method, path, { key, body } = {}) {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'omit',
+      credentials: cookies ? 'same-origin' : 'omit',
       cache: 'no-store',
     });
   } catch {
@@ -920,7 +924,11 @@ const pages = {
           const typed = $('api-key')?.value.trim();
           const key = typed ? readKey($('api-key'), out) : undefined;
           if (key === null) return;
-          const r = await api('POST', '/v1/card/checkout', { key, body: { product: button.dataset.product } });
+          const r = await api('POST', '/v1/card/checkout', {
+            key,
+            body: { product: button.dataset.product },
+            cookies: true,
+          });
           if (r.status === 201 && r.body.checkout_url) {
             notice(out, 'good', 'Opening the secure card checkout…');
             window.location.assign(r.body.checkout_url);
@@ -1196,7 +1204,7 @@ function pollCheckout() {
   const session = new URLSearchParams(location.search).get('session_id') ?? '';
   const started = Date.now();
   const ask = async () => {
-    const r = await api('GET', `/v1/card/success?session_id=${encodeURIComponent(session)}`);
+    const r = await api('GET', `/v1/card/success?session_id=${encodeURIComponent(session)}`, { cookies: true });
     if (r.status === 200 && r.body.api_key) return showPaidKey(r.body);
     if (r.status === 200) return notice(pending, 'good', 'Payment received.', r.body.message);
     if (r.status !== 202) return notice(pending, 'bad', 'The payment could not be confirmed here.', r.body.message);
