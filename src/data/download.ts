@@ -58,11 +58,17 @@ async function fetchOnceMore(url: string): Promise<Response> {
   }
 }
 
+/** A download under way: what its headers say, and its body as it comes. */
+interface Opened extends Omit<Download, 'bytes'> {
+  /** The body's chunks, refused past the bound as they come; leaving the loop early cancels the rest. */
+  chunks: AsyncIterable<Uint8Array>;
+}
+
 /**
- * Downloads one file, refusing it past `maxBytes` as it streams in (a Content-Length past it is
- * refused before the body is read): a server cannot make an import hold more than that.
+ * Starts downloading one file, refusing it past `maxBytes` as it streams in (a Content-Length
+ * past it is refused before the body is read): a server cannot make an import read more than that.
  */
-export async function download(url: string, now: number, maxBytes: number): Promise<Download> {
+async function open(url: string, now: number, maxBytes: number): Promise<Opened> {
   const res = await fetchOnceMore(url);
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
   const tooLarge = () =>
@@ -72,29 +78,48 @@ export async function download(url: string, now: number, maxBytes: number): Prom
     await res.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.byteLength;
-      if (received > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
+  const body = res.body;
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    if (!body) return;
+    const reader = body.getReader();
+    let received = 0;
+    let done = false;
+    try {
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) {
+          done = true;
+          return;
+        }
+        received += next.value.byteLength;
+        if (received > maxBytes) throw tooLarge();
+        yield next.value;
       }
-      chunks.push(value);
+    } finally {
+      if (!done) await reader.cancel().catch(() => {});
     }
   }
-  const bytes = Buffer.concat(chunks, received);
-  chunks.length = 0;
   const disposition = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
   const modified = Date.parse(res.headers.get('last-modified') ?? '');
   const date: Download['date'] = Number.isNaN(modified)
     ? { date: new Date(now).toISOString().slice(0, 10), basis: 'download_time' }
     : { date: new Date(modified).toISOString().slice(0, 10), basis: 'last_modified' };
-  return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : url, bytes, date };
+  return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : url, date, chunks: chunks() };
+}
+
+/**
+ * Downloads one file whole, refusing it past `maxBytes` as it streams in (a Content-Length past
+ * it is refused before the body is read): a server cannot make an import hold more than that.
+ */
+export async function download(url: string, now: number, maxBytes: number): Promise<Download> {
+  const { chunks, ...file } = await open(url, now, maxBytes);
+  const held: Uint8Array[] = [];
+  let received = 0;
+  for await (const chunk of chunks) {
+    held.push(chunk);
+    received += chunk.byteLength;
+  }
+  return { ...file, bytes: Buffer.concat(held, received) };
 }
 
 /** "as of <date> (<what the date rests on>)", so that a weak date is never shown as a strong one. */
@@ -114,11 +139,21 @@ export type FetchParsed = (
   maxBytes: number | undefined,
 ) => Promise<ParsedDataset<unknown>>;
 
-/** Downloads and parses in this process (`mod97 data update`; the service runs it in a worker). */
+/**
+ * Downloads and parses in this process (`mod97 data update`; the service runs it in a worker).
+ * A kind that streams (OFAC's sdn_advanced.xml, up to 512 MiB) is parsed as it downloads, and
+ * the file is never held whole.
+ */
 export const fetchAndParse: FetchParsed = async (kind, url, now, asOf, maxBytes) => {
   const bound = fileBound(kind, maxBytes);
-  const file = await download(url, now, bound);
   const importer = importerFor(kind);
+  if (importer.stream && importer.sha512 === undefined) {
+    const { chunks, name, date } = await open(url, now, bound);
+    const reader = importer.stream({ name, download: date, asOf, maxBytes: bound });
+    for await (const chunk of chunks) reader.write(chunk);
+    return reader.end();
+  }
+  const file = await download(url, now, bound);
   if (importer.sha512 !== undefined && hash('sha512', file.bytes, 'base64') !== importer.sha512)
     throw new ImportError(
       `GET ${url}: not the file ${kind} is pinned to (its SHA-512 differs from sha512-${importer.sha512}); nothing changed. To import another version, download it and run \`mod97 data import ${kind} <file>\`.`,

@@ -65,7 +65,8 @@ export type WorkerJob = ParseJob | ImportJob | UpdateJob;
 
 /**
  * A local file read and parsed; it is refused past its bound before it is read. A folder is
- * read by the kinds that take one (an unpacked package), under the same bound.
+ * read by the kinds that take one (an unpacked package), under the same bound. A kind that
+ * streams (OFAC's sdn_advanced.xml) is fed the file chunk by chunk, never holding it whole.
  */
 function parseFile(job: ImportJob): ParsedDataset<unknown> {
   const importer = importerFor(job.kind);
@@ -77,29 +78,35 @@ function parseFile(job: ImportJob): ParsedDataset<unknown> {
     return importer.parseFolder(job.file, input);
   }
   checkFileSize(job.kind, job.file, stat.size);
-  return importer.parse({ ...input, bytes: readBounded(job.file, job.kind, input.maxBytes) });
+  if (importer.stream) {
+    const reader = importer.stream(input);
+    readBounded(job.file, job.kind, input.maxBytes, (chunk) => reader.write(chunk));
+    return reader.end();
+  }
+  const chunks: Buffer[] = [];
+  const total = readBounded(job.file, job.kind, input.maxBytes, (chunk) => chunks.push(chunk));
+  return importer.parse({ ...input, bytes: Buffer.concat(chunks, total) });
 }
 
 /**
- * The file's bytes, read until its end or one byte past `bound`, which is refused: a pipe, a
- * device (/dev/zero) or a file still growing has no size to check first, and is never held
- * past the bound.
+ * Reads the file in chunks of 1 MiB, each handed to `take`, until its end or one byte past
+ * `bound`, which is refused: a pipe, a device (/dev/zero) or a file still growing has no size
+ * to check first, and is never read past the bound. The number of bytes read.
  */
-function readBounded(file: string, kind: string, bound: number): Buffer {
+function readBounded(file: string, kind: string, bound: number, take: (chunk: Buffer) => void): number {
   const fd = openSync(file, 'r');
   try {
-    const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(Math.min(1 << 20, bound + 1 - total));
       const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) return Buffer.concat(chunks, total);
-      chunks.push(chunk.subarray(0, read));
+      if (read === 0) return total;
       total += read;
       if (total > bound)
         throw new ImportError(
           `${file} goes on past the ${mib(bound)} bound for one ${kind} file (a pipe or device without an end?); nothing changed`,
         );
+      take(chunk.subarray(0, read));
     }
   } finally {
     closeSync(fd);

@@ -231,6 +231,68 @@ test('the service keeps answering /healthz while its daily update meets a ZIP bo
   }
 });
 
+test('the daily update refuses a 500 MiB sdn_advanced.xml of one huge value as it streams in: the service stays within 1 GB', async () => {
+  // The outside tester's file: within the 512 MiB bound, one <FeatureType> of 500 MiB of text. The
+  // service held it whole, and the text again, and grew to 2.5 GB: killed under MemoryMax=1536M.
+  const block = Buffer.alloc(MIB, 0x41);
+  const server = await publisher({
+    '/sdn_advanced.xml': (res) => {
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(500 * MIB + 200) });
+      res.write(
+        '<?xml version="1.0"?>\n<Sanctions><ReferenceValueSets><FeatureTypeValues><FeatureType ID="1001">'.padEnd(100),
+      );
+      let sent = 0;
+      let closed = false;
+      res.on('close', () => (closed = true));
+      const more = () => {
+        while (!closed && sent < 500) {
+          sent++;
+          if (!res.write(block)) return void res.once('drain', more);
+        }
+        if (!closed) res.end('</FeatureType></FeatureTypeValues></ReferenceValueSets></Sanctions>'.padEnd(100));
+      };
+      more();
+    },
+  });
+  const none = `${server.url}/none`;
+  const svc = await startProcess({
+    MOD97_DATABASE_URL: `sqlite:${join(dir, 'service-xml.db')}`,
+    MOD97_MX_CHECK: 'off',
+    MOD97_DATA_REFRESH: 'daily',
+    MOD97_DATA_URL_OFAC_SDN: `${server.url}/sdn_advanced.xml`,
+    MOD97_DATA_URL_GLEIF_BIC_LEI: none,
+    MOD97_DATA_URL_EU_FSF: none,
+    MOD97_DATA_URL_SIX_BANKMASTER: none,
+    MOD97_DATA_URL_BUNDESBANK_BLZ: none,
+    MOD97_DATA_URL_EPC_REGISTER: none,
+  });
+  try {
+    const started = performance.now();
+    type LastUpdate = { ok: boolean; failures: string[] } | null;
+    let update: LastUpdate = null;
+    while (!update) {
+      const ready = (await (await fetch(`${svc.url}/readyz`)).json()) as { data: { last_update: LastUpdate } };
+      update = ready.data.last_update;
+      assert.ok(performance.now() - started < 60_000, 'the update ends');
+    }
+    assert.match(
+      update.failures.join('\n'),
+      /ofac-sdn from \S+: \S+sdn_advanced\.xml is refused: <FeatureType> holds more than 4096 characters of text, more than any real sdn_advanced\.xml; nothing changed/,
+    );
+    assert.equal((await fetch(`${svc.url}/healthz`)).status, 200, 'still up after the update');
+    const peak = residentMib(svc.child.pid!, 'VmHWM');
+    assert.ok(peak < 1000, `service peak RSS ${Math.round(peak)} MiB`);
+    // the download stopped at the refusal: the publisher did not send the 500 MiB
+    const sent = await server.sent('/sdn_advanced.xml');
+    assert.ok(sent < 64 * MIB, `the publisher sent ${sent} bytes`);
+    console.log(
+      `# figures: 500 MiB one-value sdn_advanced.xml refused by the daily update in ${Math.round(performance.now() - started)} ms, after ${Math.round(sent / MIB)} MiB sent; service peak RSS ${Math.round(peak)} MiB`,
+    );
+  } finally {
+    await svc.stop('SIGKILL');
+  }
+});
+
 test('OFAC sdn.csv, parsed whole, has a bound of its own below the XML form', () => {
   const csv = Buffer.alloc(33 * MIB, 0x41);
   assert.throws(

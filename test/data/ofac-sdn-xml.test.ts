@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { fetchAndParse } from '../../src/data/download.ts';
 import { loadDataPlane } from '../../src/data/index.ts';
 import { ImportError, importFile, importerFor } from '../../src/data/importers/index.ts';
+import { SDN_XML_BOUNDS } from '../../src/data/importers/ofac-sdn-xml.ts';
 import type { SanctionRecord } from '../../src/data/types.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { loopbackServer } from '../support/loopback.ts';
 import { SHARED_DATA, skipUnlessShared } from '../support/shared-data.ts';
 
 /** One DistinctParty of the Advanced Sanctions Data Model, with its primary name and features. */
@@ -147,4 +150,107 @@ test('the real sdn_advanced.xml imports with its own date and many BICs', { skip
   const records = parsed.records as SanctionRecord[];
   assert.ok(records.length > 100, `${records.length} BICs`);
   assert.ok(records.every((r) => /^[A-Z0-9]{8}([A-Z0-9]{3})?$/.test(r.bic) && r.name && r.programs.length > 0));
+});
+
+/** The small file with `extra` put into its first DistinctParty, after the Profile. */
+const withExtra = (extra: string): Buffer =>
+  bytes(XML.replace('</Profile>\n</DistinctParty>', `</Profile>${extra}\n</DistinctParty>`));
+
+/** ofac.parse's refusal of `file`, or a failed assertion naming what it yielded instead. */
+function refusal(file: Buffer): string {
+  try {
+    const parsed = ofac.parse({ bytes: file, name: 'sdn_advanced.xml' });
+    assert.fail(`imported ${parsed.records.length} records`);
+  } catch (e) {
+    assert.ok(e instanceof ImportError, String(e));
+    return e.message;
+  }
+}
+
+test('a value, an element or a party past any real one is refused, naming the file and the element (docs/api.md, "Data routes")', () => {
+  const { text, depth, attributes, reference, perParty } = SDN_XML_BOUNDS;
+  const long = 'A'.repeat(text + 1);
+  assert.equal(
+    refusal(bytes(XML.replace('>SWIFT/BIC<', `>SWIFT/BIC ${long}<`))),
+    `sdn_advanced.xml is refused: <FeatureType> holds more than ${text} characters of text, more than any real sdn_advanced.xml; nothing changed`,
+  );
+  assert.match(
+    refusal(bytes(XML.replace('>EXAMPLE BANK PJSC<', `>${long}<`))),
+    /^sdn_advanced\.xml is refused: <NamePartValue> holds more than 4096 characters/,
+  );
+  // a name of many parts, each short
+  const parts = '<DocumentedNamePart><NamePartValue>PART</NamePartValue></DocumentedNamePart>'.repeat(1000);
+  assert.match(
+    refusal(
+      bytes(
+        XML.replace(
+          '<DocumentedNamePart><NamePartValue NamePartGroupID="1" ScriptID="215" ScriptStatusID="1" Acronym="false">EXAMPLE',
+          `${parts}<DocumentedNamePart><NamePartValue>EXAMPLE`,
+        ),
+      ),
+    ),
+    /is refused: a <DocumentedName> is more than 4096 characters long/,
+  );
+  assert.match(
+    refusal(withExtra(`${'<Deep>'.repeat(depth)}${'</Deep>'.repeat(depth)}`)),
+    new RegExp(`is refused: <Deep> is nested more than ${depth} elements deep`),
+  );
+  const many = Array.from({ length: attributes + 1 }, (_, i) => `a${i}="1"`).join(' ');
+  assert.match(
+    refusal(withExtra(`<Wide ${many}/>`)),
+    new RegExp(`is refused: <Wide> has more than ${attributes} attributes`),
+  );
+  assert.match(
+    refusal(bytes(XML.replace('<FeatureType ID="1001"', `<FeatureType ID="${'1'.repeat(reference + 1)}"`))),
+    new RegExp(`is refused: <FeatureType>'s ID is longer than ${reference} characters`),
+  );
+  // sax's own bound on any attribute, once the file comes in chunks (as it does from disk)
+  const wide = withExtra(`<Wide Note="${'1'.repeat(200_000)}"/>`);
+  const reader = ofac.stream?.({ name: 'sdn_advanced.xml' });
+  assert.throws(
+    () => {
+      for (let i = 0; i < wide.length; i += 16_384) reader?.write(wide.subarray(i, i + 16_384));
+    },
+    (e: unknown) =>
+      e instanceof ImportError &&
+      /^sdn_advanced\.xml is refused: an attribute of <Wide> is longer than 65536 characters/.test(e.message),
+  );
+  const bics = Array.from({ length: perParty + 1 }, (_, i) => ['1001', `EXBK${String(i).padStart(4, '0')}`]);
+  assert.match(
+    refusal(
+      bytes(
+        XML.replace(
+          '</DistinctParties>',
+          `${party('55', ['MANY BICS'], bics as [string, string][])}</DistinctParties>`,
+        ),
+      ),
+    ),
+    new RegExp(`is refused: a <Profile> has more than ${perParty} BICs`),
+  );
+});
+
+test('the file may come in chunks of any size, split anywhere: what it yields is the same', () => {
+  const whole = ofac.parse({ bytes: bytes(XML), name: 'sdn_advanced.xml' });
+  const file = bytes(XML);
+  for (const size of [1, 7, 63, 64, 65, 1000]) {
+    const reader = ofac.stream?.({ name: 'sdn_advanced.xml' });
+    assert.ok(reader);
+    for (let i = 0; i < file.length; i += size) reader.write(file.subarray(i, i + size));
+    assert.deepEqual(reader.end(), whole, `chunks of ${size} bytes`);
+  }
+});
+
+test('downloaded, the XML is parsed as it comes, in the network chunks it comes in, with what parsing it whole yields', async () => {
+  const file = bytes(XML);
+  const url = await loopbackServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/xml', 'last-modified': 'Mon, 23 Nov 2026 10:00:00 GMT' });
+    // in pieces of 100 bytes, each its own write: a value is split across chunks
+    for (let i = 0; i < file.length; i += 100) res.write(file.subarray(i, i + 100));
+    res.end();
+  });
+  const parsed = await fetchAndParse('ofac-sdn', `${url}/sdn_advanced.xml`, Date.now(), undefined, undefined);
+  const whole = ofac.parse({ bytes: file, name: `${url}/sdn_advanced.xml` });
+  assert.deepEqual(parsed, whole);
+  assert.equal(parsed.records.length, 3);
+  assert.deepEqual([parsed.asOf, parsed.asOfBasis], ['2026-11-07', 'file']);
 });

@@ -21,6 +21,23 @@ export interface ImportInput {
   maxBytes?: number;
 }
 
+/**
+ * The most records one dataset may hold. The largest publisher's file mod97 reads holds tens of
+ * thousands; a dataset is stored as one document, and past about a million records storing it
+ * alone takes more than the import's memory bound (1 GB), whatever the heap holds.
+ */
+export const MAX_DATASET_RECORDS = 1_000_000;
+
+/**
+ * A file read as it comes, chunk by chunk (from disk or from the network), instead of whole:
+ * `write` each chunk in order (it is not kept), then `end` for what the file yields. Either may
+ * throw an ImportError, the file refused.
+ */
+export interface ChunkReader<T> {
+  write(chunk: Uint8Array): void;
+  end(): T;
+}
+
 /** The most any one file may be, read or inflated: past it an import ends with an error. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
@@ -52,6 +69,11 @@ export interface Importer<R = unknown> {
   sha512?: string;
   parse(input: ImportInput): ParsedDataset<R>;
   /**
+   * parse, fed the file chunk by chunk as it is read or downloaded, for a kind whose file may be
+   * far larger than what it yields (OFAC's sdn_advanced.xml): the file is never held whole.
+   */
+  stream?(input: Omit<ImportInput, 'bytes'>): ChunkReader<ParsedDataset<R>>;
+  /**
    * Reads a folder instead of one file (`mod97 data import <kind> <folder>`): an unpacked
    * package. Bounded as a file is: the folder's files together by `maxBytes`.
    */
@@ -68,7 +90,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
  * `what` names the format in the error, e.g. "OFAC sdn.csv carries no date".
  */
 export function resolveAsOf(
-  input: ImportInput,
+  input: Omit<ImportInput, 'bytes'>,
   fromFormat: string | null,
   fromName: string | null,
   what: string,
