@@ -54,6 +54,7 @@ export function workerFetch(): WorkerFetch {
       const p = pending.get(reply.id);
       if (!p) return;
       pending.delete(reply.id);
+      if (pending.size === 0) w.unref();
       if (reply.error === undefined) p.resolve(reply.result);
       else if (reply.refused) p.reject(new ImportError(reply.error ?? 'the file was refused'));
       else p.reject(new Error(reply.error ?? 'the import worker answered nothing'));
@@ -78,7 +79,11 @@ export function workerFetch(): WorkerFetch {
     new Promise((resolve, reject) => {
       const id = ++next;
       pending.set(id, { resolve: (result) => resolve(result as T), reject });
-      ensure().postMessage({ ...job, id });
+      const w = ensure();
+      // held while a job is under way: a worker ended by running out of memory is told of
+      // (its 'error' event), not left as a job no event will ever settle
+      w.ref();
+      w.postMessage({ ...job, id });
     });
   return {
     fetchParsed: (kind, url, now, asOf, maxBytes) =>
