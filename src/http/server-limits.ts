@@ -14,7 +14,8 @@
  *   route for every GET);
  * - `X-Content-Type-Options: nosniff` on every answer;
  * - a path parameter of any length that fits in the request line reaches its route, whose own
- *   validation answers it (400 `invalid_bic` with `reason: length`), not the router's 414.
+ *   validation answers it (400 `invalid_bic` with `reason: length`), not the router's 414;
+ * - once shutdown begins, `Connection: close` on every answer and no connection left idle.
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -166,8 +167,26 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
   // One more than allowed, to tell a request with too many lines from one with exactly enough.
   server.maxHeadersCount = limits.headerLines + 1;
 
+  // Shutting down (app.close(), on SIGTERM): every answer from then on says `Connection: close`
+  // and Node closes its connection once it is written, and a connection whose answer had already
+  // left when shutdown began is closed as soon as it is idle. Otherwise a keep-alive connection
+  // whose request was in flight stays open for the keep-alive timeout (72 s), and the process
+  // with it (docs/operations.md).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.once('close', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
     if (!hasBody(req)) return;
     const timer = setTimeout(() => {
       if (!req.complete && !res.headersSent) refuse(req.socket, 'request_timeout');
