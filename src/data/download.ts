@@ -44,12 +44,61 @@ export async function defaultKinds(store: DatasetStore): Promise<string[]> {
   return IMPORTERS.filter((i) => !i.optIn || imported.has(i.kind)).map((i) => i.kind);
 }
 
+/**
+ * A download address as it may be shown (the log, /readyz, `mod97 data`): without its user and
+ * password and without its query (a signed URL's signature), which becomes `?…`; its fragment
+ * is dropped. Works on text that is not a URL too (docs/security.md).
+ */
+export function shownUrl(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1')
+    .replace(/#.*$/s, '')
+    .replace(/\?.*$/s, '?…');
+}
+
+const safeDecode = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** `text` (an error's message) with every secret of `url` replaced by its shown form. */
+function scrubbed(text: string, url: string): string {
+  let out = text.split(url).join(shownUrl(url));
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const query = parsed?.search.slice(1) ?? '';
+  const password = parsed?.password ?? '';
+  // the password as written in the URL and decoded; not the user name, which is no secret and
+  // could be a word of the message itself
+  const secrets = [query, password, safeDecode(password)].filter((secret) => secret.length >= 3);
+  for (const secret of secrets) out = out.split(secret).join('…');
+  return out;
+}
+
+/**
+ * fetch refuses a URL with a user and password in it: they are sent as `Authorization: Basic`
+ * instead (a mirror behind a login), and the URL without them.
+ */
+function request(url: string): { href: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'user-agent': 'mod97-data-update' };
+  if (!URL.canParse(url)) return { href: url, headers };
+  const parsed = new URL(url);
+  if (!parsed.username && !parsed.password) return { href: url, headers };
+  const user = `${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`;
+  headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { href: parsed.href, headers };
+}
+
 const TIMEOUT_MS = 120_000;
 
 /** One retry on a connection-level failure (a reused keep-alive socket the server had closed). */
 async function fetchOnceMore(url: string): Promise<Response> {
-  const get = () =>
-    fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'mod97-data-update' } });
+  const { href, headers } = request(url);
+  const get = () => fetch(href, { signal: AbortSignal.timeout(TIMEOUT_MS), headers });
   try {
     return await get();
   } catch (err) {
@@ -70,9 +119,11 @@ interface Opened extends Omit<Download, 'bytes'> {
  */
 async function open(url: string, now: number, maxBytes: number): Promise<Opened> {
   const res = await fetchOnceMore(url);
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+  if (!res.ok) throw new Error(`GET ${shownUrl(url)} answered ${res.status}`);
   const tooLarge = () =>
-    new ImportError(`GET ${url}: the file is larger than the ${mib(maxBytes)} bound for one file; nothing changed`);
+    new ImportError(
+      `GET ${shownUrl(url)}: the file is larger than the ${mib(maxBytes)} bound for one file; nothing changed`,
+    );
   const declared = Number(res.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
     await res.body?.cancel().catch(() => {});
@@ -104,7 +155,7 @@ async function open(url: string, now: number, maxBytes: number): Promise<Opened>
   const date: Download['date'] = Number.isNaN(modified)
     ? { date: new Date(now).toISOString().slice(0, 10), basis: 'download_time' }
     : { date: new Date(modified).toISOString().slice(0, 10), basis: 'last_modified' };
-  return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : url, date, chunks: chunks() };
+  return { url, name: disposition?.[1] ? decodeURIComponent(disposition[1]) : shownUrl(url), date, chunks: chunks() };
 }
 
 /**
@@ -156,7 +207,7 @@ export const fetchAndParse: FetchParsed = async (kind, url, now, asOf, maxBytes)
   const file = await download(url, now, bound);
   if (importer.sha512 !== undefined && hash('sha512', file.bytes, 'base64') !== importer.sha512)
     throw new ImportError(
-      `GET ${url}: not the file ${kind} is pinned to (its SHA-512 differs from sha512-${importer.sha512}); nothing changed. To import another version, download it and run \`mod97 data import ${kind} <file>\`.`,
+      `GET ${shownUrl(url)}: not the file ${kind} is pinned to (its SHA-512 differs from sha512-${importer.sha512}); nothing changed. To import another version, download it and run \`mod97 data import ${kind} <file>\`.`,
     );
   return importer.parse({
     bytes: file.bytes,
@@ -194,9 +245,9 @@ export async function updateDatasets(
       try {
         const parsed = await fetchParsed(kind, url, now(), opts.asOf, opts.maxBytes);
         await storeDataset(store, parsed, now(), opts);
-        report.updated.push(`${parsed.kind} from ${url}: ${parsed.records.length} records, ${dated(parsed)}`);
+        report.updated.push(`${parsed.kind} from ${shownUrl(url)}: ${parsed.records.length} records, ${dated(parsed)}`);
       } catch (e) {
-        report.failures.push(`${kind} from ${url}: ${messageOf(e)}`);
+        report.failures.push(`${kind} from ${shownUrl(url)}: ${scrubbed(messageOf(e), url)}`);
       }
     }
   }
