@@ -2,6 +2,7 @@
  * Environment → one typed, frozen config object (README, "Configuration"), read once at start:
  * no other module reads the environment. Every variable is optional.
  */
+import { isIP } from 'node:net';
 import { DomainError } from './errors.ts';
 import { readStripeConfig, type StripeSettings } from './payments/stripe/config.ts';
 
@@ -137,6 +138,46 @@ function publicUrl(value: string | undefined, port: number): string {
   return value.replace(/\/+$/, '');
 }
 
+/**
+ * MOD97_TRUST_PROXY: addresses and CIDR ranges, comma-separated. One that is neither stops the
+ * start naming it (src/http/network.ts reads them).
+ */
+function trustProxy(value: string | undefined): readonly string[] {
+  const entries = list(value);
+  for (const entry of entries) {
+    const fault = proxyEntryFault(entry);
+    if (fault)
+      throw new DomainError(
+        'invalid_config',
+        `MOD97_TRUST_PROXY: "${entry}" ${fault}; give the proxies' addresses or CIDR ranges, comma-separated, such as 127.0.0.1,10.0.0.0/8`,
+      );
+  }
+  return Object.freeze(entries);
+}
+
+function proxyEntryFault(entry: string): string | null {
+  const [address = '', bits, ...more] = entry.split('/');
+  // an address as the proxy writes it: with a zone, or in brackets with a port
+  const bare = address.replace(/^\[([^\]]*)\](?::\d+)?$|^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1$2').replace(/%.*$/, '');
+  const kind = isIP(bits === undefined ? bare : address);
+  if (kind === 0 || more.length > 0) return 'is not an IP address or CIDR range';
+  if (bits === undefined) return null;
+  const most = kind === 4 ? 32 : 128;
+  if (!/^\d{1,3}$/.test(bits) || Number(bits) > most) return `has a prefix length other than 0 to ${most}`;
+  return null;
+}
+
+/** MOD97_DATABASE_URL: `sqlite:` must name a file (its folder, file and contents are checked as it opens). */
+function databaseUrl(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_DATABASE_URL;
+  if (/^sqlite:\s*$/.test(value))
+    throw new DomainError(
+      'invalid_config',
+      `MOD97_DATABASE_URL is "${value}", which names no file: give sqlite:PATH (such as sqlite:/var/lib/mod97/mod97.db), sqlite::memory: or a postgres:// URL`,
+    );
+  return value;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(value: string | undefined): string {
@@ -181,13 +222,13 @@ export function readConfig(given: Env = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     publicUrl: publicUrl(env.MOD97_PUBLIC_URL, port),
     publicUrlSet: env.MOD97_PUBLIC_URL !== undefined,
-    databaseUrl: env.MOD97_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    databaseUrl: databaseUrl(env.MOD97_DATABASE_URL),
     smtpUrl: env.MOD97_SMTP_URL ?? null,
     mailFrom: env.MOD97_MAIL_FROM ?? 'mod97 <no-reply@localhost>',
     outboxDir: env.MOD97_OUTBOX_DIR ?? './data/outbox',
     dnsServers: Object.freeze(list(env.MOD97_DNS_SERVERS)),
     mxCheck: mx === 'on',
-    trustProxy: Object.freeze(list(env.MOD97_TRUST_PROXY)),
+    trustProxy: trustProxy(env.MOD97_TRUST_PROXY),
     keyPepper: keyPepper(env.MOD97_KEY_PEPPER),
     logLevel: logLevel(env.MOD97_LOG_LEVEL),
     metricsToken: env.MOD97_METRICS_TOKEN ?? null,

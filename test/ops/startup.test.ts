@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -61,6 +61,31 @@ function runUntilExit(env: Record<string, string>): Promise<{ code: number | nul
   child.stderr.on('data', (c) => (stderr += c));
   after(() => child.kill('SIGKILL'));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+}
+
+/**
+ * Runs `node dist/server.js` (npm start) or `bin/mod97.js serve` until it exits, or kills it
+ * after 20 s (a start that hangs: code null).
+ */
+function startFails(
+  env: Record<string, string>,
+  entry: 'dist/server.js' | 'bin/mod97.js serve',
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, entry.split(' '), {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MOD97_DATABASE_URL: 'sqlite::memory:', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const hung = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  after(() => child.kill('SIGKILL'));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(hung);
+      resolve({ code, stderr });
+    }),
+  );
 }
 
 const parsed = (logs: string[]) =>
@@ -287,6 +312,43 @@ describe('operators at start', () => {
       const r = await runUntilExit({ MOD97_DATABASE_URL: 'sqlite::memory:', ...env });
       assert.deepEqual([r.code, said.test(r.stderr), r.stderr.split('\n').length], [1, true, 2], r.stderr);
     }
+  });
+
+  test('a bad MOD97_TRUST_PROXY or an unusable SQLite MOD97_DATABASE_URL stops the start in one line naming it, under npm start and mod97 serve', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mod97-bad-db-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const notDatabase = join(dir, 'notes.txt');
+    writeFileSync(notDatabase, 'these are not the pages of a SQLite database, but plain text.\n'.repeat(100));
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ MOD97_TRUST_PROXY: 'banana' }, /^mod97: cannot start: MOD97_TRUST_PROXY: "banana" is not/],
+      [{ MOD97_TRUST_PROXY: '127.0.0.1,10.0.0.0/99' }, /^mod97: cannot start: MOD97_TRUST_PROXY: "10\.0\.0\.0\/99" /],
+      [{ MOD97_DATABASE_URL: 'sqlite:' }, /^mod97: cannot start: MOD97_DATABASE_URL .*names no file/],
+      [
+        { MOD97_DATABASE_URL: `sqlite:${notDatabase}` },
+        /^mod97: cannot start: MOD97_DATABASE_URL: .*notes\.txt is not a SQLite database/,
+      ],
+      [
+        { MOD97_DATABASE_URL: `sqlite:${notDatabase}/x.db` },
+        /^mod97: cannot start: MOD97_DATABASE_URL: .*notes\.txt is a file, not a folder/,
+      ],
+      [
+        { MOD97_DATABASE_URL: `sqlite:${notDatabase}/a/x.db` },
+        /^mod97: cannot start: MOD97_DATABASE_URL: .*notes\.txt is a file, not a folder/,
+      ],
+      [
+        { MOD97_DATABASE_URL: 'sqlite:/proc/mod97-none/y.db' },
+        /^mod97: cannot start: MOD97_DATABASE_URL: cannot create the folder \/proc\/mod97-none/,
+      ],
+    ];
+    for (const entry of ['dist/server.js', 'bin/mod97.js serve'] as const)
+      for (const [env, said] of cases) {
+        const r = await startFails(env, entry);
+        assert.deepEqual(
+          [r.code, said.test(r.stderr), r.stderr.split('\n').length],
+          [1, true, 2],
+          `${entry} ${JSON.stringify(env)}: ${r.stderr}`,
+        );
+      }
   });
 
   test('a database made with MOD97_KEY_PEPPER refuses a start without it', async () => {
