@@ -178,6 +178,22 @@ function databaseUrl(value: string | undefined): string {
   return value;
 }
 
+/**
+ * MOD97_MAIL_FROM: one address, `no-reply@example.com` or `Name <no-reply@example.com>` (a name
+ * with a comma in quotes). Anything else would go out as an empty envelope sender and no From.
+ */
+function mailFrom(value: string | undefined): string {
+  if (value === undefined) return 'mod97 <no-reply@localhost>';
+  const form = /^\s*(?:("[^"]*"|[^"<>,;]*?)\s*<([^<>]*)>|([^<>]*))\s*$/.exec(value);
+  const address = form?.[2] ?? form?.[3] ?? '';
+  if (!/^[^\s@",;:<>()[\]\\]+@[^\s@",;:<>()[\]\\]+$/.test(address.trim()))
+    throw new DomainError(
+      'invalid_config',
+      `MOD97_MAIL_FROM must be one e-mail address, as no-reply@example.com or "mod97 <no-reply@example.com>"; got "${value}"`,
+    );
+  return value;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(value: string | undefined): string {
@@ -224,7 +240,7 @@ export function readConfig(given: Env = process.env): Config {
     publicUrlSet: env.MOD97_PUBLIC_URL !== undefined,
     databaseUrl: databaseUrl(env.MOD97_DATABASE_URL),
     smtpUrl: env.MOD97_SMTP_URL ?? null,
-    mailFrom: env.MOD97_MAIL_FROM ?? 'mod97 <no-reply@localhost>',
+    mailFrom: mailFrom(env.MOD97_MAIL_FROM),
     outboxDir: env.MOD97_OUTBOX_DIR ?? './data/outbox',
     dnsServers: Object.freeze(list(env.MOD97_DNS_SERVERS)),
     mxCheck: mx === 'on',

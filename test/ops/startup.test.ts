@@ -351,6 +351,20 @@ describe('operators at start', () => {
       }
   });
 
+  test('a MOD97_MAIL_FROM that is not an address stops the start in one line naming it', async () => {
+    for (const from of ['notanaddress', 'mod97 <no-reply>', 'a@b.example, c@d.example'])
+      for (const entry of ['dist/server.js', 'bin/mod97.js serve'] as const) {
+        const r = await startFails({ MOD97_MAIL_FROM: from }, entry);
+        assert.deepEqual(
+          [r.code, /^mod97: cannot start: MOD97_MAIL_FROM /.test(r.stderr), r.stderr.split('\n').length],
+          [1, true, 2],
+          `${entry} ${from}: ${r.stderr}`,
+        );
+      }
+    for (const from of ['no-reply@mod97.example', 'mod97 <no-reply@mod97.example>', '"mod97, IBANs" <a@b.example>'])
+      assert.equal(readConfig({ MOD97_MAIL_FROM: from }).mailFrom, from);
+  });
+
   test('a database made with MOD97_KEY_PEPPER refuses a start without it', async () => {
     const database = tempDatabase();
     const store = await openStore(database);
