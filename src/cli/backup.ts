@@ -18,7 +18,27 @@ readable by its owner only (mode 0600): it holds the key hashes, and the pepper 
 MOD97_KEY_PEPPER is set.
 Restore: stop the service, put the copy in place of the database file (and remove its -wal and
 -shm files), start the service.
-PostgreSQL: use pg_dump (pg_dump --format=custom --file=FILE "$MOD97_DATABASE_URL").`;
+PostgreSQL: use pg_dump; with a PostgreSQL MOD97_DATABASE_URL this command prints the pg_dump
+command for it, ready to run (mod97's own ?max= and ?schema= taken out, --schema given).`;
+
+/** `text` quoted for a POSIX shell. */
+const shellQuoted = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The pg_dump command for a PostgreSQL MOD97_DATABASE_URL, ready to run: mod97's own parameters
+ * (`max`, `schema`) taken out of the URL, as pg_dump refuses them, `?schema=` given as
+ * `--schema`, and the password left out (never printed).
+ */
+export function pgDumpCommand(url: string): string {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('max');
+  parsed.password = '';
+  const args = ['pg_dump', '--format=custom', '--file=mod97.dump'];
+  if (schema) args.push(`--schema=${schema}`); // a lower-case SQL name (postgresSettings)
+  return [...args, shellQuoted(parsed.toString())].join(' ');
+}
 
 /** Pages copied per step: all of them, so that one step reads one snapshot (see below). */
 const ALL_PAGES = 2 ** 30;
@@ -35,8 +55,10 @@ export async function backupCommand(argv: string[], settings: CliConfig, io: Cli
   }
   const url = settings.databaseUrl;
   if (/^postgres(ql)?:\/\//.test(url)) {
+    io.err('error: MOD97_DATABASE_URL is a PostgreSQL database: back it up with pg_dump, here:');
+    io.err(`  ${pgDumpCommand(url)}`);
     io.err(
-      'error: MOD97_DATABASE_URL is a PostgreSQL database: back it up with pg_dump, e.g. pg_dump --format=custom --file=mod97.dump "$MOD97_DATABASE_URL", and restore with pg_restore (docs/operations.md, "Backup and restore").',
+      'pg_dump asks for the password, or reads it from PGPASSWORD or ~/.pgpass (it is not printed). Restore with pg_restore --no-owner --dbname=\'<the same URL>\' mod97.dump (docs/operations.md, "Backup and restore").',
     );
     return EXIT.usage;
   }

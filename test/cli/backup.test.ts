@@ -124,6 +124,33 @@ test('backup of a PostgreSQL database points to pg_dump and writes nothing', asy
 const hasPgDump =
   spawnSync('pg_dump', ['--version']).status === 0 && spawnSync('pg_restore', ['--version']).status === 0;
 
+test('on PostgreSQL, the pg_dump command mod97 backup prints runs as printed, on a URL with ?max= and ?schema=', {
+  skip: (!pgUrl && 'MOD97_TEST_POSTGRES_URL is not set') || (!hasPgDump && 'pg_dump is not installed'),
+}, async () => {
+  const schema = newSchemaName('mod97_backup');
+  after(() => dropSchemas(schema));
+  const url = new URL(inSchema(schema));
+  url.searchParams.set('max', '20');
+  const store = await openStore(url.toString());
+  await store.insertKey(newKeyRow());
+  await store.close();
+  const ran = await cli(['backup', join(dir, 'pg.dump')], { MOD97_DATABASE_URL: url.toString() });
+  assert.equal(ran.code, 2);
+  const command = /^\s*(pg_dump .*)$/m.exec(ran.err)?.[1] ?? '';
+  assert.match(command, new RegExp(`--schema=${schema}`), ran.err);
+  const cwd = mkdtempSync(join(dir, 'dump-'));
+  // as an operator pastes it: in a shell, with MOD97_DATABASE_URL set as the service has it
+  const dumped = spawnSync('sh', ['-c', command], {
+    cwd,
+    env: { ...process.env, MOD97_DATABASE_URL: url.toString() },
+    encoding: 'utf8',
+  });
+  assert.equal(dumped.status, 0, `${command}\n${dumped.stderr}`);
+  assert.ok(statSync(join(cwd, 'mod97.dump')).size > 0);
+  const listed = spawnSync('pg_restore', ['--list', join(cwd, 'mod97.dump')], { encoding: 'utf8' });
+  assert.match(listed.stdout, new RegExp(`TABLE ${schema} schema_migrations `));
+});
+
 test('on PostgreSQL, the pg_dump and pg_restore commands of docs/operations.md bring the keys back', {
   skip: (!pgUrl && 'MOD97_TEST_POSTGRES_URL is not set') || (!hasPgDump && 'pg_dump is not installed'),
 }, async () => {
