@@ -3,7 +3,7 @@
  * service runs (SQLite's online backup), checked, then moved into place. PostgreSQL has its own
  * tool for this, pg_dump: the command says so.
  */
-import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -74,6 +74,16 @@ export async function backupCommand(argv: string[], settings: CliConfig, io: Cli
   }
   if (existsSync(target)) {
     io.err(`error: ${target} exists already: choose a new name (e.g. with the date), nothing was written`);
+    return EXIT.failed;
+  }
+
+  const folder = dirname(target);
+  if (!existsSync(folder)) {
+    io.err(`error: the folder ${folder} does not exist: create it first (mkdir -p ${folder}); nothing was written`);
+    return EXIT.failed;
+  }
+  if (!statSync(folder).isDirectory()) {
+    io.err(`error: ${folder} is a file, not a folder: choose a FILE in a folder; nothing was written`);
     return EXIT.failed;
   }
 

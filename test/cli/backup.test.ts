@@ -112,6 +112,19 @@ test('backup refuses to overwrite a file, and names a missing database', async (
   assert.equal(existsSync(join(dir, 'x.db')), false);
 });
 
+test('backup into a folder that does not exist names the folder, not a temporary file', async () => {
+  const source = join(dir, 'small-2.db');
+  (await openSqliteStore(`sqlite:${source}`)).close();
+  const folder = join(dir, 'no-such-folder');
+  const ran = await cli(['backup', join(folder, 'x.db')], { MOD97_DATABASE_URL: `sqlite:${source}` });
+  assert.equal(ran.code, 1);
+  assert.equal(
+    ran.err,
+    `error: the folder ${folder} does not exist: create it first (mkdir -p ${folder}); nothing was written`,
+  );
+  assert.equal(existsSync(folder), false);
+});
+
 test('backup of a PostgreSQL database points to pg_dump and writes nothing', async () => {
   const target = join(dir, 'pg.dump');
   const ran = await cli(['backup', target], { MOD97_DATABASE_URL: 'postgres://mod97:secret@db.example/mod97' });
