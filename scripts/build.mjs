@@ -21,7 +21,16 @@
  * The release (`npm pack`) ships dist/ built, and no source: there this script has nothing to do.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -148,6 +157,7 @@ await esbuild.build({
   legalComments: 'linked',
 });
 
+writeNotices();
 await runBuildSteps();
 
 if (!flags.has('--bundles')) {
@@ -157,6 +167,31 @@ if (!flags.has('--bundles')) {
   mkdirSync(join(root, 'dist/client'), { recursive: true });
   for (const file of ['index.js', 'index.d.ts'])
     copyFileSync(join(root, 'clients/typescript/dist', file), join(root, 'dist/client', file));
+}
+
+/**
+ * esbuild writes the third-party notices of each bundle and chunk beside it (`*.LEGAL.txt`, the
+ * chunks' names changing with their content): dist/LEGAL.txt gathers them all, each notice once,
+ * under one name that docs/operations.md can give.
+ */
+function writeNotices() {
+  const dist = join(root, 'dist');
+  const seen = new Set();
+  const blocks = [];
+  for (const file of readdirSync(dist)
+    .filter((f) => f.endsWith('.LEGAL.txt'))
+    .sort()) {
+    const text = readFileSync(join(dist, file), 'utf8').replace(/^Bundled license information:\n+/, '');
+    for (const block of text.split(/\n\n(?=\S)/).map((b) => b.trim())) {
+      if (!block || seen.has(block)) continue;
+      seen.add(block);
+      blocks.push(block);
+    }
+  }
+  writeFileSync(
+    join(dist, 'LEGAL.txt'),
+    `Third-party notices of the code bundled in dist/ (gathered from its *.LEGAL.txt files):\n\n${blocks.join('\n\n')}\n`,
+  );
 }
 
 /**
