@@ -73,7 +73,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     services.data.ready().then(() => done(), done);
   });
   await registerPipeline(app, services);
-  services.mailLog.to(app.log.child({ component: 'mail' }));
+  // Not a child with a component: each line of the service's parts names its own (src/services.ts).
+  services.serviceLog.to(app.log);
   app.addHook('onClose', async () => services.mailer.close());
   startDataRefresh(services, app.log.child({ component: 'data' }));
   app.addHook('onClose', async () => services.data.stop());

@@ -10,7 +10,9 @@ import { EmailKeys } from './keys/email.ts';
 import { checkPepper } from './keys/secret.ts';
 import { KeyService } from './keys/service.ts';
 import { MailboxVerification } from './keys/verification.ts';
-import { relayLog, type RelayLog } from './mail/log.ts';
+import { componentLog, relayLog, type RelayLog } from './mail/log.ts';
+import { isStorageUnavailable } from './store/unavailable.ts';
+import { causeOf, codeOf, messageOf } from './thrown.ts';
 import { createMxChecker } from './mail/mx.ts';
 import { createMailer, type Mailer } from './mail/sender.ts';
 import type { CardRail } from './payments/stripe/index.ts';
@@ -40,7 +42,8 @@ export interface Services {
   /** Generate with an address, and claim by mailed code. */
   emailKeys: EmailKeys;
   /** Where the mail code logs; buildApp points it at the app's logger. */
-  mailLog: RelayLog;
+  /** The log of the service's own parts (mail, daily usage, network); src/app.ts points it at its logger. */
+  serviceLog: RelayLog;
   /** Charged calls per key and day, for the usage chart (statistics, written in batches). */
   daily: DailyUsage;
   networkOf: NetworkResolver;
@@ -70,9 +73,17 @@ export async function buildServices(
   const x402Sdk = config.x402 ? await import('./payments/x402/index.ts') : null;
   const x402 = config.x402 && x402Sdk ? x402Sdk.readX402Config(config.x402) : null;
   const cardSdk = stripe ? await import('./payments/stripe/index.ts') : null;
-  const mailLog = relayLog();
+  // The app's root logger once it exists (src/app.ts): each line below names its one component.
+  const serviceLog = relayLog();
+  const mailLog = componentLog(serviceLog, 'mail');
   const daily = new DailyUsage(store, clock, (err) =>
-    mailLog.warn({ err, component: 'daily' }, 'daily usage not written'),
+    // A store outage is expected (a warn line without a stack, docs/security.md); anything else is a defect.
+    isStorageUnavailable(err)
+      ? serviceLog.warn(
+          { component: 'daily', error: 'storage_unavailable', cause: codeOf(causeOf(err)) },
+          `daily usage not written: ${messageOf(err)}`,
+        )
+      : serviceLog.error({ component: 'daily', err }, 'daily usage not written'),
   );
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }, mailLog);
   const mx = createMxChecker({ servers: config.dnsServers, enabled: config.mxCheck }, mailLog);
@@ -90,11 +101,11 @@ export async function buildServices(
     data,
     describe: createDescribe(data),
     mailer,
-    mailLog,
+    serviceLog,
     daily,
     emailKeys: new EmailKeys({ store, clock, keys, alert, verification, mx }),
     networkOf: createNetworkResolver(config.trustProxy, (peer) =>
-      mailLog.warn(
+      serviceLog.warn(
         { component: 'network', peer },
         'X-Forwarded-For arrives from a peer that is not a trusted proxy, and is ignored: if the service is behind a proxy, set MOD97_TRUST_PROXY to its address, or every caller counts as one network (shown once)',
       ),
