@@ -58,7 +58,8 @@ export async function copySqliteToPostgres(
   if (!existsSync(path)) throw new DomainError('invalid_config', `no SQLite database at ${path} (MOD97_DATABASE_URL)`);
   // Both brought to this release's schema first, by the stores themselves (the same migrations).
   await openSqliteStore(sqliteUrl).close();
-  await (await openPostgresStore(postgresUrl)).close();
+  // The target is the command's argument: the error names it as such, not as MOD97_DATABASE_URL.
+  await (await openPostgresStore(postgresUrl, 'the URL given to mod97 migrate-to')).close();
 
   const db = new Database(path, { readonly: true, fileMustExist: true });
   db.defaultSafeIntegers(true);

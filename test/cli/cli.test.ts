@@ -53,6 +53,18 @@ test('data list never creates a database: it says there is none, and where it lo
   assert.equal(existsSync(join(dir, 'nowhere')), false, 'nor its folder');
 });
 
+test('data list against a PostgreSQL server that cannot be reached names it, without the password, and what to check', async () => {
+  const listed = await run(['data', 'list'], {
+    MOD97_DATABASE_URL: 'postgres://mod97:hunter2-secret@127.0.0.1:2/mod97',
+  });
+  assert.equal(listed.code, 1);
+  assert.match(
+    listed.err,
+    /^error: PostgreSQL at 127\.0\.0\.1:2 \(database "mod97", user "mod97"\) cannot be reached: connect ECONNREFUSED 127\.0\.0\.1:2\. Check that the server runs and that MOD97_DATABASE_URL names it\.$/,
+  );
+  assert.doesNotMatch(`${listed.out}\n${listed.err}`, /hunter2-secret/);
+});
+
 test('data list on PostgreSQL never creates a store either', {
   skip: !pgUrl && 'MOD97_TEST_POSTGRES_URL is not set',
 }, async () => {

@@ -156,4 +156,7 @@ test('an unreachable target is named with host and port, never the password', as
   assert.equal(ran.code, 1);
   assert.match(ran.err, new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port} .*cannot be reached: connect ECONNREFUSED`));
   assert.doesNotMatch(`${ran.out}\n${ran.err}`, /hunter2-secret/);
+  // the target is the command's argument, not MOD97_DATABASE_URL (which names the SQLite source)
+  assert.match(ran.err, /Check that the server runs and that the URL given to mod97 migrate-to names it\.$/);
+  assert.doesNotMatch(ran.err, /MOD97_DATABASE_URL names it/);
 });

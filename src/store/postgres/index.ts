@@ -59,7 +59,7 @@ const UNFLUSHED_MAX = 4;
  * connections (default 10). `?schema=NAME` puts every table in that schema (created if
  * missing) instead of `public`: tests and benchmarks use their own.
  */
-export async function openPostgresStore(url: string): Promise<Store> {
+export async function openPostgresStore(url: string, named = 'MOD97_DATABASE_URL'): Promise<Store> {
   const { connectionString, schema, max } = postgresSettings(url);
   const pool = createPool(connectionString, { schema, max });
   // Idempotency-Key reservations and answers commit without waiting for the disk, and find
@@ -80,7 +80,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     await pg.idempotent(() => migrate(sql, schema));
   } catch (err) {
     await Promise.all([pool.end(), unflushed.end()]);
-    throw unreachable(new URL(url), err) ?? err;
+    throw unreachable(new URL(url), err, named) ?? err;
   }
   // Connection losses are already typed by retry.ts.
   return guardStore(

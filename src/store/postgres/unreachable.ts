@@ -17,11 +17,18 @@ export function whereOf(url: URL): string {
   return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'} (database "${database}", user "${user}")`;
 }
 
-/** A DomainError naming where and why, for an error met while connecting; null for any other error. */
-export function unreachable(url: URL, err: unknown): DomainError | null {
+/** Connection errors of the socket itself (before any SQLSTATE): refused, unknown host, no route, timed out. */
+const NOT_CONNECTED = /^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)$/;
+
+/**
+ * A DomainError naming where and why, for an error met while connecting; null for any other
+ * error. `named` is what names the server, for the operator to check: MOD97_DATABASE_URL, or the
+ * URL a command was given.
+ */
+export function unreachable(url: URL, err: unknown, named = 'MOD97_DATABASE_URL'): DomainError | null {
   const lost = isStorageUnavailable(err);
   const code = codeOf(lost ? causeOf(err) : err);
-  if (!lost && !(typeof code === 'string' && SERVER_REFUSED.test(code))) return null;
+  if (!lost && !(typeof code === 'string' && (SERVER_REFUSED.test(code) || NOT_CONNECTED.test(code)))) return null;
   const inner = lost ? causeOf(err) : err;
   const password = decodeURIComponent(url.password);
   let cause = messageOf(inner) || String(code ?? 'no reason given');
@@ -30,7 +37,7 @@ export function unreachable(url: URL, err: unknown): DomainError | null {
   return Object.assign(
     new DomainError(
       'storage_unavailable',
-      `${whereOf(url)} cannot be reached: ${cause}${coded}. Check that the server runs and that MOD97_DATABASE_URL names it.`,
+      `${whereOf(url)} cannot be reached: ${cause}${coded}. Check that the server runs and that ${named} names it.`,
     ),
     { cause: inner },
   );
