@@ -7,18 +7,16 @@
  * cli-batch section of docs/benchmarks.md.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { austrianIban } from '../test/cli/run.ts';
 import { cpuMsOf, residentMib } from '../test/support/proc.ts';
+import { writeSection } from './report.ts';
 import { buildBundles, SERVER, seedKeys, startTarget } from './targets.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const DOC = join(ROOT, 'docs/benchmarks.md');
-const START = '<!-- cli-batch:start -->';
-const END = '<!-- cli-batch:end -->';
 const SIZES = [10_000, 100_000, ...(process.env.CLI_BENCH_MILLION ? [1_000_000] : [])];
 /**
  * Supplier `i`'s IBAN cell: each supplier its own account, so every IBAN is sent (`mod97 batch`
@@ -82,19 +80,6 @@ function runBatch(input: string, output: string, env: Record<string, string>): P
   );
 }
 
-function writeSection(body: string): void {
-  const section = `${START}\n${body.trim()}\n${END}`;
-  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const from = current.indexOf(START);
-  const to = current.indexOf(END);
-  writeFileSync(
-    DOC,
-    from !== -1 && to > from
-      ? current.slice(0, from) + section + current.slice(to + END.length)
-      : `${current.trimEnd()}\n\n${section}\n`,
-  );
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'mod97-cli-bench-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 buildBundles();
@@ -129,7 +114,9 @@ try {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-writeSection(`## Command line: \`mod97 batch\` (\`bench/cli-batch.ts\`)
+writeSection(
+  'cli-batch',
+  `## Command line: \`mod97 batch\` (\`bench/cli-batch.ts\`)
 
 Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/cli-batch.ts\`.
 \`mod97 batch FILE --out OUT\` as a user runs it (\`bin/mod97.js\`, a child process running the bundle \`dist/cli.js\`) against
@@ -158,4 +145,5 @@ the file because V8 lets its heap grow while there is garbage to collect later. 
 ${HEAP_CAP_MB} MB every size completes: the command holds one batch of rows at a time, and of the rest of the file
 only the last row of each distinct IBAN, 12 bytes a slot in typed arrays outside the heap (\`src/cli/last-rows.ts\`;
 kept in a Map of strings, a million distinct IBANs did not fit under this cap). That table is 24 MB at a million
-IBANs; the rest of the capped peak's rise with the file was not taken apart.`);
+IBANs; the rest of the capped peak's rise with the file was not taken apart.`,
+);

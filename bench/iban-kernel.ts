@@ -1,10 +1,3 @@
-/**
- * IBAN kernel benchmark: bare mod 97 vs. the full validateIban vs. ibantools, on one
- * core, over one generated mixed set of valid and invalid IBANs from every registry
- * country; and, on a German-only set, what the German account check adds to validation.
- * Run: node --import tsx bench/iban-kernel.ts. Writes its section of docs/benchmarks.md.
- */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { extractIBAN, isValidIBAN, validateIBAN } from 'ibantools';
 import {
@@ -17,6 +10,7 @@ import {
   validateIban,
 } from '../src/iban/index.ts';
 import { ibanRemainder } from '../src/iban/mod97.ts';
+import { writeSection } from './report.ts';
 
 const SET_SIZE = 10_000;
 const WARMUP_ROUNDS = 5;
@@ -258,15 +252,4 @@ const section = [
 ].join('\n');
 console.log(section);
 
-const docs = new URL('../docs/benchmarks.md', import.meta.url);
-const START = '<!-- iban-kernel:start -->';
-const END = '<!-- iban-kernel:end -->';
-const current = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n';
-const block = `${START}\n${section}\n${END}`;
-const at = current.indexOf(START);
-const endAt = current.indexOf(END);
-const next =
-  at >= 0 && endAt > at
-    ? current.slice(0, at) + block + current.slice(endAt + END.length)
-    : `${current.trimEnd()}\n\n${block}\n`;
-writeFileSync(docs, next);
+writeSection('iban-kernel', section);

@@ -5,17 +5,14 @@
  * benchmark's harness (load.ts: wrk, 50 connections, 1,000 keys, server pinned to core 0).
  * Writes the metering-floor section of docs/benchmarks.md.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BENCH_IBAN, type Figures, measureInterleaved } from './load.ts';
+import { writeSection } from './report.ts';
 import { buildBundles, SERVER, seedKeys, startTarget, type Target } from './targets.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-const START = '<!-- metering-floor:start -->';
-const END = '<!-- metering-floor:end -->';
 
 buildBundles();
 const dir = mkdtempSync(join(tmpdir(), 'mod97-floor-'));
@@ -50,8 +47,9 @@ const of = (i: number): Figures => figures.get(targets[i]![0])!;
 const [bare, floor, mod97] = [of(0), of(1), of(2)];
 const ratio = (a: Figures, b: Figures) => (a.reqPerSec / b.reqPerSec).toFixed(2);
 const cpu = (f: Figures) => Math.round(f.cpuUsPerReq ?? Number.NaN);
-const section = `${START}
-## What a metered validate cannot cost less than (\`bench/metering-floor.ts\`)
+writeSection(
+  'metering-floor',
+  `## What a metered validate cannot cost less than (\`bench/metering-floor.ts\`)
 
 Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/metering-floor.ts\`, Node ${process.version}: the load benchmark's harness (wrk, 50 connections, 1,000 keys, each server pinned to core 0, the generator to core 1), ${ROUNDS} interleaved rounds of 5 s, medians.
 The floor server (\`bench/metering-floor-server.ts\`) is the bare route plus only what every authenticated, metered call must do: the keyed hash of the key sent, its lookup in memory, one counter update committed with the others of its turn of the event loop (SQLite, WAL, as mod97's counters), and the quota headers.
@@ -63,13 +61,5 @@ The floor server (\`bench/metering-floor-server.ts\`) is the bare route plus onl
 | ${targets[2]![0]} | ${Math.round(mod97.reqPerSec).toLocaleString('en-US')} | ${cpu(mod97)} | ${ratio(mod97, bare)} |
 
 mod97 against the floor: ${ratio(mod97, floor)} of its req/s. The floor is what no design that meters each call in a database can go below; a target for mod97 above the floor's ratio cannot be met by making mod97's own code faster.
-${END}`;
-const doc = readFileSync(DOC, 'utf8');
-const from = doc.indexOf(START);
-const to = doc.indexOf(END);
-writeFileSync(
-  DOC,
-  from !== -1 && to > from
-    ? doc.slice(0, from) + section + doc.slice(to + END.length)
-    : `${doc.trimEnd()}\n\n${section}\n`,
+`,
 );

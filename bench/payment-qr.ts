@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import encodeQR from '@paulmillr/qr';
 import { crossSafeVersion } from '../src/transfer/cross-version.ts';
 import { drawQr, toPng, toSvg } from '../src/transfer/draw.ts';
+import { writeSection } from './report.ts';
 
 const SWISS =
   'SPC\n0200\n1\nCH4431999123000889012\nS\nRobert Schneider AG\nRue du Lac\n1268\n2501\nBiel\nCH\n\n\n\n\n\n\n\n1949.75\nCHF\nS\nPia-Maria Rutschmann-Schnyder\nGrosse Marktgasse\n28\n9400\nRorschach\nCH\nQRR\n210000000003139471430009017\nOrder dated 18.06.2020\nEPD';
@@ -79,15 +80,4 @@ clarity; \`src/transfer/qr-matrix.ts\` has it draw the code once and derives the
 XOR over flat arrays, scored by the same rules: the same matrix (a test holds it equal to the
 library's), ${(figures.swissLibrary / Math.max(figures.swissSvg, 1)).toFixed(1)}× less CPU for the whole SVG than the library's matrix alone.`;
 
-const DOC = new URL('../docs/benchmarks.md', import.meta.url);
-const START = '<!-- payment-qr:start -->';
-const END = '<!-- payment-qr:end -->';
-const current = readFileSync(DOC, 'utf8');
-const block = `${START}\n${section}\n${END}`;
-const at = current.indexOf(START);
-writeFileSync(
-  DOC,
-  at === -1
-    ? `${current.trimEnd()}\n\n${block}\n`
-    : current.slice(0, at) + block + current.slice(current.indexOf(END) + END.length),
-);
+writeSection('payment-qr', section);

@@ -1,4 +1,4 @@
-/** The load section of docs/benchmarks.md, between its markers; the rest of the file is left alone. */
+/** The sections of docs/benchmarks.md, each between its markers: the load section's table, and the writer every benchmark uses. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -6,8 +6,6 @@ import { fileURLToPath } from 'node:url';
 import type { Figures } from './load.ts';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-const START = '<!-- load:start -->';
-const END = '<!-- load:end -->';
 
 export interface Row {
   name: string;
@@ -63,16 +61,24 @@ export function table(rows: Row[], baseline: number): string {
   return lines.join('\n');
 }
 
-export function writeSection(body: string): void {
-  const section = `${START}\n${body.trim()}\n${END}`;
+/**
+ * Writes `body` as the section `name` of docs/benchmarks.md, between its markers
+ * (`<!-- name:start -->`, `<!-- name:end -->`), appended when it has none; the rest of the file is
+ * left alone. Every benchmark writes its figures through this.
+ */
+export function writeSection(name: string, body: string): void {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const section = `${start}\n${body.trim()}\n${end}`;
   const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const from = current.indexOf(START);
-  const to = current.indexOf(END);
-  const next =
+  const from = current.indexOf(start);
+  const to = current.indexOf(end);
+  writeFileSync(
+    DOC,
     from !== -1 && to > from
-      ? current.slice(0, from) + section + current.slice(to + END.length)
-      : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(DOC, next);
+      ? current.slice(0, from) + section + current.slice(to + end.length)
+      : `${current.trimEnd()}\n\n${section}\n`,
+  );
 }
 
 function wrkVersion(): string {

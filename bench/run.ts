@@ -344,7 +344,9 @@ const targets = [
     : '',
 ].filter(Boolean);
 
-writeSection(`## Load (\`npm run bench\`)
+writeSection(
+  'load',
+  `## Load (\`npm run bench\`)
 
 Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`bench/run.ts\` in ${Math.round((Date.now() - started) / 1000)} s; the ratios also in \`bench/results.json\`.
 Load generator: ${generator === 'wrk' ? "Debian's wrk (one thread)" : 'autocannon (wrk not installed; autocannon tops out near 31k req/s on its own core)'}, ${CONNECTIONS} connections unless the row says otherwise, POST with JSON bodies. ${pinned ? 'Each server process is pinned to core 0 and the generator to core 1 (taskset); PostgreSQL itself is not pinned.' : 'Not pinned (taskset or a second core missing).'}
@@ -357,5 +359,6 @@ ${table(rows, base.reqPerSec)}
 
 Targets (reported, not asserted):
 ${targets.join('\n')}
-`);
+`,
+);
 console.log('docs/benchmarks.md and bench/results.json updated');
