@@ -82,6 +82,11 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
   }
   const derive = (label: string) => ctx.keys.hash(label);
   const now = ctx.clock();
+  /** The key shown with `secret`, and the cookie that lets this browser see it again until `until`. */
+  const reveal = (secret: string, prefix: string, message: string, until: number) => ({
+    outcome: { ...summary, api_key: secret, key_prefix: prefix, message },
+    setCookie: { value: sealReveal(derive, sessionId, secret, until), maxAgeSeconds: Math.ceil((until - now) / 1000) },
+  });
   if (!(await ctx.store.markDone('stripe_reveal', sessionId, now))) {
     // the same browser, within 10 minutes of the first display, and the key not rotated since
     const again = openReveal(derive, sessionId, visit.cookie, now);
@@ -107,37 +112,24 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
         throw alreadyShown(key.keyPrefix);
       });
       await ctx.store.recordReveal(sessionId, ctx.keys.hash(secret), now);
-      return {
-        outcome: {
-          ...summary,
-          api_key: secret,
-          key_prefix: prefix,
-          message:
-            'Store this key now. It is shown again with a new secret, as its first display did not reach you: the secret shown before no longer works. Send it as Authorization: Bearer <api_key>.',
-        },
-        setCookie: {
-          value: sealReveal(derive, sessionId, secret, revealedAt + REVEAL_AGAIN_MS),
-          maxAgeSeconds: Math.ceil((revealedAt + REVEAL_AGAIN_MS - now) / 1000),
-        },
-      };
+      return reveal(
+        secret,
+        prefix,
+        'Store this key now. It is shown again with a new secret, as its first display did not reach you: the secret shown before no longer works. Send it as Authorization: Bearer <api_key>.',
+        revealedAt + REVEAL_AGAIN_MS,
+      );
     }
     throw alreadyShown(key.keyPrefix);
   }
   try {
     const { secret, prefix } = await ctx.keys.rotate(key);
     await ctx.store.recordReveal(sessionId, ctx.keys.hash(secret), now);
-    return {
-      outcome: {
-        ...summary,
-        api_key: secret,
-        key_prefix: prefix,
-        message: 'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
-      },
-      setCookie: {
-        value: sealReveal(derive, sessionId, secret, now + REVEAL_AGAIN_MS),
-        maxAgeSeconds: REVEAL_AGAIN_MS / 1000,
-      },
-    };
+    return reveal(
+      secret,
+      prefix,
+      'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
+      now + REVEAL_AGAIN_MS,
+    );
   } catch (err) {
     await ctx.store.unmarkDone('stripe_reveal', sessionId);
     throw err;
