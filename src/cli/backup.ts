@@ -34,6 +34,8 @@ export function pgDumpCommand(url: string): string {
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
   parsed.searchParams.delete('max');
+  // Never printed: the password, wherever the URL holds it (libpq and node-postgres both read it from the query too).
+  for (const secret of ['password', 'sslpassword']) parsed.searchParams.delete(secret);
   parsed.password = '';
   const args = ['pg_dump', '--format=custom', '--file=mod97.dump'];
   if (schema) args.push(`--schema=${schema}`); // a lower-case SQL name (postgresSettings)

@@ -127,11 +127,16 @@ test('backup into a folder that does not exist names the folder, not a temporary
 
 test('backup of a PostgreSQL database points to pg_dump and writes nothing', async () => {
   const target = join(dir, 'pg.dump');
-  const ran = await cli(['backup', target], { MOD97_DATABASE_URL: 'postgres://mod97:secret@db.example/mod97' });
-  assert.equal(ran.code, 2);
-  assert.match(ran.err, /pg_dump/);
-  assert.doesNotMatch(ran.err, /secret/);
-  assert.equal(existsSync(target), false);
+  for (const url of [
+    'postgres://mod97:secret@db.example/mod97',
+    'postgres://mod97@db.example/mod97?password=secret&sslpassword=secret2&max=5',
+  ]) {
+    const ran = await cli(['backup', target], { MOD97_DATABASE_URL: url });
+    assert.equal(ran.code, 2);
+    assert.match(ran.err, /pg_dump .*'postgres:\/\/mod97@db\.example\/mod97'/);
+    assert.doesNotMatch(ran.err, /secret/, 'no password, wherever the URL holds it');
+    assert.equal(existsSync(target), false);
+  }
 });
 
 const hasPgDump =
