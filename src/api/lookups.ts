@@ -55,9 +55,10 @@ export const complianceRoute = defineRoute({
           description: 'The IBAN to screen (its bank, country and SEPA reach). Send either `iban` or `bic`, not both.',
         }),
       ),
+      // No maxLength: a BIC of any length gets the route's own 400 invalid_bic (reason `length`),
+      // as on GET /v1/bic/:code (docs/api.md); the body limit bounds it.
       bic: Type.Optional(
         Type.String({
-          maxLength: 32,
           description: 'The BIC to screen (8 or 11 characters). Send either `iban` or `bic`, not both.',
         }),
       ),

@@ -53,6 +53,9 @@ describe('GET /v1/bic/:code', () => {
       [compliance.status, compliance.body.error, compliance.body.reason],
       [400, 'invalid_bic', 'characters'],
     );
+    // Of any length, as the path's code: the route's own reason, not the schema's limit.
+    const long = await svc.call('/v1/iban/compliance', { key, json: { bic: 'A'.repeat(40) } });
+    assert.deepEqual([long.status, long.body.error, long.body.reason], [400, 'invalid_bic', 'length']);
   });
 
   test('a code over 100 characters is the same 400 invalid_bic (length), refunded with the quota headers', async () => {
