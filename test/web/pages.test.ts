@@ -397,8 +397,13 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     await page.goto(`${cardOrigin}/usage`);
     await page.getByRole('textbox', { name: 'API key', exact: true }).fill(secret);
     await page.getByRole('button', { name: 'Show usage', exact: true }).click();
+    // Rotated first, on the same card: Cancel Pro then acts on the new secret, not the dead one.
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    await page.getByRole('button', { name: /Confirm: rotate now/ }).click();
+    const rotated = ((await page.locator('#rotated-secret').textContent()) ?? '').trim();
+    assert.match(rotated, KEY);
     await page.getByRole('button', { name: 'Cancel Pro' }).click();
-    await page.getByRole('button', { name: /Confirm/ }).click();
+    await page.getByRole('button', { name: /Confirm: cancel/ }).click();
     await page.getByText('Pro is cancelled.').waitFor();
     assert.equal(card.api.subscriptionUpdates.length, 1);
     assert.equal(card.api.subscriptionUpdates[0].params.cancel_at_period_end, 'true');
@@ -406,7 +411,7 @@ describe('pages with the card rail on', { skip: chromiumMissing }, () => {
     // Back on /pricing, the key this tab holds is filled in, above the buttons that would buy for it.
     await page.goto(`${cardOrigin}/pricing`);
     const keyField = page.getByRole('textbox', { name: 'API key', exact: true });
-    assert.equal(await keyField.inputValue(), secret);
+    assert.equal(await keyField.inputValue(), rotated);
     const fieldTop = (await keyField.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
     const buyTop = (await page.getByRole('button', { name: 'Subscribe by card' }).boundingBox())?.y ?? 0;
     assert.ok(fieldTop < buyTop, `the key field (y ${fieldTop}) comes before "Subscribe by card" (y ${buyTop})`);

@@ -670,7 +670,9 @@ const pages = {
             `, then claim it for ${fmt(a.claim.raises_limit_to)} requests a month.`,
           ),
         );
-      actions.append(rotateCard(asked));
+      // The key the card's buttons act on: the one shown, then the new one after a rotation.
+      const card = { key: asked };
+      actions.append(rotateCard(card));
       if (a.tier === 'pro') {
         const cancel = el('button', { type: 'button', class: 'danger' }, 'Cancel Pro');
         const out = el('div', { 'aria-live': 'polite' });
@@ -681,7 +683,7 @@ const pages = {
               cancel.textContent = 'Confirm: cancel Pro at the end of the period';
               return;
             }
-            const r = await api('POST', '/v1/card/cancel', { key: asked });
+            const r = await api('POST', '/v1/card/cancel', { key: card.key });
             if (r.status !== 200) {
               notice(out, 'bad', 'Pro was not cancelled.', explain(r.body));
               return;
@@ -715,10 +717,10 @@ const pages = {
     };
     /**
      * Rotate: a new secret for the same quota, shown once; the old one stops working at once.
-     * `shown`: the key whose usage the card is under, which another key typed into the field
+     * `card.key`: the key whose usage the card is under, which another key typed into the field
      * meanwhile does not change.
      */
-    const rotateCard = (shown) => {
+    const rotateCard = (card) => {
       const rotate = el('button', { type: 'button', class: 'secondary' }, 'Rotate key');
       const out = el('div', { 'aria-live': 'polite' });
       rotate.addEventListener('click', () =>
@@ -728,17 +730,17 @@ const pages = {
             rotate.textContent = 'Confirm: rotate now (the current key stops working)';
             return;
           }
-          const r = await api('POST', '/v1/keys/rotate', { key: shown });
+          const r = await api('POST', '/v1/keys/rotate', { key: card.key });
           if (r.status !== 200) {
             notice(out, 'bad', 'The key was not rotated.', explain(r.body));
             return;
           }
-          if (key === shown) {
+          if (key === card.key) {
             key = r.body.api_key;
             session.keep(key);
             $('api-key').value = '';
           }
-          shown = r.body.api_key;
+          card.key = r.body.api_key;
           rotate.hidden = true;
           const secret = el('code', { id: 'rotated-secret' }, r.body.api_key);
           const copy = el('button', { type: 'button', id: 'copy' }, 'Copy');
