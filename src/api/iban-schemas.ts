@@ -49,8 +49,9 @@ const IbanInput = Type.String({
   description: 'An IBAN; spaces, hyphens, dots, slashes and a leading "IBAN" are allowed.',
 });
 
+// No maxLength: a BIC of any length gets the route's own 400 invalid_bic (reason `length`), as
+// docs/api.md says for GET /v1/bic/:code; the body limit bounds it.
 const BicInput = Type.String({
-  maxLength: 32,
   description: "A BIC of 8 or 11 characters (spaces and lower case tolerated), checked against the IBAN's bank.",
 });
 

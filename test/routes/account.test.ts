@@ -105,10 +105,12 @@ describe('IBAN and BIC together', () => {
   test('an ill-formed BIC is 400 invalid_bic, and refunded', async () => {
     const svc = await startService();
     const key = await svc.newKey();
-    const r = await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000', bic: 'COBA' } });
-    assert.equal(r.status, 400);
-    assert.deepEqual([r.body.error, r.body.reason], ['invalid_bic', 'length']);
-    assert.equal(r.headers['x-quota-used'], '0');
+    for (const bic of ['COBA', 'A'.repeat(40)]) {
+      const r = await svc.call('/v1/iban/validate', { key, json: { iban: 'DE89370400440532013000', bic } });
+      assert.equal(r.status, 400, bic);
+      assert.deepEqual([r.body.error, r.body.reason], ['invalid_bic', 'length'], bic);
+      assert.equal(r.headers['x-quota-used'], '0');
+    }
   });
 
   test('a batch takes strings and {iban, bic} items, in order, one unit each', async () => {
@@ -143,6 +145,14 @@ describe('IBAN and BIC together', () => {
     assert.equal(r.status, 400);
     assert.deepEqual([r.body.error, r.body.item], ['invalid_bic', 1]);
     assert.equal(r.headers['x-quota-used'], '0');
+    const long = await svc.call('/v1/iban/batch', {
+      key,
+      json: { ibans: [{ iban: 'DE89370400440532013000', bic: 'A'.repeat(40) }] },
+    });
+    assert.deepEqual(
+      [long.status, long.body.error, long.body.reason, long.body.item],
+      [400, 'invalid_bic', 'length', 0],
+    );
   });
 
   test('a batch item that is neither a string nor {iban} is 400 invalid_request', async () => {
