@@ -169,12 +169,15 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
 
   // Shutting down (app.close(), on SIGTERM): every answer from then on says `Connection: close`
   // and Node closes its connection once it is written, and a connection whose answer had already
-  // left when shutdown began is closed as soon as it is idle. Otherwise a keep-alive connection
+  // left when shutdown began is closed once it is idle, by a sweep every 50 ms until the server
+  // has closed (nothing is added to a request's own path). Otherwise a keep-alive connection
   // whose request was in flight stays open for the keep-alive timeout (72 s), and the process
   // with it (docs/operations.md).
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
+    const sweep = setInterval(() => server.closeIdleConnections(), 50).unref();
+    server.once('close', () => clearInterval(sweep));
     done();
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
@@ -184,9 +187,6 @@ export function registerServerLimits(app: FastifyInstance, limits: EdgeLimits): 
 
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.once('close', () => {
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
     if (!hasBody(req)) return;
     const timer = setTimeout(() => {
       if (!req.complete && !res.headersSent) refuse(req.socket, 'request_timeout');
