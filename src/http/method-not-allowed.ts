@@ -50,18 +50,20 @@ function notServed(method: string, url: string, allow: string): DomainError {
  * not-found handler instead of the routes above: the data route whose path this is, its methods
  * in `Allow`; null when no data route has the path. The path must be the route's own: with a
  * trailing slash it is not, and the not-found handler names the route it likely meant
- * (docs/api.md, "What a 404 names") rather than refusing a method the route serves.
+ * (docs/api.md, "What a 404 names") rather than refusing a method the route serves. The paths'
+ * patterns are made once, here, not for each request.
  */
-export function unroutedMethod(
+export function unroutedMethods(
   routes: readonly RouteDeclaration[],
-  method: string,
-  path: string,
-): { error: DomainError; allow: string } | null {
-  const matching = routes.filter(
-    (r) => isDataRoute(r) && new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}$`).test(path),
-  );
-  const [route] = matching;
-  if (!route) return null;
-  const allow = [...new Set(matching.map((r) => r.method))].join(', ');
-  return { error: notServed(method, route.url, allow), allow };
+): (method: string, path: string) => { error: DomainError; allow: string } | null {
+  const dataRoutes = routes
+    .filter(isDataRoute)
+    .map((r) => ({ route: r, path: new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}$`) }));
+  return (method, path) => {
+    const matching = dataRoutes.filter((d) => d.path.test(path)).map((d) => d.route);
+    const [route] = matching;
+    if (!route) return null;
+    const allow = [...new Set(matching.map((r) => r.method))].join(', ');
+    return { error: notServed(method, route.url, allow), allow };
+  };
 }

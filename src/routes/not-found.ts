@@ -9,7 +9,7 @@ import { DomainError } from '../errors.ts';
 import { prefersHtml } from '../http/accept.ts';
 import { sendError } from '../http/errors.ts';
 import { documentedPath, type RouteDeclaration } from '../api/declaration.ts';
-import { unroutedMethod } from '../http/method-not-allowed.ts';
+import { unroutedMethods } from '../http/method-not-allowed.ts';
 import { nearestRoutes } from '../http/nearest-route.ts';
 import { askIfMeant } from '../typing-slips.ts';
 import { NAV, sendPage } from '../web/render.ts';
@@ -17,9 +17,10 @@ import { NAV, sendPage } from '../web/render.ts';
 const PAGES = [...NAV, { href: '/terms', label: 'Terms of use' }].map((p) => ({ ...p, method: 'GET', url: p.href }));
 
 export function notFound(routes: readonly RouteDeclaration[]) {
+  const unroutedMethod = unroutedMethods(routes);
   return (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     // A data route's path with a method Fastify routes nowhere (TRACE, PROPFIND): 405, as any other
-    const unrouted = unroutedMethod(routes, req.method, req.url.split('?')[0] ?? '');
+    const unrouted = unroutedMethod(req.method, req.url.split('?')[0] ?? '');
     if (unrouted) return sendError(req, reply.header('allow', unrouted.allow), unrouted.error);
     // A path of the API answers JSON even to a browser: its message names the API routes meant.
     if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/v1/') && prefersHtml(req)) {
