@@ -147,9 +147,16 @@ function countryCodeSlips(iban: string, methodOf: GermanMethodOf | undefined): s
   const found = new Set<string>();
   for (const candidate of candidates) {
     if (found.size === MAX_SUGGESTIONS) break;
-    if (candidate !== iban && countryOf(candidate) && judge(candidate, methodOf).valid) found.add(candidate);
+    if (candidate !== iban && holds(candidate, methodOf)) found.add(candidate);
   }
   return [...found];
+}
+
+/** Whether an IBAN is valid, judged as `judge` does but without the suggestions an invalid one is searched for. */
+function holds(iban: string, methodOf: GermanMethodOf | undefined): boolean {
+  const spec = countryOf(iban);
+  if (spec === undefined || iban.length !== spec.length || collectErrors(iban, spec) !== null) return false;
+  return germanCheckOf(iban, spec, null, methodOf) !== 'failed';
 }
 
 /** Suggestions; a German one must also pass its own bank's account check. */
