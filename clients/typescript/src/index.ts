@@ -166,6 +166,8 @@ const IN_PROGRESS_WAITS = 10;
 export class Mod97 {
   readonly baseUrl: string;
   readonly #apiKey?: string;
+  /** Why the key cannot be sent, judged once; undefined when it can (or there is none). */
+  readonly #keyRefusal: ErrorResult | undefined;
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
   readonly #retries: number;
@@ -173,6 +175,7 @@ export class Mod97 {
   constructor(options: Mod97Options = {}) {
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
     this.#apiKey = options.apiKey?.replace(AROUND_KEY, '') || undefined;
+    this.#keyRefusal = keyRefusal(this.#apiKey);
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#retries = options.retries ?? 2;
@@ -280,7 +283,7 @@ export class Mod97 {
   }
 
   async #call<T>(call: Call): Promise<Answer<T>> {
-    const unsendable = call.withoutKey ? undefined : keyRefusal(this.#apiKey);
+    const unsendable = call.withoutKey ? undefined : this.#keyRefusal;
     if (unsendable) throw new Mod97Error(0, unsendable);
     // One key for every attempt of this call: the service charges it once, whatever reaches it.
     const idempotencyKey = call.method === 'POST' && call.safety === 'metered' ? randomKey() : undefined;
