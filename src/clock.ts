@@ -30,10 +30,11 @@ export function nextMonthStartMs(ms: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+/** An ISO 8601 time in whole seconds with a `Z`, as the API writes its times (the card routes too). */
+export const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Start of the next UTC day, ISO 8601 with a `Z`. */
-export const nextDayStart = (ms: number): string => iso(nextDayStartMs(ms));
+export const nextDayStart = (ms: number): string => isoSeconds(nextDayStartMs(ms));
 
 /** Start of the next UTC month, ISO 8601 with a `Z`. */
-export const nextMonthStart = (ms: number): string => iso(nextMonthStartMs(ms));
+export const nextMonthStart = (ms: number): string => isoSeconds(nextMonthStartMs(ms));

@@ -3,6 +3,7 @@
  * still bills, and Pro lasts to the end of the period paid for (docs/api.md, "POST /v1/card/cancel").
  */
 import type Stripe from 'stripe';
+import { isoSeconds } from '../../clock.ts';
 import { DomainError } from '../../errors.ts';
 import type { KeyRow } from '../../records.ts';
 import { type CardContext, stripeFailed } from './context.ts';
@@ -56,7 +57,7 @@ export async function cancelPro(ctx: CardContext, key: KeyRow): Promise<Cancelle
     const end = RUNNING.has(updated.status) ? periodEnd(updated) : undefined;
     if (end !== undefined && (latest === undefined || end > latest)) latest = end;
   }
-  const endsAt = latest === undefined ? null : new Date(latest * 1000).toISOString().replace('.000Z', 'Z');
+  const endsAt = latest === undefined ? null : isoSeconds(latest * 1000);
   const which = billing.length > 1 ? ` (the ${billing.length} subscriptions of this key stop renewing)` : '';
   return {
     key_prefix: key.keyPrefix,

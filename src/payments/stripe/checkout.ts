@@ -1,6 +1,7 @@
 /** Starting a Stripe Checkout session for a pack or for Pro, attached to the presented key if any. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
+import { isoSeconds } from '../../clock.ts';
 import { DomainError } from '../../errors.ts';
 import { FREE_TIERS } from '../../plans.ts';
 import type { KeyRow } from '../../records.ts';
@@ -53,9 +54,6 @@ function purchaseMetadata(product: CardProduct, presented: KeyRow | null): Recor
 
 /** How long a Pro checkout holds its key while Stripe is asked for the session (the SDK gives up within 40 s). */
 const OPENING_MS = 2 * 60_000;
-
-/** An ISO 8601 time in whole seconds, as every time of the card routes is written. */
-const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function checkoutAlreadyOpen(open: ProCheckoutHold | null): DomainError {
   if (!open?.sessionId || !open.checkoutUrl) {
