@@ -6,7 +6,7 @@ import type Stripe from 'stripe';
 import { isoSeconds } from '../../clock.ts';
 import { DomainError } from '../../errors.ts';
 import type { KeyRow } from '../../records.ts';
-import { type CardContext, stripeFailed } from './context.ts';
+import { type CardContext, RUNNING, stripeFailed } from './context.ts';
 
 export interface Cancelled {
   key_prefix: string;
@@ -17,7 +17,6 @@ export interface Cancelled {
 }
 
 /** Paid for, or to be paid: each would renew and bill. */
-const RUNNING = new Set<Stripe.Subscription.Status>(['active', 'trialing', 'past_due']);
 const BILLING = new Set<Stripe.Subscription.Status>([...RUNNING, 'unpaid']);
 
 /** The period end sits on the subscription's items in recent API versions, on the subscription in older ones. */

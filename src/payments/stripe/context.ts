@@ -26,6 +26,9 @@ export interface CardContext extends CardDeps {
   fulfil: CardFulfilment;
 }
 
+/** A subscription still running (paid, in trial, or Stripe retrying the card). */
+export const RUNNING: ReadonlySet<Stripe.Subscription.Status> = new Set(['active', 'trialing', 'past_due']);
+
 /** Stripe could not be reached or refused the call: 502, with what did not happen, and the cause kept for the log. */
 export function stripeFailed(outcome: string, cause: unknown): DomainError {
   return Object.assign(

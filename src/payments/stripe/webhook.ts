@@ -11,7 +11,7 @@
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.ts';
 import { isCardProduct, packOf } from './catalogue.ts';
-import { type CardContext, stripeFailed } from './context.ts';
+import { type CardContext, RUNNING, stripeFailed } from './context.ts';
 
 export interface WebhookReceipt {
   received: true;
@@ -86,8 +86,6 @@ async function fulfilCheckout(ctx: CardContext, session: Stripe.Checkout.Session
   }
 }
 
-/** A subscription still running (paid, in trial, or Stripe retrying the card). */
-const RUNNING = new Set<Stripe.Subscription.Status>(['active', 'trialing', 'past_due']);
 const ENDED = new Set<Stripe.Subscription.Status>(['canceled', 'incomplete_expired']);
 
 /** The subscription as Stripe has it now; unreachable Stripe gives the event back to Stripe's retries. */
