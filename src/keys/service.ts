@@ -108,12 +108,13 @@ export class KeyService {
     return KEY_PATTERN.test(secret) ? this.presented.hashOf(secret) : null;
   }
 
-  /** A new secret for the same holder: tier, cap and counters stay with the key. */
-  async rotate(key: KeyRow): Promise<{ secret: string; prefix: string }> {
+  /** A new secret for the same holder: tier, cap and counters stay with the key. `keyHash` is the secret's stored hash. */
+  async rotate(key: KeyRow): Promise<{ secret: string; prefix: string; keyHash: string }> {
     const { secret, prefix } = newSecret();
-    if (!(await this.store.rotateKey(key.id, key.keyHash, this.hash(secret), prefix))) {
+    const keyHash = this.hash(secret);
+    if (!(await this.store.rotateKey(key.id, key.keyHash, keyHash, prefix))) {
       throw new DomainError('invalid_api_key', 'This key was rotated or revoked meanwhile; use the current key.');
     }
-    return { secret, prefix };
+    return { secret, prefix, keyHash };
   }
 }

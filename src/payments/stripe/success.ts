@@ -108,10 +108,10 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
       visit.buyerToken !== undefined && buyerTokenHash !== null && ctx.keys.hash(visit.buyerToken) === buyerTokenHash;
     const recent = revealedAt !== null && now < revealedAt + REVEAL_AGAIN_MS;
     if (buyer && recent && !key.revokedAt && key.keyHash === revealedKeyHash) {
-      const { secret, prefix } = await ctx.keys.rotate(key).catch(() => {
+      const { secret, prefix, keyHash } = await ctx.keys.rotate(key).catch(() => {
         throw alreadyShown(key.keyPrefix);
       });
-      await ctx.store.recordReveal(sessionId, ctx.keys.hash(secret), now);
+      await ctx.store.recordReveal(sessionId, keyHash, now);
       return reveal(
         secret,
         prefix,
@@ -122,8 +122,8 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
     throw alreadyShown(key.keyPrefix);
   }
   try {
-    const { secret, prefix } = await ctx.keys.rotate(key);
-    await ctx.store.recordReveal(sessionId, ctx.keys.hash(secret), now);
+    const { secret, prefix, keyHash } = await ctx.keys.rotate(key);
+    await ctx.store.recordReveal(sessionId, keyHash, now);
     return reveal(
       secret,
       prefix,
