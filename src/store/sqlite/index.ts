@@ -79,8 +79,7 @@ export function openSqliteStore(url: string): Store {
   }
   const db = openDatabase(path);
   migrate(db);
-  // Metering counters commit durable against a crash of the process; writes of value are made
-  // durable against power loss one by one (durable.ts).
+  // Writes of value are made durable against power loss one by one (durable.ts).
   const durably = durableWrites(db);
   const keys = sqliteKeys(db, durably);
   const inTurn = turnCommit(db);
