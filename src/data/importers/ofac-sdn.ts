@@ -1,7 +1,7 @@
 import type { ParsedDataset, SanctionRecord } from '../types.ts';
 import { sdnAdvancedXmlReader } from './ofac-sdn-xml.ts';
 import { dateInName, decodeText, readRows } from './text.ts';
-import { type ChunkReader, ImportError, type ImportInput, type Importer, resolveAsOf } from './types.ts';
+import { type ChunkReader, ImportError, type ImportInput, type Importer, mib, resolveAsOf } from './types.ts';
 
 /** OFAC's sdn.csv is a few MiB. */
 const SDN_CSV_MAX_BYTES = 32 * 1024 * 1024;
@@ -19,7 +19,7 @@ function looksLikeXml(bytes: Uint8Array): boolean {
 
 const csvTooLarge = (name: string): ImportError =>
   new ImportError(
-    `${name} is larger than the ${SDN_CSV_MAX_BYTES / 1048576} MiB bound for OFAC sdn.csv (sdn_advanced.xml may be up to 512 MiB); nothing changed`,
+    `${name} is larger than the ${mib(SDN_CSV_MAX_BYTES)} bound for OFAC sdn.csv (sdn_advanced.xml may be up to 512 MiB); nothing changed`,
   );
 
 /**

@@ -41,8 +41,10 @@ export interface ChunkReader<T> {
 /** The most any one file may be, read or inflated: past it an import ends with an error. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
-/** A byte count as the refusals name it: `16.5 MiB`. */
-/** A size in MiB to one decimal; one under a tenth of a MiB (which would read "0 MiB") in bytes. */
+/**
+ * A byte count as the refusals name it: `16.5 MiB`, in MiB to one decimal; one under a tenth of a
+ * MiB (which would read "0 MiB") in bytes.
+ */
 export const mib = (n: number): string =>
   n < 104858 ? counted(n, 'byte') : `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
