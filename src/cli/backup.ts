@@ -29,7 +29,7 @@ const shellQuoted = (text: string): string => `'${text.replaceAll("'", "'\\''")}
  * (`max`, `schema`) taken out of the URL, as pg_dump refuses them, `?schema=` given as
  * `--schema`, and the password left out (never printed).
  */
-export function pgDumpCommand(url: string): string {
+function pgDumpCommand(url: string): string {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
@@ -90,7 +90,7 @@ export async function backupCommand(argv: string[], settings: CliConfig, io: Cli
   }
 
   // The copy is made beside FILE and renamed once checked: FILE is a whole, checked copy or absent.
-  const partial = join(dirname(target), `.${basename(target)}.partial`);
+  const partial = join(folder, `.${basename(target)}.partial`);
   rmSync(partial, { force: true });
   // The copy holds key hashes and, without MOD97_KEY_PEPPER, the pepper itself: owner only. The
   // file is made 0600 before a byte is copied into it (SQLite keeps an existing file's mode, and
