@@ -5,14 +5,13 @@
  * replaced for the next file. `mod97 data import|update` parse in it too, so that the command
  * keeps to the same bound as the service's daily update (docs/reliability.md, "Hostile data files").
  */
-import type { Worker } from 'node:worker_threads';
 import type { ParsedDataset } from './types.ts';
 import type { FetchParsed } from './download.ts';
 import type { ImportJob, UpdateJob, WorkerJob } from './update-worker.ts';
 import type { UpdateReport } from './download.ts';
 import { codeOf } from '../thrown.ts';
 import { ImportError } from './importers/types.ts';
-import { startWorker } from '../worker-thread.ts';
+import { startWorker, workerClient } from '../worker-thread.ts';
 
 /** The worker's JavaScript heap; the file's bytes come on top, bounded per kind (at most 512 MiB). */
 export const WORKER_HEAP_MB = 768;
@@ -37,63 +36,27 @@ export interface WorkerFetch {
 }
 
 export function workerFetch(): WorkerFetch {
-  let worker: Worker | null = null;
-  let next = 0;
-  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
-  const failAll = (message: string) => {
-    for (const p of pending.values()) p.reject(new Error(message));
-    pending.clear();
-  };
-  const ensure = (): Worker => {
-    if (worker) return worker;
-    const w = startWorker(ENTRY, {
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
-    });
-    w.unref();
-    w.on('message', (reply: Reply) => {
-      const p = pending.get(reply.id);
-      if (!p) return;
-      pending.delete(reply.id);
-      if (pending.size === 0) w.unref();
-      if (reply.error === undefined) p.resolve(reply.result);
-      else if (reply.refused) p.reject(new ImportError(reply.error ?? 'the file was refused'));
-      else p.reject(new Error(reply.error ?? 'the import worker answered nothing'));
-    });
-    w.on('error', (err) => {
-      const oom = codeOf(err) === 'ERR_WORKER_OUT_OF_MEMORY';
-      if (worker === w) worker = null;
-      failAll(
-        oom
+  const worker = workerClient<Job<WorkerJob>, unknown, Reply>(
+    () =>
+      startWorker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 } }),
+    {
+      answer(reply) {
+        if (reply.error === undefined) return reply.result;
+        throw reply.refused ? new ImportError(reply.error) : new Error(reply.error);
+      },
+      failed: (err) =>
+        codeOf(err) === 'ERR_WORKER_OUT_OF_MEMORY'
           ? `the file needed more than the import's ${WORKER_HEAP_MB} MiB of memory; the import stopped and nothing changed`
           : `the import worker failed (${err.message}); nothing changed`,
-      );
-    });
-    w.on('exit', (code) => {
-      if (worker === w) worker = null;
-      failAll(`the import worker stopped (exit ${code}); nothing changed`);
-    });
-    worker = w;
-    return w;
-  };
-  const send = <T>(job: Job<WorkerJob>): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const id = ++next;
-      pending.set(id, { resolve: (result) => resolve(result as T), reject });
-      const w = ensure();
-      // held while a job is under way: a worker ended by running out of memory is told of
-      // (its 'error' event), not left as a job no event will ever settle
-      w.ref();
-      w.postMessage({ ...job, id });
-    });
+      stopped: (code) => `the import worker stopped (exit ${code}); nothing changed`,
+    },
+  );
+  const send = <T>(job: Job<WorkerJob>): Promise<T> => worker.send(job) as Promise<T>;
   return {
     fetchParsed: (kind, url, now, asOf, maxBytes) =>
       send<ParsedDataset<unknown>>({ type: 'parse', kind, url, now, asOf, maxBytes }),
     importFile: (job) => send<string>(job),
     update: (job) => send<UpdateReport>(job),
-    async close() {
-      const w = worker;
-      worker = null;
-      if (w) await w.terminate();
-    },
+    close: () => worker.close(),
   };
 }
