@@ -73,8 +73,8 @@ export function bundledDatasetOf(kind: string, now = Date.now()): { name: string
   if (kind === 'six-bankmaster')
     return named(BUNDLED_SOURCES.sixBankmaster, generated('six-bankmaster.json').records.length);
   if (kind === 'bundesbank-blz') {
-    const { provenance } = germanDelta(now);
-    return named(provenance, germanBanks(now).length);
+    const delta = germanDelta(now);
+    return named(delta.provenance, germanBanks(delta).length);
   }
   return null;
 }
@@ -99,9 +99,8 @@ function germanDelta(now: number) {
 export const bundledEdition = (now: number): 'with-german-delta' | 'without-german-delta' =>
   germanDelta(now).useNext ? 'with-german-delta' : 'without-german-delta';
 
-/** The German banks the package lists at `now` (its delta applied from its day on): BLZ, BIC, name. */
-function germanBanks(now: number): [string, string | null, string][] {
-  const { dataDir, next, useNext } = germanDelta(now);
+/** The German banks the package lists (`germanDelta(now)`: its delta applied from its day on): BLZ, BIC, name. */
+function germanBanks({ dataDir, next, useNext }: ReturnType<typeof germanDelta>): [string, string | null, string][] {
   const current = readJsonFile<Record<string, [string, string]>>(join(dataDir, 'current.json'));
   const banks = useNext ? { ...current, ...next.upsert } : current;
   if (useNext) for (const blz of next.remove) delete banks[blz];
@@ -109,8 +108,9 @@ function germanBanks(now: number): [string, string | null, string][] {
 }
 
 function loadBankdataGermany(ix: Indexes, now: number): void {
-  const { provenance } = germanDelta(now);
-  applyBankDirectory(ix, { DE: { as_of: provenance.as_of, rows: germanBanks(now) } }, provenance.name);
+  const delta = germanDelta(now);
+  const { as_of, name } = delta.provenance;
+  applyBankDirectory(ix, { DE: { as_of, rows: germanBanks(delta) } }, name);
 }
 
 /** Full directories imported by the operator; each replaces its bundled copy entirely. */
