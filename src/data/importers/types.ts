@@ -22,13 +22,6 @@ export interface ImportInput {
 }
 
 /**
- * The most records one dataset may hold. The largest publisher's file mod97 reads holds tens of
- * thousands; a dataset is stored as one document, and past about a million records storing it
- * alone takes more than the import's memory bound (1 GB), whatever the heap holds.
- */
-export const MAX_DATASET_RECORDS = 1_000_000;
-
-/**
  * A file read as it comes, chunk by chunk (from disk or from the network), instead of whole:
  * `write` each chunk in order (it is not kept), then `end` for what the file yields. Either may
  * throw an ImportError, the file refused.
