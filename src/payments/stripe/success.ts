@@ -82,11 +82,21 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
   }
   const derive = (label: string) => ctx.keys.hash(label);
   const now = ctx.clock();
-  /** The key shown with `secret`, and the cookie that lets this browser see it again until `until`. */
-  const reveal = (secret: string, prefix: string, message: string, until: number) => ({
-    outcome: { ...summary, api_key: secret, key_prefix: prefix, message },
-    setCookie: { value: sealReveal(derive, sessionId, secret, until), maxAgeSeconds: Math.ceil((until - now) / 1000) },
-  });
+  /** The rotated key shown (its hash recorded as the one revealed), and the cookie that lets this browser see it again until `until`. */
+  const reveal = async (
+    { secret, prefix, keyHash }: { secret: string; prefix: string; keyHash: string },
+    message: string,
+    until: number,
+  ) => {
+    await ctx.store.recordReveal(sessionId, keyHash, now);
+    return {
+      outcome: { ...summary, api_key: secret, key_prefix: prefix, message },
+      setCookie: {
+        value: sealReveal(derive, sessionId, secret, until),
+        maxAgeSeconds: Math.ceil((until - now) / 1000),
+      },
+    };
+  };
   if (!(await ctx.store.markDone('stripe_reveal', sessionId, now))) {
     // the same browser, within 10 minutes of the first display, and the key not rotated since
     const again = openReveal(derive, sessionId, visit.cookie, now);
@@ -108,13 +118,11 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
       visit.buyerToken !== undefined && buyerTokenHash !== null && ctx.keys.hash(visit.buyerToken) === buyerTokenHash;
     const recent = revealedAt !== null && now < revealedAt + REVEAL_AGAIN_MS;
     if (buyer && recent && !key.revokedAt && key.keyHash === revealedKeyHash) {
-      const { secret, prefix, keyHash } = await ctx.keys.rotate(key).catch(() => {
+      const rotated = await ctx.keys.rotate(key).catch(() => {
         throw alreadyShown(key.keyPrefix);
       });
-      await ctx.store.recordReveal(sessionId, keyHash, now);
       return reveal(
-        secret,
-        prefix,
+        rotated,
         'Store this key now. It is shown again with a new secret, as its first display did not reach you: the secret shown before no longer works. Send it as Authorization: Bearer <api_key>.',
         revealedAt + REVEAL_AGAIN_MS,
       );
@@ -122,11 +130,8 @@ export async function checkoutOutcome(ctx: CardContext, sessionId: string, visit
     throw alreadyShown(key.keyPrefix);
   }
   try {
-    const { secret, prefix, keyHash } = await ctx.keys.rotate(key);
-    await ctx.store.recordReveal(sessionId, keyHash, now);
-    return reveal(
-      secret,
-      prefix,
+    return await reveal(
+      await ctx.keys.rotate(key),
       'Store this key now: it is shown only once. Send it as Authorization: Bearer <api_key>.',
       now + REVEAL_AGAIN_MS,
     );
